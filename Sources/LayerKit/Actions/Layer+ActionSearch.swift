@@ -1,0 +1,129 @@
+/// The action search (rules A3–A6), in the order Core Animation uses, and the
+/// point where a property change runs what it found.
+extension Layer {
+    /// The action for `event` (`CALayer.action(forKey:)`), searched in this order,
+    /// stopping at the first step that yields anything (rule A3):
+    ///
+    /// 1. the delegate's `action(for:forKey:)`;
+    /// 2. the ``actions`` dictionary;
+    /// 3. the ``style`` dictionary's `"actions"`, then its `"style"`'s, recursively;
+    /// 4. ``defaultAction(forKey:)`` of the layer's class;
+    /// 5. the implicit animation for the key (rule B1), if any.
+    ///
+    /// Nil at steps 1–3 means "go on"; a `NullAction` ends the search, and then this
+    /// returns nil (rules A4, A5). `Transaction.disableActions` does not change the
+    /// answer: it is applied where a change would run the action.
+    public func action(forKey event: String) -> (any Action)? {
+        let (found, step) = searchAction(forKey: event)
+        let action = found is NullAction ? nil : found
+        ActionTrace.record(self, event, step, found is NullAction ? .stoppedByNullAction : (action == nil ? .noAction : .lookedUp))
+        return action
+    }
+
+    /// The search itself: what was found (possibly a `NullAction`) and at which step.
+    func searchAction(forKey event: String) -> (action: (any Action)?, step: ActionTrace.Step) {
+        if let delegate, let a = delegate.action(for: self, forKey: event) {
+            return (a, .delegate)
+        }
+        if let a = actions[event] {
+            return (a, .actionsDictionary)
+        }
+        var depth = 0
+        var styleDictionary: [String: Any]? = style
+        while let current = styleDictionary {
+            if let table = current["actions"] as? [String: any Action], let a = table[event] {
+                return (a, .style(depth: depth))
+            }
+            styleDictionary = current["style"] as? [String: Any]
+            depth += 1
+            if depth > 64 { break }  // a style nested in itself ends here
+        }
+        if let a = type(of: self).defaultAction(forKey: event) {
+            return (a, .defaultAction)
+        }
+        if let a = implicitAction(forKey: event) {
+            return (a, .implicit)
+        }
+        return (nil, .none)
+    }
+
+    /// Step 5: the animation Core Animation would run for a change of `key` (rule B1).
+    ///
+    /// An animatable property gets a ``BasicAnimation`` from the current
+    /// presentation value (so a change mid-animation continues from what is on
+    /// screen, rule B4), with the transaction's duration and timing function,
+    /// else the `default` curve. A change of `sublayers` fades.
+    func implicitAction(forKey key: String) -> (any Action)? {
+        if key == "sublayers" {
+            let fade = Transition()
+            fade.type = .fade
+            fade.duration = Transaction.animationDuration
+            fade.timingFunction = Transaction.animationTimingFunction ?? .default
+            return fade
+        }
+        guard type(of: self).propertyDescriptors[key]?.isImplicitlyAnimatable == true else { return nil }
+        let animation = BasicAnimation(keyPath: key)
+        animation.fromValue = presentationValue(forKeyPath: key)
+        animation.duration = Transaction.animationDuration
+        animation.timingFunction = Transaction.animationTimingFunction ?? .default
+        animation.isImplicit = true
+        return animation
+    }
+
+    /// Changes a property and runs its action (rules A6, B5, B6, T3, T5).
+    ///
+    /// The action is looked up before the model changes (so the implicit animation
+    /// starts from what the presentation showed) and run after (so it sees the new
+    /// model value). Nothing happens for an unchanged value.
+    func changeProperty(_ key: String, changed: Bool, _ apply: (Layer) -> Void) {
+        guard changed else { return }
+        if isPresentationCopy {
+            apply(self)
+            return
+        }
+        Transaction.ensureOpen()
+        let action = actionToRun(forKey: key)
+        apply(self)
+        propertyDidChange(key)
+        if let action {
+            if let implicit = action as? BasicAnimation, implicit.isImplicit, implicit.toValue == nil {
+                implicit.toValue = value(forKeyPath: key)
+            }
+            action.run(forKey: key, object: self, arguments: nil)
+        }
+        if key == "hidden" {
+            orderEvent(state.isHidden ? Layer.onOrderOut : Layer.onOrderIn)
+        }
+    }
+
+    /// Runs the action for a special event (`onOrderIn`, `onOrderOut`,
+    /// `transition`, `sublayers`) when the layer is in a visible tree.
+    func orderEvent(_ key: String) {
+        guard isInVisibleTree else { return }
+        actionToRun(forKey: key)?.run(forKey: key, object: self, arguments: nil)
+    }
+
+    /// The action a change of `key` should run now, honouring `disableActions`
+    /// (rule T3) and the never-presented rule (B5), with the trace of why.
+    func actionToRun(forKey key: String) -> (any Action)? {
+        if Transaction.disableActions {
+            ActionTrace.record(self, key, .none, .actionsDisabled)
+            return nil
+        }
+        let (found, step) = searchAction(forKey: key)
+        if found is NullAction {
+            ActionTrace.record(self, key, step, .stoppedByNullAction)
+            return nil
+        }
+        guard let found else {
+            ActionTrace.record(self, key, step, .noAction)
+            return nil
+        }
+        if step == .implicit && !hasBeenPresented {
+            ActionTrace.record(self, key, step, .notYetPresented)
+            return nil
+        }
+        ActionTrace.record(self, key, step, .ran)
+        return found
+    }
+}

@@ -1,0 +1,58 @@
+/// The media-timing model (`CAMediaTiming`, rule E9): from the layer's local time
+/// to a fraction of one simple cycle.
+extension Animation {
+    /// One simple cycle, forwards only.
+    var simpleDuration: Double { duration > 0 && duration.isFinite ? duration : 0.25 }
+
+    /// One repeat: forwards, and back again when autoreversing.
+    var cycleDuration: Double { simpleDuration * (autoreverses ? 2 : 1) }
+
+    /// How long the animation is active, in its own time.
+    var activeDuration: Double {
+        if repeatDuration > 0 && repeatDuration.isFinite { return repeatDuration }
+        if repeatDuration == .infinity { return .infinity }
+        if repeatCount > 0 { return repeatCount * cycleDuration }
+        return cycleDuration
+    }
+
+    /// The active time — seconds since the start, scaled by `speed` — at a layer time.
+    func activeTime(atLayerTime t: Double, begin: Double) -> Double {
+        (t - begin) * speed
+    }
+
+    /// Where in a cycle the animation is at active time `tAct`, honouring the fill
+    /// mode; nil when it has no effect then.
+    func timing(atActiveTime tAct: Double) -> (fraction: Double, iteration: Int)? {
+        let active = activeDuration
+        if tAct < 0 {
+            guard fillMode == .backwards || fillMode == .both else { return nil }
+            return position(at: timeOffset, active: active, atEnd: false)
+        }
+        if tAct >= active {
+            guard fillMode == .forwards || fillMode == .both else { return nil }
+            return position(at: active + timeOffset, active: active, atEnd: true)
+        }
+        return position(at: tAct + timeOffset, active: active, atEnd: false)
+    }
+
+    private func position(at t: Double, active: Double, atEnd: Bool) -> (fraction: Double, iteration: Int) {
+        let d = simpleDuration, cycle = cycleDuration
+        var t = t
+        if active.isFinite && active > 0 && timeOffset != 0 {
+            t = t.truncatingRemainder(dividingBy: active)
+            if t < 0 { t += active }
+            if atEnd && t == 0 { t = active }
+        }
+        var iteration = Int(min(Double(Int.max / 2), (t / cycle).rounded(.down)))
+        var within = t - Double(iteration) * cycle
+        if atEnd && within <= 0 && iteration > 0 {
+            // Exactly at the end of a cycle: the end state of that cycle.
+            iteration -= 1
+            within = cycle
+        }
+        if autoreverses && within > d {
+            within = cycle - within
+        }
+        return (min(1, max(0, within / d)), iteration)
+    }
+}

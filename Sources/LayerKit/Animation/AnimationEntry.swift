@@ -1,0 +1,39 @@
+/// An animation added to a layer: the layer's own copy and its progress through
+/// start, stop and removal, so each callback happens exactly once (rule E8).
+@MainActor
+final class AnimationEntry {
+    let key: String
+    /// Added with a nil key: not listed in `animationKeys`, not replaceable.
+    let isAnonymous: Bool
+    let animation: Animation
+    /// Added in the same order as entries, to break ties between events.
+    let sequence: Int
+    /// The outermost transaction committed: `beginTime` is stamped (rule T2).
+    var isCommitted = false
+    var hasStarted = false
+    var hasStopped = false
+    var isRemoved = false
+    var completionGroups: [CompletionGroup] = []
+    /// The presentation value when added, for endpoints left unset (rule E2).
+    var capturedFrom: Any?
+
+    private static var nextSequence = 0
+
+    init(key: String, isAnonymous: Bool, animation: Animation) {
+        self.key = key
+        self.isAnonymous = isAnonymous
+        self.animation = animation
+        Self.nextSequence += 1
+        sequence = Self.nextSequence
+    }
+
+    /// Marks the entry stopped and tells whom it concerns, once.
+    func stop(finished: Bool) {
+        guard !hasStopped else { return }
+        hasStopped = true
+        animation.delegate?.animationDidStop(animation, finished: finished)
+        let groups = completionGroups
+        completionGroups = []
+        for g in groups { g.animationEnded() }
+    }
+}

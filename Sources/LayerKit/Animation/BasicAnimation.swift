@@ -1,0 +1,90 @@
+/// A single-keyframe animation of a property from one value to another
+/// (`CABasicAnimation`).
+///
+/// The endpoints follow Core Animation's rules (rule E2):
+///
+/// | set | animates |
+/// | --- | --- |
+/// | from, to | from → to |
+/// | from, by | from → from + by |
+/// | by, to | to − by → to |
+/// | from | from → the model value |
+/// | to | the presentation value when added → to |
+/// | by | the presentation value when added → that + by |
+/// | none | the presentation value when added → the model value |
+///
+/// With all three set, `byValue` is ignored. Values are the property's own type
+/// (`Double`, `Point`, `Rect`, `Color`, `Transform3D`…); integers are taken as
+/// `Double`. A value of another type keeps the animation from being added, with a
+/// ``LayerKitDiagnostic/typeMismatch(keyPath:expected:got:)``.
+@MainActor
+open class BasicAnimation: PropertyAnimation {
+    public var fromValue: Any?
+    public var toValue: Any?
+    public var byValue: Any?
+    /// Made by the action search as the implicit animation (rule B1).
+    var isImplicit = false
+
+    public override init(keyPath: String?) {
+        super.init(keyPath: keyPath)
+    }
+
+    public required init(copying other: Animation) {
+        if let o = other as? BasicAnimation {
+            fromValue = o.fromValue
+            toValue = o.toValue
+            byValue = o.byValue
+            isImplicit = o.isImplicit
+        }
+        super.init(copying: other)
+    }
+
+    override var animationValues: [Any] { [fromValue, toValue, byValue].compactMap { $0 } }
+
+    override func prepare(for layer: Layer, entry: AnimationEntry) {
+        fromValue = AnyValue.normalized(fromValue)
+        toValue = AnyValue.normalized(toValue)
+        byValue = AnyValue.normalized(byValue)
+        guard fromValue == nil, !(byValue != nil && toValue != nil), let keyPath else { return }
+        if isAdditive {
+            // An additive animation's endpoints are offsets: a missing start is "no offset".
+            if let end = toValue ?? byValue { entry.capturedFrom = AnyValue.subtract(end, end) }
+        } else {
+            entry.capturedFrom = layer.presentationValue(forKeyPath: keyPath)
+        }
+    }
+
+    /// The start and end values, reading the model where the rules say so.
+    func endpoints(model: Layer, entry: AnimationEntry) -> (from: Any, to: Any)? {
+        guard let keyPath else { return nil }
+        let from: Any?
+        let to: Any?
+        switch (fromValue, toValue, byValue) {
+        case let (f?, t?, _): (from, to) = (f, t)
+        case let (f?, nil, b?): (from, to) = (f, AnyValue.add(f, b))
+        case let (nil, t?, b?): (from, to) = (AnyValue.subtract(t, b), t)
+        case let (f?, nil, nil): (from, to) = (f, model.value(forKeyPath: keyPath))
+        case let (nil, t?, nil): (from, to) = (entry.capturedFrom, t)
+        case let (nil, nil, b?): (from, to) = (entry.capturedFrom, entry.capturedFrom.flatMap { AnyValue.add($0, b) })
+        case (nil, nil, nil): (from, to) = (entry.capturedFrom, model.value(forKeyPath: keyPath))
+        }
+        // A missing optional colour (e.g. no backgroundColor) animates as clear.
+        func filled(_ v: Any?, _ other: Any?) -> Any? { v ?? (other is Color ? Color.clear : nil) }
+        guard let a = filled(from, to), let b = filled(to, from) else { return nil }
+        return (a, b)
+    }
+
+    override func applyEffect(to presentation: Layer, model: Layer, fraction: Double, iteration: Int, entry: AnimationEntry) {
+        guard let keyPath, let (from, to) = endpoints(model: model, entry: entry) else { return }
+        let progress = eased(fraction)
+        if keyPath == "contents" {
+            presentation.contentsTransition = ContentsTransition(from: from as? Image, progress: progress)
+            presentation.setValue(to, forKey: keyPath)
+            return
+        }
+        var value = AnyValue.interpolate(from, to, progress) ?? (progress < 0.5 ? from : to)
+        value = accumulate(value, from: from, to: to, iteration: iteration)
+        value = combine(value, base: presentation.value(forKeyPath: keyPath))
+        presentation.setValue(value, forKeyPath: keyPath)
+    }
+}

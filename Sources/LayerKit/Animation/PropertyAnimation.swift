@@ -1,0 +1,71 @@
+/// An animation of one property, named by key path (`CAPropertyAnimation`).
+@MainActor
+open class PropertyAnimation: Animation {
+    /// The animated property: `"opacity"`, `"position.x"`, `"transform.rotation.z"`,
+    /// or a custom property's key (rule E11).
+    public var keyPath: String?
+    /// The value is added to the property's value rather than replacing it.
+    public var isAdditive = false
+    /// Each repeat builds on the end value of the previous one.
+    public var isCumulative = false
+
+    public init(keyPath: String?) {
+        self.keyPath = keyPath
+        super.init()
+    }
+
+    public required init(copying other: Animation) {
+        if let o = other as? PropertyAnimation {
+            keyPath = o.keyPath
+            isAdditive = o.isAdditive
+            isCumulative = o.isCumulative
+        }
+        super.init(copying: other)
+    }
+
+    override func problem(for layer: Layer) -> LayerKitDiagnostic? {
+        guard let keyPath, !keyPath.isEmpty else { return .missingKeyPath }
+        for value in animationValues {
+            guard let problem = typeProblem(value, keyPath: keyPath, layer: layer) else { continue }
+            return problem
+        }
+        return nil
+    }
+
+    /// The values the animation was given, to check against the property's type.
+    var animationValues: [Any] { [] }
+
+    /// The type a property at `keyPath` holds on `layer`, when known.
+    func typeProblem(_ value: Any, keyPath: String, layer: Layer) -> LayerKitDiagnostic? {
+        let value = AnyValue.normalized(value)!
+        if let current = layer.value(forKeyPath: keyPath) {
+            if AnyValue.sameType(current, value) || (current is Layer && value is Layer) { return nil }
+            return .typeMismatch(keyPath: keyPath, expected: AnyValue.typeName(current), got: AnyValue.typeName(value))
+        }
+        if let d = type(of: layer).propertyDescriptors[keyPath] {
+            return d.accepts(value) ? nil
+                : .typeMismatch(keyPath: keyPath, expected: String(describing: d.valueType), got: AnyValue.typeName(value))
+        }
+        return nil
+    }
+
+    /// The eased progress for a fraction of a cycle.
+    func eased(_ fraction: Double) -> Double {
+        timingFunction?.value(at: fraction) ?? fraction
+    }
+
+    /// Combines an animated value with the accumulated one, for additive animations.
+    func combine(_ value: Any, base: Any?) -> Any {
+        guard isAdditive, let base else { return value }
+        if let b = base as? Color?, let v = value as? Color { return (b ?? .clear).adding(v) }
+        return AnyValue.add(base, value) ?? value
+    }
+
+    /// Shifts a value by `iteration` whole cycles of `from → to`, for cumulative animations.
+    func accumulate(_ value: Any, from: Any, to: Any, iteration: Int) -> Any {
+        guard isCumulative, iteration > 0,
+              let shifted = AnyValue.interpolate(from, to, Double(iteration)),
+              let delta = AnyValue.subtract(shifted, from) else { return value }
+        return AnyValue.add(value, delta) ?? value
+    }
+}

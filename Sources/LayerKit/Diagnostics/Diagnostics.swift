@@ -1,0 +1,60 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A problem LayerKit noticed in what it was asked to do. None of them crashes:
+/// each says what was refused or what fallback was used.
+public enum LayerKitDiagnostic: Error, Equatable, Sendable, CustomStringConvertible {
+    /// An animation value is not of the property's type; the animation was not added.
+    case typeMismatch(keyPath: String, expected: String, got: String)
+    /// A property animation has no key path; it was not added.
+    case missingKeyPath
+    /// A value was refused (NaN, infinite, out of range); the property kept its value.
+    case invalidValue(key: String, reason: String)
+    /// A tree operation was refused or adjusted (cycles, foreign layers, bad indices).
+    case invalidTree(String)
+    /// An animation's timing was out of range; the stated fallback was used.
+    case invalidTiming(String)
+    /// `Transaction.commit()` with no explicit transaction open; ignored.
+    case unmatchedCommit
+
+    public var description: String {
+        switch self {
+        case let .typeMismatch(k, e, g): "animation of '\(k)' has a \(g) value where \(e) is expected; not added"
+        case .missingKeyPath: "property animation without a keyPath; not added"
+        case let .invalidValue(k, r): "invalid value for '\(k)': \(r)"
+        case .invalidTree(let r): "layer tree: \(r)"
+        case .invalidTiming(let r): "animation timing: \(r)"
+        case .unmatchedCommit: "Transaction.commit() without a matching begin(); ignored"
+        }
+    }
+}
+
+/// Where LayerKit reports ``LayerKitDiagnostic``s. Debug builds also print them
+/// to standard error.
+@MainActor
+public enum Diagnostics {
+    /// Receives every diagnostic while set.
+    public static var handler: (@MainActor (LayerKitDiagnostic) -> Void)?
+
+    /// Runs `body` and returns the diagnostics it produced.
+    public static func recording(_ body: () throws -> Void) rethrows -> [LayerKitDiagnostic] {
+        let previous = handler
+        var seen: [LayerKitDiagnostic] = []
+        handler = { seen.append($0) }
+        defer { handler = previous }
+        try body()
+        return seen
+    }
+
+    static func report(_ d: LayerKitDiagnostic) {
+        if let handler {
+            handler(d)
+            return
+        }
+        #if DEBUG
+        let line = "LayerKit: \(d)\n"
+        _ = line.withCString { write(2, $0, strlen($0)) }
+        #endif
+    }
+}

@@ -1,0 +1,98 @@
+/// Explicit animations on a layer (rules E1–E5).
+extension Layer {
+    /// Adds a copy of `animation` (rule E1), replacing any animation with the same
+    /// key (rule E3, the replaced one stops with `finished == false`). A nil key
+    /// adds it anonymously. The animation begins when the transaction commits,
+    /// unless its `beginTime` is set (rules T2, E7). It changes only the
+    /// presentation, never the model.
+    ///
+    /// An animation that cannot run here (no key path, values of the wrong type)
+    /// is not added, and a ``LayerKitDiagnostic`` says why.
+    public func add(_ animation: Animation, forKey key: String?) {
+        guard !isPresentationCopy else {
+            return Diagnostics.report(.invalidTree("animations cannot be added to a presentation copy"))
+        }
+        if let problem = animation.problem(for: self) {
+            return Diagnostics.report(problem)
+        }
+        let copy = animation.copy()
+        if !(copy.duration >= 0 && copy.duration.isFinite) {
+            Diagnostics.report(.invalidTiming("duration \(copy.duration) is not a non-negative number; the transaction's duration is used"))
+            copy.duration = 0
+        }
+        if copy.duration == 0 { copy.duration = Transaction.animationDuration }
+        if !copy.speed.isFinite || !copy.beginTime.isFinite || !copy.timeOffset.isFinite || copy.repeatCount.isNaN || copy.repeatDuration.isNaN {
+            Diagnostics.report(.invalidTiming("non-finite speed, beginTime, timeOffset or repeat; defaults used"))
+            if !copy.speed.isFinite { copy.speed = 1 }
+            if !copy.beginTime.isFinite { copy.beginTime = 0 }
+            if !copy.timeOffset.isFinite { copy.timeOffset = 0 }
+            if copy.repeatCount.isNaN { copy.repeatCount = 0 }
+            if copy.repeatDuration.isNaN { copy.repeatDuration = 0 }
+        }
+        let anonymous = key == nil
+        let entry = AnimationEntry(key: key ?? "", isAnonymous: anonymous, animation: copy)
+        copy.prepare(for: self, entry: entry)
+        if !anonymous, let old = animationEntries.first(where: { !$0.isAnonymous && $0.key == key }) {
+            remove(old, finished: false)
+        }
+        animationEntries.append(entry)
+        AnimationTimeline.register(self)
+        Transaction.didAdd(entry, to: self)
+        propertyDidChange("animations")
+    }
+
+    /// The running copy added under `key` (`animation(forKey:)`).
+    public func animation(forKey key: String) -> Animation? {
+        animationEntries.first { !$0.isAnonymous && $0.key == key }?.animation
+    }
+
+    /// The keys of the animations added with a key, in the order added.
+    public var animationKeys: [String] {
+        animationEntries.filter { !$0.isAnonymous }.map(\.key)
+    }
+
+    /// Stops and removes the animation for `key` at once (rule E4); the layer shows
+    /// its model value again. Its delegate hears `finished == false`, unless it had
+    /// already finished.
+    public func removeAnimation(forKey key: String) {
+        guard let entry = animationEntries.first(where: { !$0.isAnonymous && $0.key == key }) else { return }
+        remove(entry, finished: false)
+    }
+
+    /// Stops and removes every animation (rule E4).
+    public func removeAllAnimations() {
+        for entry in animationEntries { remove(entry, finished: false) }
+    }
+
+    /// Removes an entry; tells its delegate and completion groups once.
+    func remove(_ entry: AnimationEntry, finished: Bool) {
+        guard !entry.isRemoved else { return }
+        entry.isRemoved = true
+        animationEntries.removeAll { $0 === entry }
+        if animationEntries.isEmpty { AnimationTimeline.unregister(self) }
+        propertyDidChange("animations")
+        entry.stop(finished: finished)
+    }
+
+    /// The value at `keyPath` as currently shown (for implicit animations' start, rule B4).
+    func presentationValue(forKeyPath keyPath: String) -> Any? {
+        guard !animationEntries.isEmpty else { return value(forKeyPath: keyPath) }
+        return presentation(atTime: MediaTime.clock.now).value(forKeyPath: keyPath)
+    }
+
+    /// Applies every animation, in the order added, to a presentation copy.
+    func applyAnimations(to copy: Layer, atLocalTime t: Double) {
+        var nowLocal: Double?
+        for entry in animationEntries {
+            let a = entry.animation
+            var begin = a.beginTime
+            if !entry.isCommitted && begin == 0 {
+                // Not committed yet: it will begin at the commit, so it shows its start now.
+                nowLocal = nowLocal ?? localTime(fromRoot: MediaTime.clock.now)
+                begin = nowLocal!
+            }
+            guard let (fraction, iteration) = a.timing(atActiveTime: a.activeTime(atLayerTime: t, begin: begin)) else { continue }
+            a.applyEffect(to: copy, model: self, fraction: fraction, iteration: iteration, entry: entry)
+        }
+    }
+}

@@ -1,0 +1,127 @@
+extension Layer {
+    /// The layer's rectangle in its superlayer's coordinates (rule L2): derived,
+    /// never stored. The bounds size is placed so that the anchor point lies at
+    /// `position`, then `transform` is applied about the anchor point; with a
+    /// rotating or projective transform this is the bounding box.
+    ///
+    /// Setting it sets `position` and `bounds.size` (keeping `bounds.origin`),
+    /// with the transform taken back out, so those properties' actions run; the
+    /// frame itself has no action (rule B2). Negative sizes are standardised.
+    public var frame: Rect {
+        get {
+            let s = state
+            let w = s.bounds.size.width, h = s.bounds.size.height
+            let box = Rect(x: -s.anchorPoint.x * w, y: -s.anchorPoint.y * h, width: w, height: h)
+            if s.transform.isIdentity {
+                return box.offsetBy(dx: s.position.x, dy: s.position.y)
+            }
+            let t = s.transform
+            let projected = box.corners.map { p -> Point in
+                let z = -s.anchorPointZ
+                let w4 = p.x * t.m14 + p.y * t.m24 + z * t.m34 + t.m44
+                let x = p.x * t.m11 + p.y * t.m21 + z * t.m31 + t.m41
+                let y = p.x * t.m12 + p.y * t.m22 + z * t.m32 + t.m42
+                let d = w4 == 0 ? 1 : w4
+                return Point(x: x / d + s.position.x, y: y / d + s.position.y)
+            }
+            return Rect.boundingBox(of: projected)
+        }
+        set {
+            let r = newValue.standardized
+            guard r.origin.x.isFinite, r.origin.y.isFinite, r.width.isFinite, r.height.isFinite else {
+                return Diagnostics.report(.invalidValue(key: "frame", reason: "not finite: \(newValue)"))
+            }
+            let s = state
+            var size = r.size
+            let a = s.transform.affineTransform
+            if !s.transform.isIdentity {
+                // The size whose transformed bounding box has the frame's size.
+                let inverse = AffineTransform(a: a.a, b: a.b, c: a.c, d: a.d, tx: 0, ty: 0).inverted()
+                let back = Rect(origin: .zero, size: r.size).applying(inverse)
+                size = Size(width: back.width, height: back.height)
+            }
+            // The frame's centre is where the bounds' centre lands after the transform.
+            let offset = Point(x: (0.5 - s.anchorPoint.x) * size.width, y: (0.5 - s.anchorPoint.y) * size.height)
+            let moved = Point(x: a.a * offset.x + a.c * offset.y + a.tx, y: a.b * offset.x + a.d * offset.y + a.ty)
+            position = Point(x: r.midX - moved.x, y: r.midY - moved.y)
+            bounds = Rect(origin: s.bounds.origin, size: size)
+        }
+    }
+
+    // MARK: Time (rule L3)
+
+    /// Maps a root time (`currentMediaTime()`) into this layer's local time: each
+    /// layer from the root down applies `(t − beginTime) · speed + timeOffset`.
+    func localTime(fromRoot t: Double) -> Double {
+        let parentTime = superlayer?.localTime(fromRoot: t) ?? t
+        return (parentTime - state.beginTime) * state.speed + state.timeOffset
+    }
+
+    /// The inverse of `localTime(fromRoot:)`. Where a layer on the way has speed 0
+    /// every parent time maps to the same local time; its `beginTime` is used.
+    func rootTime(fromLocal t: Double) -> Double {
+        let parentTime = state.speed == 0 ? state.beginTime : (t - state.timeOffset) / state.speed + state.beginTime
+        return superlayer?.rootTime(fromLocal: parentTime) ?? parentTime
+    }
+
+    /// Converts a time from `layer`'s time space (nil: root time, as
+    /// `currentMediaTime()` returns) into this layer's (`convertTime(_:from:)`).
+    public func convertTime(_ t: Double, from layer: Layer?) -> Double {
+        localTime(fromRoot: layer?.rootTime(fromLocal: t) ?? t)
+    }
+
+    /// Converts a time in this layer's time space into `layer`'s (nil: root time).
+    public func convertTime(_ t: Double, to layer: Layer?) -> Double {
+        let root = rootTime(fromLocal: t)
+        return layer?.localTime(fromRoot: root) ?? root
+    }
+
+    // MARK: Points
+
+    /// The affine map from this layer's bounds coordinates to its superlayer's:
+    /// bounds origin and anchor point, `transform` about the anchor, `position`,
+    /// then the superlayer's `sublayerTransform` about its anchor (rule R1).
+    /// Perspective is not part of it.
+    public var affineTransformToSuperlayer: AffineTransform {
+        let s = state
+        let ax = s.bounds.origin.x + s.anchorPoint.x * s.bounds.size.width
+        let ay = s.bounds.origin.y + s.anchorPoint.y * s.bounds.size.height
+        var m = AffineTransform(translationX: -ax, y: -ay)
+            .concatenating(s.transform.affineTransform)
+            .concatenating(AffineTransform(translationX: s.position.x, y: s.position.y))
+        if let parent = superlayer, !parent.state.sublayerTransform.isIdentity {
+            let p = parent.state
+            let cx = p.bounds.origin.x + p.anchorPoint.x * p.bounds.size.width
+            let cy = p.bounds.origin.y + p.anchorPoint.y * p.bounds.size.height
+            m = m.concatenating(AffineTransform(translationX: -cx, y: -cy))
+                .concatenating(p.sublayerTransform.affineTransform)
+                .concatenating(AffineTransform(translationX: cx, y: cy))
+        }
+        return m
+    }
+
+    /// The affine map from this layer's coordinates to its root layer's superlayer space.
+    var affineTransformToRoot: AffineTransform {
+        var m = AffineTransform.identity
+        var current: Layer? = self
+        while let l = current {
+            m = m.concatenating(l.affineTransformToSuperlayer)
+            current = l.superlayer
+        }
+        return m
+    }
+
+    /// Converts a point from this layer's coordinates to `layer`'s (nil: the space
+    /// the root layer is placed in). Both layers should share a root.
+    public func convert(_ point: Point, to layer: Layer?) -> Point {
+        let p = point.applying(affineTransformToRoot)
+        guard let layer else { return p }
+        return p.applying(layer.affineTransformToRoot.inverted())
+    }
+
+    /// Converts a point from `layer`'s coordinates (nil: the root's placement space) to this layer's.
+    public func convert(_ point: Point, from layer: Layer?) -> Point {
+        let p = layer.map { point.applying($0.affineTransformToRoot) } ?? point
+        return p.applying(affineTransformToRoot.inverted())
+    }
+}

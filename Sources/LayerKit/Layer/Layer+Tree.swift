@@ -1,0 +1,132 @@
+extension Layer {
+    /// The sublayers, back to front in insertion order (drawing sorts by
+    /// `zPosition` first, rule R1).
+    public var sublayers: [Layer] { sublayerStorage }
+
+    /// Appends a sublayer (`addSublayer(_:)`). A layer already elsewhere moves here.
+    public func addSublayer(_ layer: Layer) {
+        insertSublayer(layer, at: sublayerStorage.count)
+    }
+
+    /// Inserts a sublayer at `index`; an index past the end appends (with a diagnostic).
+    /// Inserting a layer into itself or into its own subtree is refused with a diagnostic.
+    public func insertSublayer(_ layer: Layer, at index: Int) {
+        guard !isPresentationCopy, !layer.isPresentationCopy else {
+            return Diagnostics.report(.invalidTree("presentation copies cannot be put in a tree"))
+        }
+        guard !isDescendant(of: layer) else {
+            return Diagnostics.report(.invalidTree("a layer cannot be inserted into its own subtree"))
+        }
+        var index = index
+        if index < 0 || index > sublayerStorage.count - (layer.superlayer === self ? 1 : 0) {
+            Diagnostics.report(.invalidTree("sublayer index \(index) out of range 0...\(sublayerStorage.count); appended"))
+            index = sublayerStorage.count - (layer.superlayer === self ? 1 : 0)
+        }
+        let wasVisible = layer.isInVisibleTree
+        let sublayersAction = actionToRunIfVisible(forKey: "sublayers")
+        layer.detachFromSuperlayer()
+        sublayerStorage.insert(layer, at: index)
+        layer.superlayer = self
+        treeDidChange()
+        sublayersAction?.run(forKey: "sublayers", object: self, arguments: nil)
+        if !wasVisible, !layer.state.isHidden { layer.orderEvent(Layer.onOrderIn) }
+    }
+
+    /// Inserts a sublayer just below `sibling` (or at the bottom when nil or not a sublayer).
+    public func insertSublayer(_ layer: Layer, below sibling: Layer?) {
+        let i = sibling.flatMap { s in sublayerStorage.firstIndex { $0 === s } } ?? 0
+        insertSublayer(layer, at: adjustedIndex(i, moving: layer))
+    }
+
+    /// Inserts a sublayer just above `sibling` (or at the top when nil or not a sublayer).
+    public func insertSublayer(_ layer: Layer, above sibling: Layer?) {
+        let i = sibling.flatMap { s in sublayerStorage.firstIndex { $0 === s } }.map { $0 + 1 } ?? sublayerStorage.count
+        insertSublayer(layer, at: adjustedIndex(i, moving: layer))
+    }
+
+    private func adjustedIndex(_ i: Int, moving layer: Layer) -> Int {
+        guard layer.superlayer === self, let current = sublayerStorage.firstIndex(where: { $0 === layer }) else { return i }
+        return current < i ? i - 1 : i
+    }
+
+    /// Replaces `old` with `new` at the same place. In a visible tree the new
+    /// layer runs its `transition` action (rule A7). Refused with a diagnostic when
+    /// `old` is not a sublayer.
+    public func replaceSublayer(_ old: Layer, with new: Layer) {
+        guard let i = sublayerStorage.firstIndex(where: { $0 === old }) else {
+            return Diagnostics.report(.invalidTree("replaceSublayer: the old layer is not a sublayer"))
+        }
+        guard old !== new else { return }
+        guard !isDescendant(of: new), !new.isPresentationCopy else {
+            return Diagnostics.report(.invalidTree("replaceSublayer: the new layer would make a cycle"))
+        }
+        let sublayersAction = actionToRunIfVisible(forKey: "sublayers")
+        new.detachFromSuperlayer()
+        let index = sublayerStorage.firstIndex { $0 === old } ?? i
+        sublayerStorage[index] = new
+        old.superlayer = nil
+        new.superlayer = self
+        treeDidChange()
+        sublayersAction?.run(forKey: "sublayers", object: self, arguments: nil)
+        new.orderEvent(Layer.transition)
+    }
+
+    /// Removes the layer from its superlayer. In a visible tree it runs its
+    /// `onOrderOut` action, and the superlayer its `sublayers` action (rule A7).
+    public func removeFromSuperlayer() {
+        guard let parent = superlayer else { return }
+        let wasVisible = isInVisibleTree
+        let sublayersAction = parent.actionToRunIfVisible(forKey: "sublayers")
+        let orderOut = wasVisible && !state.isHidden ? actionToRun(forKey: Layer.onOrderOut) : nil
+        detachFromSuperlayer()
+        parent.treeDidChange()
+        sublayersAction?.run(forKey: "sublayers", object: parent, arguments: nil)
+        orderOut?.run(forKey: Layer.onOrderOut, object: self, arguments: nil)
+    }
+
+    private func detachFromSuperlayer() {
+        guard let parent = superlayer else { return }
+        parent.sublayerStorage.removeAll { $0 === self }
+        superlayer = nil
+    }
+
+    private func actionToRunIfVisible(forKey key: String) -> (any Action)? {
+        isInVisibleTree ? actionToRun(forKey: key) : nil
+    }
+
+    private func treeDidChange() {
+        Transaction.ensureOpen()
+        Transaction.noteTreeChange()
+        propertyDidChange("sublayers")
+    }
+
+    /// True when `ancestor` is this layer or one of its superlayers.
+    public func isDescendant(of ancestor: Layer) -> Bool {
+        var current: Layer? = self
+        while let l = current {
+            if l === ancestor { return true }
+            current = l.superlayer
+        }
+        return false
+    }
+
+    /// The root of the layer's tree.
+    public var rootLayer: Layer {
+        var l = self
+        while let p = l.superlayer { l = p }
+        return l
+    }
+
+    /// True when the layer is in a tree that a window or renderer shows (a
+    /// "visible layer tree" of rule A7).
+    public var isInVisibleTree: Bool {
+        rootLayer.presenterCount > 0
+    }
+
+    /// Visits the layer, its mask and its subtree, depth first.
+    func forEachInSubtree(_ body: (Layer) -> Void) {
+        body(self)
+        state.mask?.forEachInSubtree(body)
+        for s in sublayerStorage { s.forEachInSubtree(body) }
+    }
+}

@@ -1,0 +1,354 @@
+/// A layer: a rectangle with visual properties, sublayers and animations
+/// (`CALayer`).
+///
+/// Changing a property looks up an action (rule A3, `Layer+Actions.swift`) and runs
+/// it; for an animatable property of a presented layer that is by default a 0.25 s
+/// implicit animation (rule B1). The model value changes at once; the
+/// ``presentation()`` copy shows what is on screen at the current media time.
+///
+/// Defaults are Core Animation's (rule L1). Subclasses add properties by
+/// overriding ``init(layer:)`` to copy their fields, and ``propertyDescriptors``
+/// to make them reachable by key.
+@MainActor
+open class Layer {
+    /// Key of the action run when a layer enters a visible tree or is un-hidden (`kCAOnOrderIn`).
+    public static let onOrderIn = "onOrderIn"
+    /// Key of the action run when a layer leaves a visible tree or is hidden (`kCAOnOrderOut`).
+    public static let onOrderOut = "onOrderOut"
+    /// Key of the action run on the new layer of `replaceSublayer(_:with:)` (`kCATransition`).
+    public static let transition = "transition"
+
+    var state = LayerState()
+    var sublayerStorage: [Layer] = []
+    /// The animations, in the order they were added (they combine in that order).
+    var animationEntries: [AnimationEntry] = []
+    /// Set by a commit while the layer is in a tree that a window or renderer presents (rule B5).
+    var hasBeenPresented = false
+    /// How many presenters (windows, offscreen renderers) show a tree rooted here.
+    var presenterCount = 0
+    /// The commit count when the layer was made; `presentation()` is nil until a later commit.
+    let creationCommit: Int
+    /// For presentation copies: the model layer they were made from.
+    private(set) var modelLayer: Layer?
+    /// Set during a presentation copy's evaluation of a `contents` cross-fade.
+    public internal(set) var contentsTransition: ContentsTransition?
+    /// Set on a presentation copy while a ``Transition`` runs on the layer.
+    public internal(set) var activeTransition: TransitionState?
+
+    public private(set) var needsDisplay = false
+    public private(set) var needsLayout = false
+
+    /// The layer's superlayer, if it is in a tree.
+    public internal(set) weak var superlayer: Layer?
+    /// Asked first for actions (rule A3 step 1), and for display and layout. Not retained.
+    public weak var delegate: (any LayerDelegate)?
+    /// Actions by key, searched at step 2 (rule A3). Empty by default.
+    public var actions: [String: any Action] = [:]
+    /// Style dictionary: its `"actions"` entry is searched at step 3, then its
+    /// `"style"` entry the same way, recursively (rule A3).
+    public var style: [String: Any] = [:]
+
+    public init() {
+        creationCommit = Transaction.commitCount
+        Transaction.ensureOpen()
+    }
+
+    /// Makes a copy of `layer`'s model values, as Core Animation does for
+    /// presentation layers. Subclasses override it to copy their own fields
+    /// (and must call `super.init(layer:)`). The copy has no superlayer, sublayers
+    /// or animations, and changing its properties runs no actions.
+    public required init(layer: Layer) {
+        creationCommit = layer.creationCommit
+        state = layer.state
+        delegate = layer.delegate
+        actions = layer.actions
+        style = layer.style
+        hasBeenPresented = layer.hasBeenPresented
+        modelLayer = layer.modelLayer ?? layer
+    }
+
+    /// True for copies made by ``init(layer:)`` (presentation layers).
+    public var isPresentationCopy: Bool { modelLayer != nil }
+
+    /// A name for diagnostics and ``ActionTrace`` (`CALayer.name`).
+    public var name: String? {
+        get { state.name }
+        set { state.name = newValue }
+    }
+
+    // MARK: Geometry (rules L1, L2, L4)
+
+    /// The layer's own coordinate space. Negative sizes are stored as their magnitude.
+    public var bounds: Rect {
+        get { state.bounds }
+        set { setState("bounds", \.bounds, Rect(origin: newValue.origin, size: Size(width: abs(newValue.size.width), height: abs(newValue.size.height)))) }
+    }
+    public var position: Point {
+        get { state.position }
+        set { setState("position", \.position, newValue) }
+    }
+    /// The point of the bounds, in unit coordinates, that sits at `position` and that
+    /// `transform` turns about. Default (0.5, 0.5).
+    public var anchorPoint: Point {
+        get { state.anchorPoint }
+        set { setState("anchorPoint", \.anchorPoint, newValue) }
+    }
+    public var anchorPointZ: Double {
+        get { state.anchorPointZ }
+        set { setState("anchorPointZ", \.anchorPointZ, newValue) }
+    }
+    /// Orders siblings before insertion order does (rule R1).
+    public var zPosition: Double {
+        get { state.zPosition }
+        set { setState("zPosition", \.zPosition, newValue) }
+    }
+    public var transform: Transform3D {
+        get { state.transform }
+        set { setState("transform", \.transform, newValue) }
+    }
+    public var sublayerTransform: Transform3D {
+        get { state.sublayerTransform }
+        set { setState("sublayerTransform", \.sublayerTransform, newValue) }
+    }
+
+    // MARK: Appearance
+
+    /// Group opacity of the layer and its subtree (rule R2). Default 1; values
+    /// outside 0…1 are clamped, NaN is refused with a diagnostic.
+    public var opacity: Double {
+        get { state.opacity }
+        set { setState("opacity", \.opacity, newValue.isNaN ? newValue : min(1, max(0, newValue))) }
+    }
+    /// Key `"hidden"`. Also runs `onOrderOut`/`onOrderIn` in a visible tree (rule A7).
+    public var isHidden: Bool {
+        get { state.isHidden }
+        set { setState("hidden", \.isHidden, newValue) }
+    }
+    public var backgroundColor: Color? {
+        get { state.backgroundColor }
+        set { setState("backgroundColor", \.backgroundColor, newValue) }
+    }
+    public var cornerRadius: Double {
+        get { state.cornerRadius }
+        set { setState("cornerRadius", \.cornerRadius, newValue) }
+    }
+    public var borderWidth: Double {
+        get { state.borderWidth }
+        set { setState("borderWidth", \.borderWidth, newValue) }
+    }
+    /// Default opaque black, as in Core Animation.
+    public var borderColor: Color? {
+        get { state.borderColor }
+        set { setState("borderColor", \.borderColor, newValue) }
+    }
+    public var masksToBounds: Bool {
+        get { state.masksToBounds }
+        set { setState("masksToBounds", \.masksToBounds, newValue) }
+    }
+    /// A layer whose alpha clips this one (rule R3). It is not a sublayer.
+    public var mask: Layer? {
+        get { state.mask }
+        set {
+            guard newValue !== self else { return Diagnostics.report(.invalidTree("a layer cannot be its own mask")) }
+            setState("mask", \.mask, newValue, changed: newValue !== state.mask)
+            Transaction.noteTreeChange()
+        }
+    }
+    /// Key `"doubleSided"`. No implicit animation (rule B2).
+    public var isDoubleSided: Bool {
+        get { state.isDoubleSided }
+        set { setState("doubleSided", \.isDoubleSided, newValue) }
+    }
+    public var contents: Image? {
+        get { state.contents }
+        set { setState("contents", \.contents, newValue, changed: newValue !== state.contents) }
+    }
+    public var contentsRect: Rect {
+        get { state.contentsRect }
+        set { setState("contentsRect", \.contentsRect, newValue) }
+    }
+    public var contentsCenter: Rect {
+        get { state.contentsCenter }
+        set { setState("contentsCenter", \.contentsCenter, newValue) }
+    }
+    public var contentsGravity: ContentsGravity {
+        get { state.contentsGravity }
+        set { setState("contentsGravity", \.contentsGravity, newValue) }
+    }
+    public var contentsScale: Double {
+        get { state.contentsScale }
+        set { setState("contentsScale", \.contentsScale, newValue) }
+    }
+    public var shadowColor: Color? {
+        get { state.shadowColor }
+        set { setState("shadowColor", \.shadowColor, newValue) }
+    }
+    public var shadowOpacity: Double {
+        get { state.shadowOpacity }
+        set { setState("shadowOpacity", \.shadowOpacity, newValue) }
+    }
+    /// Default (0, −3), as in Core Animation.
+    public var shadowOffset: Size {
+        get { state.shadowOffset }
+        set { setState("shadowOffset", \.shadowOffset, newValue) }
+    }
+    public var shadowRadius: Double {
+        get { state.shadowRadius }
+        set { setState("shadowRadius", \.shadowRadius, newValue) }
+    }
+    /// The layer keeps a copy of the path.
+    public var shadowPath: Path? {
+        get { state.shadowPath }
+        set { setState("shadowPath", \.shadowPath, newValue?.copy()) }
+    }
+
+    // MARK: Media timing of the layer itself (rules L3, E9)
+
+    public var beginTime: Double {
+        get { state.beginTime }
+        set { setState("beginTime", \.beginTime, newValue) }
+    }
+    /// Scales the time of the layer's subtree; 0 pauses it.
+    public var speed: Double {
+        get { state.speed }
+        set { setState("speed", \.speed, newValue) }
+    }
+    public var timeOffset: Double {
+        get { state.timeOffset }
+        set { setState("timeOffset", \.timeOffset, newValue) }
+    }
+
+    /// Changes a standard property through the action machinery (`Layer+Actions.swift`).
+    func setState<T: Equatable>(_ key: String, _ slot: WritableKeyPath<LayerState, T>, _ value: T) {
+        setState(key, slot, value, changed: state[keyPath: slot] != value)
+    }
+
+    /// Number-based values must be finite: NaN or ±∞ is refused with a diagnostic.
+    func setState<T: Equatable & FiniteValue>(_ key: String, _ slot: WritableKeyPath<LayerState, T>, _ value: T) {
+        guard value.isAllFinite else {
+            return Diagnostics.report(.invalidValue(key: key, reason: "not finite: \(value); kept \(state[keyPath: slot])"))
+        }
+        setState(key, slot, value, changed: state[keyPath: slot] != value)
+    }
+
+    func setState<T: Equatable & FiniteValue>(_ key: String, _ slot: WritableKeyPath<LayerState, T?>, _ value: T?) {
+        guard value?.isAllFinite ?? true else {
+            return Diagnostics.report(.invalidValue(key: key, reason: "not finite: \(value!)"))
+        }
+        setState(key, slot, value, changed: state[keyPath: slot] != value)
+    }
+
+    func setState<T>(_ key: String, _ slot: WritableKeyPath<LayerState, T>, _ value: T, changed: Bool) {
+        changeProperty(key, changed: changed) { $0.state[keyPath: slot] = value }
+    }
+
+    // MARK: Class-level behaviour
+
+    /// The action fundamental to this class of layer for `event`
+    /// (`defaultAction(forKey:)`, rule A3 step 4). Nil for `Layer`; subclasses
+    /// override it for behaviour every instance should have (rule A9).
+    open class func defaultAction(forKey event: String) -> (any Action)? {
+        nil
+    }
+
+    /// The properties reachable by key on this class: their keys, types, whether
+    /// they animate implicitly, and how to read and write them. Subclasses with
+    /// properties of their own return `super`'s merged with theirs.
+    open class var propertyDescriptors: [String: PropertyDescriptor] {
+        PropertyDescriptor.layerProperties
+    }
+
+    /// The default value of a property for this class (`defaultValue(forKey:)`):
+    /// the value a fresh layer has. Nil for keys with no default.
+    open class func defaultValue(forKey key: String) -> Any? {
+        propertyDescriptors[key].flatMap { $0.read(Layer.prototype) }
+    }
+
+    /// A layer with every default, for `defaultValue(forKey:)`.
+    static let prototype = Layer(unregistered: ())
+
+    init(unregistered: Void) {
+        creationCommit = 0
+    }
+
+    /// Counts model changes; renderers compare it to know what to redraw.
+    public private(set) var changeCount = 0
+
+    func propertyDidChange(_ key: String) {
+        changeCount &+= 1
+        Transaction.noteChange()
+    }
+
+    // MARK: Display and layout
+
+    /// Marks the layer's contents as needing to be provided again (by the
+    /// delegate's `display(_:)` or ``display()``).
+    public func setNeedsDisplay() {
+        needsDisplay = true
+        Transaction.ensureOpen()
+    }
+
+    /// Provides contents now if marked. Renderers call this before drawing.
+    public func displayIfNeeded() {
+        guard needsDisplay else { return }
+        needsDisplay = false
+        display()
+    }
+
+    /// Provides the layer's contents: asks the delegate's `display(_:)` by default.
+    open func display() {
+        delegate?.display(self)
+    }
+
+    public func setNeedsLayout() {
+        needsLayout = true
+        Transaction.ensureOpen()
+    }
+
+    /// Lays out this layer's subtree where marked, top down.
+    public func layoutIfNeeded() {
+        if needsLayout {
+            needsLayout = false
+            layoutSublayers()
+        }
+        for sublayer in sublayerStorage { sublayer.layoutIfNeeded() }
+    }
+
+    /// Lays out the sublayers: asks the delegate by default.
+    open func layoutSublayers() {
+        delegate?.layoutSublayers(of: self)
+    }
+
+    // MARK: Presentation (rules B3, R5)
+
+    /// The layer as currently shown: a copy with every animation applied at
+    /// `currentMediaTime()` (`CALayer.presentation()`). Nil until a transaction has
+    /// committed since the layer was made, as in Core Animation.
+    public func presentation() -> Self? {
+        if isPresentationCopy { return self }
+        guard Transaction.commitCount > creationCommit else { return nil }
+        return presentation(atTime: currentMediaTime())
+    }
+
+    /// The presentation copy at a given media time (root time, as `currentMediaTime()`).
+    /// Renderers use it to draw a frame at the frame's target time (rule R5).
+    public func presentation(atTime time: Double) -> Self {
+        let copy = type(of: self).init(layer: self)
+        if !animationEntries.isEmpty {
+            applyAnimations(to: copy, atLocalTime: convertTime(time, from: nil))
+        }
+        return copy as! Self
+    }
+
+    /// The model layer (`CALayer.model()`): itself, or for a presentation copy the layer it was copied from.
+    public func model() -> Self {
+        (modelLayer ?? self) as! Self
+    }
+}
+
+/// A cross-fade of `contents` in progress, as seen on a presentation copy: the
+/// renderer draws `from` at `1 − progress` over `contents` at `progress`.
+public struct ContentsTransition: Sendable {
+    public let from: Image?
+    public let progress: Double
+}

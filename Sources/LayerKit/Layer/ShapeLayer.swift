@@ -1,0 +1,105 @@
+/// How a stroke ends (`CAShapeLayerLineCap`).
+public enum LineCap: String, Hashable, Sendable { case butt, round, square }
+/// How stroke segments join (`CAShapeLayerLineJoin`).
+public enum LineJoin: String, Hashable, Sendable { case miter, round, bevel }
+/// Which regions of a self-intersecting path are inside (`CAShapeLayerFillRule`).
+public enum FillRule: String, Hashable, Sendable { case nonZero, evenOdd }
+
+/// A layer that draws a path (`CAShapeLayer`): filled, stroked, with the stroke
+/// trimmed to `strokeStart…strokeEnd`. Defaults as in Core Animation: opaque
+/// black fill, no stroke, line width 1.
+@MainActor
+public final class ShapeLayer: Layer {
+    /// The layer keeps a copy of the path. Animatable.
+    public var path: Path? {
+        get { shape.path }
+        set { setShape("path", \.path, newValue?.copy()) }
+    }
+    public var fillColor: Color? {
+        get { shape.fillColor }
+        set { setShape("fillColor", \.fillColor, newValue) }
+    }
+    public var fillRule: FillRule {
+        get { shape.fillRule }
+        set { setShape("fillRule", \.fillRule, newValue) }
+    }
+    public var strokeColor: Color? {
+        get { shape.strokeColor }
+        set { setShape("strokeColor", \.strokeColor, newValue) }
+    }
+    public var lineWidth: Double {
+        get { shape.lineWidth }
+        set { setShape("lineWidth", \.lineWidth, newValue) }
+    }
+    /// Start of the drawn part of the stroke, 0…1 of the path's length.
+    public var strokeStart: Double {
+        get { shape.strokeStart }
+        set { setShape("strokeStart", \.strokeStart, newValue) }
+    }
+    /// End of the drawn part of the stroke, 0…1 of the path's length.
+    public var strokeEnd: Double {
+        get { shape.strokeEnd }
+        set { setShape("strokeEnd", \.strokeEnd, newValue) }
+    }
+    public var lineCap: LineCap {
+        get { shape.lineCap }
+        set { setShape("lineCap", \.lineCap, newValue) }
+    }
+    public var lineJoin: LineJoin {
+        get { shape.lineJoin }
+        set { setShape("lineJoin", \.lineJoin, newValue) }
+    }
+    public var miterLimit: Double {
+        get { shape.miterLimit }
+        set { setShape("miterLimit", \.miterLimit, newValue) }
+    }
+
+    struct ShapeState {
+        var path: Path?
+        var fillColor: Color? = .black
+        var fillRule = FillRule.nonZero
+        var strokeColor: Color?
+        var lineWidth = 1.0
+        var strokeStart = 0.0
+        var strokeEnd = 1.0
+        var lineCap = LineCap.butt
+        var lineJoin = LineJoin.miter
+        var miterLimit = 10.0
+    }
+
+    var shape = ShapeState()
+
+    public override init() { super.init() }
+
+    public required init(layer: Layer) {
+        if let s = layer as? ShapeLayer { shape = s.shape }
+        super.init(layer: layer)
+    }
+
+    private func setShape<T: Equatable>(_ key: String, _ slot: WritableKeyPath<ShapeState, T>, _ value: T) {
+        if let f = value as? FiniteValue, !f.isAllFinite {
+            return Diagnostics.report(.invalidValue(key: key, reason: "not finite: \(value)"))
+        }
+        changeProperty(key, changed: shape[keyPath: slot] != value) { ($0 as! ShapeLayer).shape[keyPath: slot] = value }
+    }
+
+    private static let shapeProperties: [String: PropertyDescriptor] = {
+        var table = PropertyDescriptor.layerProperties
+        let own: [PropertyDescriptor] = [
+            .stored("path", \ShapeLayer.path, animatable: true),
+            .stored("fillColor", \ShapeLayer.fillColor, animatable: true),
+            .stored("fillRule", \ShapeLayer.fillRule, animatable: false),
+            .stored("strokeColor", \ShapeLayer.strokeColor, animatable: true),
+            .stored("lineWidth", \ShapeLayer.lineWidth, animatable: true),
+            .stored("strokeStart", \ShapeLayer.strokeStart, animatable: true),
+            .stored("strokeEnd", \ShapeLayer.strokeEnd, animatable: true),
+            .stored("lineCap", \ShapeLayer.lineCap, animatable: false),
+            .stored("lineJoin", \ShapeLayer.lineJoin, animatable: false),
+            .stored("miterLimit", \ShapeLayer.miterLimit, animatable: true),
+        ]
+        for d in own { table[d.key] = d }
+        return table
+    }()
+
+    public override class var propertyDescriptors: [String: PropertyDescriptor] { shapeProperties }
+}

@@ -1,0 +1,238 @@
+/// Batches layer changes and sets how they animate (`CATransaction`, rules T1–T5).
+///
+/// Every change belongs to a transaction. A change made with none open starts an
+/// *implicit* transaction, committed at the end of the current run-loop turn (or
+/// by ``flush()``). Explicit ``begin()``/``commit()`` pairs nest; their settings
+/// apply to the changes made inside them, and an inner transaction sees the
+/// settings of the outer ones it does not set itself. Animations added anywhere
+/// in the batch begin when the outermost transaction commits.
+///
+/// ```swift
+/// Transaction.begin()
+/// Transaction.animationDuration = 1
+/// Transaction.completionBlock = { print("faded") }
+/// layer.opacity = 0
+/// Transaction.commit()
+/// ```
+@MainActor
+public enum Transaction {
+    public static let disableActionsKey = "disableActions"
+    public static let animationDurationKey = "animationDuration"
+    public static let animationTimingFunctionKey = "animationTimingFunction"
+    public static let completionBlockKey = "completionBlock"
+
+    /// One open transaction.
+    final class Frame {
+        let isImplicit: Bool
+        var values: [String: Any] = [:]
+        /// The group of animations the frame's completion block waits for.
+        var completion: CompletionGroup?
+        init(isImplicit: Bool) { self.isImplicit = isImplicit }
+    }
+
+    static var stack: [Frame] = []
+    /// Animations added since the last outermost commit; their `beginTime` is stamped at commit.
+    static var uncommitted: [(layer: Layer, entry: AnimationEntry)] = []
+    /// How many outermost commits have happened.
+    static private(set) var commitCount = 0
+    static var treeChanged = false
+    static var changedSinceCommit = false
+    private static var flushScheduled = false
+
+    /// Schedules `body` to run at the end of the current run-loop turn. The default
+    /// uses the main dispatch queue; an event loop installs its own end-of-turn hook.
+    public static var endOfTurnScheduler: @MainActor (@escaping @MainActor () -> Void) -> Void = { body in
+        Task { @MainActor in body() }
+    }
+
+    /// Called after every outermost commit, e.g. by windows to request a frame.
+    public static var commitObservers: [@MainActor () -> Void] = []
+
+    // MARK: Begin and commit (rules T1, T2)
+
+    /// Opens an explicit transaction, nested in any that is open.
+    public static func begin() {
+        stack.append(Frame(isImplicit: false))
+    }
+
+    /// Commits the innermost explicit transaction. Committing the outermost one
+    /// starts the batch's animations. A `commit()` with no explicit transaction
+    /// open does nothing (rule T2).
+    public static func commit() {
+        guard let top = stack.last, !top.isImplicit else {
+            Diagnostics.report(.unmatchedCommit)
+            return
+        }
+        stack.removeLast()
+        finish(top)
+    }
+
+    /// Commits the implicit transaction now, instead of at the end of the run-loop
+    /// turn (`CATransaction.flush()`). With explicit transactions still open the
+    /// implicit one waits for them.
+    public static func flush() {
+        if stack.count == 1, stack[0].isImplicit {
+            finish(stack.removeLast())
+        } else if stack.isEmpty {
+            commitOutermost()
+        }
+    }
+
+    /// Makes sure a transaction is open, starting an implicit one if needed (rule T1).
+    static func ensureOpen() {
+        guard stack.isEmpty else { return }
+        stack.append(Frame(isImplicit: true))
+        if !flushScheduled {
+            flushScheduled = true
+            endOfTurnScheduler {
+                flushScheduled = false
+                flush()
+            }
+        }
+    }
+
+    private static func finish(_ frame: Frame) {
+        if stack.isEmpty { commitOutermost() }
+        frame.completion?.seal()
+    }
+
+    private static func commitOutermost() {
+        commitCount += 1
+        PresentationHosts.markPresented()
+        let now = MediaTime.clock.now
+        let batch = uncommitted
+        uncommitted = []
+        for (layer, entry) in batch where !entry.isRemoved {
+            if entry.animation.beginTime == 0 {
+                entry.animation.beginTime = layer.convertTime(now, from: nil)
+            }
+            entry.isCommitted = true
+        }
+        changedSinceCommit = false
+        AnimationTimeline.deliverDueEvents()
+        for observer in commitObservers { observer() }
+    }
+
+    static func noteChange() { changedSinceCommit = true }
+    static func noteTreeChange() { treeChanged = true }
+
+    /// Registers an animation just added, for stamping and completion (rules T2, T4).
+    static func didAdd(_ entry: AnimationEntry, to layer: Layer) {
+        ensureOpen()
+        uncommitted.append((layer, entry))
+        for frame in stack {
+            if let group = frame.completion {
+                group.add(entry)
+            }
+        }
+    }
+
+    // MARK: Settings (rules T3, T4)
+
+    /// The value of a setting, from the innermost open transaction that sets it.
+    public static func value(forKey key: String) -> Any? {
+        if key == completionBlockKey { return stack.last?.values[key] }
+        for frame in stack.reversed() {
+            if let v = frame.values[key] { return v }
+        }
+        return nil
+    }
+
+    /// Sets a setting of the innermost transaction (opening an implicit one if
+    /// none is open). The keys are `disableActionsKey`, `animationDurationKey`,
+    /// `animationTimingFunctionKey`, `completionBlockKey`, or any other key.
+    public static func setValue(_ value: Any?, forKey key: String) {
+        ensureOpen()
+        let frame = stack[stack.count - 1]
+        frame.values[key] = value
+        if key == completionBlockKey {
+            frame.completion = (value as? @MainActor () -> Void).map(CompletionGroup.init)
+        }
+    }
+
+    /// True when property changes in this transaction run no actions (rule T3).
+    public static var disableActions: Bool {
+        get { (value(forKey: disableActionsKey) as? Bool) ?? false }
+        set { setValue(newValue, forKey: disableActionsKey) }
+    }
+
+    /// The duration of implicit animations; 0.25 s unless set.
+    public static var animationDuration: Double {
+        get {
+            guard let d = AnyValue.normalized(value(forKey: animationDurationKey)) as? Double, d.isFinite, d >= 0 else { return 0.25 }
+            return d
+        }
+        set { setValue(newValue, forKey: animationDurationKey) }
+    }
+
+    /// The timing function of implicit animations; nil means the `default` curve.
+    public static var animationTimingFunction: MediaTimingFunction? {
+        get { value(forKey: animationTimingFunctionKey) as? MediaTimingFunction }
+        set { setValue(newValue, forKey: animationTimingFunctionKey) }
+    }
+
+    /// Runs once every animation added after it was set in this transaction (and in
+    /// transactions nested in it) has finished or been removed; with none, right
+    /// after the commit (rule T4).
+    public static var completionBlock: (@MainActor () -> Void)? {
+        get { value(forKey: completionBlockKey) as? @MainActor () -> Void }
+        set { setValue(newValue, forKey: completionBlockKey) }
+    }
+
+    /// Runs `body` in its own transaction and commits it.
+    public static func perform(_ body: () throws -> Void) rethrows {
+        begin()
+        defer { commit() }
+        try body()
+    }
+
+    /// Runs `body` with actions disabled, in its own transaction.
+    public static func withoutActions(_ body: () throws -> Void) rethrows {
+        begin()
+        disableActions = true
+        defer { commit() }
+        try body()
+    }
+
+    /// Forgets every open transaction and pending state. For tests that share one
+    /// process; nothing runs for what is dropped.
+    public static func reset() {
+        stack.removeAll()
+        uncommitted.removeAll()
+        treeChanged = false
+        changedSinceCommit = false
+    }
+}
+
+/// The animations a completion block waits for (rule T4).
+@MainActor
+final class CompletionGroup {
+    private var block: (@MainActor () -> Void)?
+    private var pending = 0
+    private var sealed = false
+
+    init(_ block: @escaping @MainActor () -> Void) { self.block = block }
+
+    func add(_ entry: AnimationEntry) {
+        pending += 1
+        entry.completionGroups.append(self)
+    }
+
+    /// One of the group's animations finished or was removed.
+    func animationEnded() {
+        pending -= 1
+        runIfDone()
+    }
+
+    /// The transaction committed: no more animations join.
+    func seal() {
+        sealed = true
+        runIfDone()
+    }
+
+    private func runIfDone() {
+        guard sealed, pending <= 0, let b = block else { return }
+        block = nil
+        b()
+    }
+}
