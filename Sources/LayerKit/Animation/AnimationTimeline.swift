@@ -15,6 +15,11 @@ public enum AnimationTimeline {
         mutations &+= 1
     }
 
+    /// Stops tracking every layer. For tests that share one process.
+    public static func reset() {
+        layers.removeAll()
+    }
+
     static func unregister(_ layer: Layer) {
         layers[ObjectIdentifier(layer)] = nil
         mutations &+= 1

@@ -73,7 +73,7 @@ open class Layer {
     /// A name for diagnostics and ``ActionTrace`` (`CALayer.name`).
     public var name: String? {
         get { state.name }
-        set { state.name = newValue }
+        set { setState("name", \.name, newValue) }
     }
 
     // MARK: Geometry (rules L1, L2, L4)

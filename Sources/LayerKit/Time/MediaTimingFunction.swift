@@ -56,24 +56,23 @@ public struct MediaTimingFunction: Hashable, Sendable, CustomStringConvertible {
     }
 
     private func solveParameter(_ x: Double) -> Double {
+        // Newton's method where the curve is well conditioned.
         var s = x
         for _ in 0..<8 {
-            let err = Self.bezier(s, c1x, c2x) - x
-            if abs(err) < 1e-12 { return s }
             let slope = Self.bezierSlope(s, c1x, c2x)
-            if abs(slope) < 1e-9 { break }
+            if abs(slope) < 1e-3 { break }
+            let err = Self.bezier(s, c1x, c2x) - x
+            if abs(err) < 1e-14 { return s }
             s -= err / slope
             if s < 0 || s > 1 { break }
         }
+        // Bisection to full precision where the slope nearly vanishes (x(s) is monotonic).
         var lo = 0.0, hi = 1.0
-        s = x
-        for _ in 0..<100 {
-            let v = Self.bezier(s, c1x, c2x)
-            if abs(v - x) < 1e-13 { break }
-            if v < x { lo = s } else { hi = s }
-            s = (lo + hi) / 2
+        while hi - lo > 1e-15 {
+            let mid = (lo + hi) / 2
+            if Self.bezier(mid, c1x, c2x) < x { lo = mid } else { hi = mid }
         }
-        return s
+        return (lo + hi) / 2
     }
 
     public var description: String { "MediaTimingFunction(\(c1x), \(c1y), \(c2x), \(c2y))" }

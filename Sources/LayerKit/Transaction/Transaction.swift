@@ -197,6 +197,7 @@ public enum Transaction {
     /// Forgets every open transaction and pending state. For tests that share one
     /// process; nothing runs for what is dropped.
     public static func reset() {
+        flushScheduled = false
         stack.removeAll()
         uncommitted.removeAll()
         treeChanged = false
