@@ -24,6 +24,9 @@ open class BasicAnimation: PropertyAnimation {
     public var byValue: Any?
     /// Made by the action search as the implicit animation (rule B1).
     var isImplicit = false
+    /// The implicit animation's `fromValue` is the old value even when that is nil
+    /// (no colour, no contents), so nothing is captured in its place.
+    var fromValueIsExplicit: Bool { isImplicit }
 
     public override init(keyPath: String?) {
         super.init(keyPath: keyPath)
@@ -45,7 +48,7 @@ open class BasicAnimation: PropertyAnimation {
         fromValue = AnyValue.normalized(fromValue)
         toValue = AnyValue.normalized(toValue)
         byValue = AnyValue.normalized(byValue)
-        guard fromValue == nil, !(byValue != nil && toValue != nil), let keyPath else { return }
+        guard fromValue == nil, !fromValueIsExplicit, !(byValue != nil && toValue != nil), let keyPath else { return }
         if isAdditive {
             // An additive animation's endpoints are offsets: a missing start is "no offset".
             if let end = toValue ?? byValue { entry.capturedFrom = AnyValue.subtract(end, end) }
@@ -55,7 +58,7 @@ open class BasicAnimation: PropertyAnimation {
     }
 
     /// The start and end values, reading the model where the rules say so.
-    func endpoints(model: Layer, entry: AnimationEntry) -> (from: Any, to: Any)? {
+    func rawEndpoints(model: Layer, entry: AnimationEntry) -> (from: Any?, to: Any?)? {
         guard let keyPath else { return nil }
         let from: Any?
         let to: Any?
@@ -68,6 +71,12 @@ open class BasicAnimation: PropertyAnimation {
         case let (nil, nil, b?): (from, to) = (entry.capturedFrom, entry.capturedFrom.flatMap { AnyValue.add($0, b) })
         case (nil, nil, nil): (from, to) = (entry.capturedFrom, model.value(forKeyPath: keyPath))
         }
+        return (from, to)
+    }
+
+    /// The start and end values, with a missing colour taken as clear.
+    func endpoints(model: Layer, entry: AnimationEntry) -> (from: Any, to: Any)? {
+        guard let (from, to) = rawEndpoints(model: model, entry: entry) else { return nil }
         // A missing optional colour (e.g. no backgroundColor) animates as clear.
         func filled(_ v: Any?, _ other: Any?) -> Any? { v ?? (other is Color ? Color.clear : nil) }
         guard let a = filled(from, to), let b = filled(to, from) else { return nil }
@@ -75,13 +84,16 @@ open class BasicAnimation: PropertyAnimation {
     }
 
     override func applyEffect(to presentation: Layer, model: Layer, fraction: Double, iteration: Int, entry: AnimationEntry) {
-        guard let keyPath, let (from, to) = endpoints(model: model, entry: entry) else { return }
+        guard let keyPath else { return }
         let progress = eased(fraction)
         if keyPath == "contents" {
+            // Images cross-fade in the renderer; either end may be no image.
+            guard let (from, to) = rawEndpoints(model: model, entry: entry) else { return }
             presentation.contentsTransition = ContentsTransition(from: from as? Image, progress: progress)
             presentation.setValue(to, forKey: keyPath)
             return
         }
+        guard let (from, to) = endpoints(model: model, entry: entry) else { return }
         var value = AnyValue.interpolate(from, to, progress) ?? (progress < 0.5 ? from : to)
         value = accumulate(value, from: from, to: to, iteration: iteration)
         value = combine(value, base: presentation.value(forKeyPath: keyPath))

@@ -73,7 +73,7 @@ public enum Transaction {
     public static func flush() {
         if stack.count == 1, stack[0].isImplicit {
             finish(stack.removeLast())
-        } else if stack.isEmpty {
+        } else if stack.isEmpty && (treeChanged || !uncommitted.isEmpty) {
             commitOutermost()
         }
     }
@@ -97,6 +97,7 @@ public enum Transaction {
     }
 
     private static func commitOutermost() {
+        flushScheduled = false
         commitCount += 1
         PresentationHosts.markPresented()
         let now = MediaTime.clock.now
