@@ -27,7 +27,8 @@ struct Fixture {
         let layer = make()
         layer.bounds = Rect(x: 0, y: 0, width: 100, height: 50)
         layer.position = Point(x: 50, y: 25)
-        root.addSublayer(layer)
+        // Without actions: the root's implicit `sublayers` fade would be noise here.
+        Transaction.withoutActions { root.addSublayer(layer) }
         Transaction.flush()
         return layer
     }

@@ -9,6 +9,7 @@
 public enum AnimationTimeline {
     static var layers: [ObjectIdentifier: WeakLayer] = [:]
     private static var mutations = 0
+    private static var isDelivering = false
 
     static func register(_ layer: Layer) {
         layers[ObjectIdentifier(layer)] = WeakLayer(layer)
@@ -36,8 +37,13 @@ public enum AnimationTimeline {
     /// current media time. Callbacks may add or remove animations; what they make
     /// due is delivered too (up to a bound that stops runaway loops).
     public static func deliverDueEvents() {
-        let now = MediaTime.clock.now
+        // A callback that commits or advances time lands here again: the pass
+        // already running picks up what it makes due, without recursing.
+        guard !isDelivering else { mutations &+= 1; return }
+        isDelivering = true
+        defer { isDelivering = false }
         for _ in 0..<1000 {
+            let now = MediaTime.clock.now
             let before = mutations
             let events = dueEvents(now: now)
             if events.isEmpty { return }

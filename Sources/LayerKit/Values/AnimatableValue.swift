@@ -11,7 +11,7 @@ public protocol AnimatableValue: Equatable, Sendable {
 }
 
 extension Double: AnimatableValue {
-    public func interpolated(to o: Double, fraction t: Double) -> Double { self + (o - self) * t }
+    public func interpolated(to o: Double, fraction t: Double) -> Double { self * (1 - t) + o * t }  // exact at both ends
     public func adding(_ o: Double) -> Double { self + o }
     public func subtracting(_ o: Double) -> Double { self - o }
     public func distance(to o: Double) -> Double { abs(o - self) }
