@@ -11,6 +11,9 @@ let package = Package(
         // knows nothing of Wayland or pixman.
         .target(name: "LayerKit"),
         .testTarget(name: "LayerKitTests", dependencies: ["LayerKit"]),
+
+        // Benchmark scenes of ../Docs/Benchmarks.md: `swift run -c release strata-bench`.
+        .executableTarget(name: "strata-bench", dependencies: ["LayerKit"], path: "Benchmarks/StrataBench"),
     ],
     swiftLanguageModes: [.v6]
 )

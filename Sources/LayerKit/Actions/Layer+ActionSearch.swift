@@ -85,10 +85,12 @@ extension Layer {
         let action = actionToRun(forKey: key)
         apply(self)
         propertyDidChange(key)
-        if let action {
-            if let implicit = action as? BasicAnimation, implicit.isImplicit, implicit.toValue == nil {
-                implicit.toValue = value(forKeyPath: key)
-            }
+        if let implicit = action as? BasicAnimation, implicit.isImplicit {
+            // Made by the search for this change alone: no one else holds it, so it
+            // is added as is rather than copied.
+            if implicit.toValue == nil { implicit.toValue = value(forKeyPath: key) }
+            addEntry(implicit, forKey: key)
+        } else if let action {
             action.run(forKey: key, object: self, arguments: nil)
         }
         if key == "hidden" {

@@ -16,6 +16,10 @@ final class AnimationEntry {
     var completionGroups: [CompletionGroup] = []
     /// The presentation value when added, for endpoints left unset (rule E2).
     var capturedFrom: Any?
+    /// The animated key path, parsed once.
+    var target: ParsedKeyPath?
+    /// Arithmetic for the animated values' type, resolved on first use.
+    var ops: ValueOps?
 
     private static var nextSequence = 0
 

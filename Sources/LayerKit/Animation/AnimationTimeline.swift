@@ -7,13 +7,20 @@
 /// whenever it is advanced; on the system clock a window's frame does.
 @MainActor
 public enum AnimationTimeline {
-    static var layers: [ObjectIdentifier: WeakLayer] = [:]
+    /// Layers with animations. Not retained: a layer leaves in its deinit.
+    static var layers: [ObjectIdentifier: Unmanaged<Layer>] = [:]
     private static var mutations = 0
     private static var isDelivering = false
 
     static func register(_ layer: Layer) {
-        layers[ObjectIdentifier(layer)] = WeakLayer(layer)
+        layers[ObjectIdentifier(layer)] = Unmanaged.passUnretained(layer)
         mutations &+= 1
+    }
+
+    /// The layers that have animations now — the only ones whose presentation can
+    /// differ from their model, so a renderer evaluates just these.
+    public static var animatedLayers: [Layer] {
+        layers.values.map { $0.takeUnretainedValue() }
     }
 
     /// Stops tracking every layer. For tests that share one process.
@@ -22,15 +29,21 @@ public enum AnimationTimeline {
     }
 
     static func unregister(_ layer: Layer) {
-        layers[ObjectIdentifier(layer)] = nil
+        unregister(id: ObjectIdentifier(layer))
+    }
+
+    static func unregister(id: ObjectIdentifier) {
+        layers[id] = nil
         mutations &+= 1
     }
 
+    /// A due start or stop. Plain values, so sorting many of them is cheap; `index`
+    /// points into the pass's list of entries.
     private struct Event {
         let time: Double
         let isStart: Bool
-        let entry: AnimationEntry
-        let layer: Layer
+        let sequence: Int
+        let index: Int
     }
 
     /// Delivers, in time order, every start and stop that has fallen due at the
@@ -45,20 +58,21 @@ public enum AnimationTimeline {
         for _ in 0..<1000 {
             let now = MediaTime.clock.now
             let before = mutations
-            let events = dueEvents(now: now)
+            let (events, entries) = dueEvents(now: now)
             if events.isEmpty { return }
             for e in events {
-                guard !e.entry.isRemoved else { continue }
+                let (layer, entry) = entries[e.index]
+                guard !entry.isRemoved else { continue }
                 if e.isStart {
-                    guard !e.entry.hasStarted else { continue }
-                    e.entry.hasStarted = true
-                    e.entry.animation.delegate?.animationDidStart(e.entry.animation)
+                    guard !entry.hasStarted else { continue }
+                    entry.hasStarted = true
+                    entry.animation.delegate?.animationDidStart(entry.animation)
                 } else {
-                    guard !e.entry.hasStopped else { continue }
-                    if e.entry.animation.isRemovedOnCompletion {
-                        e.layer.remove(e.entry, finished: true)
+                    guard !entry.hasStopped else { continue }
+                    if entry.animation.isRemovedOnCompletion {
+                        layer.remove(entry, finished: true)
                     } else {
-                        e.entry.stop(finished: true)
+                        entry.stop(finished: true)
                     }
                 }
             }
@@ -66,29 +80,46 @@ public enum AnimationTimeline {
         }
     }
 
-    private static func dueEvents(now: Double) -> [Event] {
+    private static func dueEvents(now: Double) -> ([Event], [(Layer, AnimationEntry)]) {
         var events: [Event] = []
-        for (id, weak) in layers {
-            guard let layer = weak.layer else { layers[id] = nil; continue }
+        var entries: [(Layer, AnimationEntry)] = []
+        var unobservedStops: [(Layer, AnimationEntry)] = []
+        for unmanaged in layers.values {
+            let layer = unmanaged.takeUnretainedValue()
             var local: Double?
             for entry in layer.animationEntries where entry.isCommitted && !entry.hasStopped {
                 let a = entry.animation
                 let t = local ?? layer.localTime(fromRoot: now)
                 local = t
                 let tAct = a.activeTime(atLayerTime: t, begin: a.beginTime)
-                if !entry.hasStarted && tAct >= 0 {
-                    events.append(Event(time: rootTime(of: 0, entry: entry, layer: layer, now: now), isStart: true, entry: entry, layer: layer))
+                let startDue = !entry.hasStarted && tAct >= 0
+                let stopDue = tAct >= a.activeDuration
+                guard startDue || stopDue else { continue }
+                if a.delegate == nil && entry.completionGroups.isEmpty {
+                    // Nobody observes this one: its order among the others cannot matter.
+                    entry.hasStarted = entry.hasStarted || startDue
+                    if stopDue { unobservedStops.append((layer, entry)) }
+                    continue
                 }
-                if tAct >= a.activeDuration {
-                    events.append(Event(time: rootTime(of: a.activeDuration, entry: entry, layer: layer, now: now), isStart: false, entry: entry, layer: layer))
+                let index = entries.count
+                entries.append((layer, entry))
+                if startDue {
+                    events.append(Event(time: rootTime(of: 0, entry: entry, layer: layer, now: now), isStart: true, sequence: entry.sequence, index: index))
+                }
+                if stopDue {
+                    events.append(Event(time: rootTime(of: a.activeDuration, entry: entry, layer: layer, now: now), isStart: false, sequence: entry.sequence, index: index))
                 }
             }
         }
-        return events.sorted {
+        for (layer, entry) in unobservedStops {
+            if entry.animation.isRemovedOnCompletion { layer.remove(entry, finished: true) } else { entry.stop(finished: true) }
+        }
+        events.sort {
             if $0.time != $1.time { return $0.time < $1.time }
             if $0.isStart != $1.isStart { return $0.isStart }
-            return $0.entry.sequence < $1.entry.sequence
+            return $0.sequence < $1.sequence
         }
+        return (events, entries)
     }
 
     /// The root time at which the animation reaches active time `tAct`.
@@ -105,8 +136,8 @@ public enum AnimationTimeline {
     /// at infinity.
     public static func nextChangeTime(after time: Double) -> Double {
         var next = Double.infinity
-        for (_, weak) in layers {
-            guard let layer = weak.layer else { continue }
+        for unmanaged in layers.values {
+            let layer = unmanaged.takeUnretainedValue()
             let t = layer.localTime(fromRoot: time)
             for entry in layer.animationEntries {
                 let a = entry.animation

@@ -45,6 +45,7 @@ open class BasicAnimation: PropertyAnimation {
     override var animationValues: [Any] { [fromValue, toValue, byValue].compactMap { $0 } }
 
     override func prepare(for layer: Layer, entry: AnimationEntry) {
+        if isImplicit { return }   // both ends were set from the layer's own values
         fromValue = AnyValue.normalized(fromValue)
         toValue = AnyValue.normalized(toValue)
         byValue = AnyValue.normalized(byValue)
@@ -94,9 +95,22 @@ open class BasicAnimation: PropertyAnimation {
             return
         }
         guard let (from, to) = endpoints(model: model, entry: entry) else { return }
-        var value = AnyValue.interpolate(from, to, progress) ?? (progress < 0.5 ? from : to)
-        value = accumulate(value, from: from, to: to, iteration: iteration)
-        value = combine(value, base: presentation.value(forKeyPath: keyPath))
-        presentation.setValue(value, forKeyPath: keyPath)
+        let target = entry.target ?? ParsedKeyPath(keyPath, for: type(of: presentation))
+        entry.target = target
+        if entry.ops == nil { entry.ops = ValueOps.of(from) }
+        guard let ops = entry.ops else {
+            // Not interpolable (a layer, an enum): switch half-way.
+            return target.write(progress < 0.5 ? from : to, to: presentation)
+        }
+        var value = ops.interpolate(from, to, progress) ?? (progress < 0.5 ? from : to)
+        if isCumulative && iteration > 0,
+           let shifted = ops.interpolate(from, to, Double(iteration)), let shift = ops.subtract(shifted, from) {
+            // Each repeat starts where the previous one ended: shift by whole cycles.
+            value = ops.add(value, shift) ?? value
+        }
+        if isAdditive {
+            value = combine(value, base: target.read(presentation))
+        }
+        target.write(value, to: presentation)
     }
 }

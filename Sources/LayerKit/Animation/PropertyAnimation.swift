@@ -60,12 +60,4 @@ open class PropertyAnimation: Animation {
         if let b = base as? Color?, let v = value as? Color { return (b ?? .clear).adding(v) }
         return AnyValue.add(base, value) ?? value
     }
-
-    /// Shifts a value by `iteration` whole cycles of `from → to`, for cumulative animations.
-    func accumulate(_ value: Any, from: Any, to: Any, iteration: Int) -> Any {
-        guard isCumulative, iteration > 0,
-              let shifted = AnyValue.interpolate(from, to, Double(iteration)),
-              let delta = AnyValue.subtract(shifted, from) else { return value }
-        return AnyValue.add(value, delta) ?? value
-    }
 }

@@ -29,9 +29,14 @@ extension Layer {
             if copy.repeatCount.isNaN { copy.repeatCount = 0 }
             if copy.repeatDuration.isNaN { copy.repeatDuration = 0 }
         }
+        addEntry(copy, forKey: key)
+    }
+
+    /// Adds an animation the layer may keep as is (a copy, or the implicit animation).
+    func addEntry(_ animation: Animation, forKey key: String?) {
         let anonymous = key == nil
-        let entry = AnimationEntry(key: key ?? "", isAnonymous: anonymous, animation: copy)
-        copy.prepare(for: self, entry: entry)
+        let entry = AnimationEntry(key: key ?? "", isAnonymous: anonymous, animation: animation)
+        animation.prepare(for: self, entry: entry)
         if !anonymous, let old = animationEntries.first(where: { !$0.isAnonymous && $0.key == key }) {
             remove(old, finished: false)
         }

@@ -41,6 +41,7 @@ extension Layer {
     /// The value at a key path: `"position.x"`, `"bounds.size.width"`,
     /// `"transform.rotation.z"`, or a plain key. Nil when it names nothing.
     public func value(forKeyPath keyPath: String) -> Any? {
+        if !keyPath.utf8.contains(UInt8(ascii: ".")) { return value(forKey: keyPath) }
         let parts = keyPath.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
         guard let first = parts.first, let base = value(forKey: first) else { return nil }
         if parts.count == 1 { return base }
@@ -68,5 +69,42 @@ extension Layer {
 
     private func reportType(_ key: String, _ expected: Any.Type, _ value: Any?) {
         Diagnostics.report(.invalidValue(key: key, reason: "expected \(expected), got \(AnyValue.typeName(value))"))
+    }
+}
+
+/// A key path split once, with its property's descriptor looked up once, so an
+/// animation reads and writes it every frame without parsing strings.
+@MainActor
+struct ParsedKeyPath {
+    let key: String
+    let rest: ArraySlice<String>
+    let descriptor: PropertyDescriptor?
+
+    init(_ keyPath: String, for layerType: Layer.Type) {
+        let parts = keyPath.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+        key = parts.first ?? ""
+        rest = parts.dropFirst()
+        descriptor = layerType.propertyDescriptors[key]
+    }
+
+    func read(_ layer: Layer) -> Any? {
+        let base = descriptor.map { $0.read(layer) } ?? layer.value(forKey: key)
+        guard !rest.isEmpty else { return base }
+        return (base as? KeyPathComponents)?.value(at: rest)
+    }
+
+    /// Writes the stored value directly: no action, no validation. For presentation copies.
+    func write(_ value: Any, to layer: Layer) {
+        var value = value
+        if !rest.isEmpty {
+            let base = descriptor.map { $0.read(layer) } ?? layer.state.custom[key]
+            guard let updated = (base as? KeyPathComponents)?.setting(value, at: rest) else { return }
+            value = updated
+        }
+        if let descriptor {
+            _ = descriptor.write(layer, value)
+        } else {
+            layer.state.custom[key] = value
+        }
     }
 }

@@ -26,7 +26,7 @@ extension Layer {
         let sublayersAction = actionToRunIfVisible(forKey: "sublayers")
         layer.detachFromSuperlayer()
         sublayerStorage.insert(layer, at: index)
-        layer.superlayer = self
+        layer.superlayerLink = self
         treeDidChange()
         sublayersAction?.run(forKey: "sublayers", object: self, arguments: nil)
         if !wasVisible, !layer.state.isHidden { layer.orderEvent(Layer.onOrderIn) }
@@ -64,8 +64,8 @@ extension Layer {
         new.detachFromSuperlayer()
         let index = sublayerStorage.firstIndex { $0 === old } ?? i
         sublayerStorage[index] = new
-        old.superlayer = nil
-        new.superlayer = self
+        old.superlayerLink = nil
+        new.superlayerLink = self
         treeDidChange()
         sublayersAction?.run(forKey: "sublayers", object: self, arguments: nil)
         new.orderEvent(Layer.transition)
@@ -87,7 +87,7 @@ extension Layer {
     private func detachFromSuperlayer() {
         guard let parent = superlayer else { return }
         parent.sublayerStorage.removeAll { $0 === self }
-        superlayer = nil
+        superlayerLink = nil
     }
 
     private func actionToRunIfVisible(forKey key: String) -> (any Action)? {

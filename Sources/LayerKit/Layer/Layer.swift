@@ -38,8 +38,13 @@ open class Layer {
     public private(set) var needsDisplay = false
     public private(set) var needsLayout = false
 
+    /// The superlayer link. Not retained (a superlayer owns its sublayers) and not
+    /// `weak`: weak references move every layer's reference count to a slow side
+    /// table. A superlayer clears its sublayers' links when it goes away.
+    unowned(unsafe) var superlayerLink: Layer?
+
     /// The layer's superlayer, if it is in a tree.
-    public internal(set) weak var superlayer: Layer?
+    public var superlayer: Layer? { superlayerLink }
     /// Asked first for actions (rule A3 step 1), and for display and layout. Not retained.
     public weak var delegate: (any LayerDelegate)?
     /// Actions by key, searched at step 2 (rule A3). Empty by default.
@@ -65,6 +70,20 @@ open class Layer {
         style = layer.style
         hasBeenPresented = layer.hasBeenPresented
         modelLayer = layer.modelLayer ?? layer
+    }
+
+    isolated deinit {
+        for sublayer in sublayerStorage where sublayer.superlayerLink === self {
+            sublayer.superlayerLink = nil
+        }
+        if !animationEntries.isEmpty {
+            // Gone mid-animation: each animation stops, unfinished, exactly once.
+            AnimationTimeline.unregister(id: ObjectIdentifier(self))
+            for entry in animationEntries {
+                entry.isRemoved = true
+                entry.stop(finished: false)
+            }
+        }
     }
 
     /// True for copies made by ``init(layer:)`` (presentation layers).

@@ -33,7 +33,7 @@ public struct PropertyDescriptor {
                            accepts: { $0 is T },
                            read: { ($0 as? L)?[keyPath: path] },
                            write: { layer, value in
-                               guard let l = layer as? L, let v = AnyValue.normalized(value) as? T else { return false }
+                               guard let l = layer as? L, let v = (value as? T) ?? (AnyValue.normalized(value) as? T) else { return false }
                                l[keyPath: path] = v
                                return true
                            })
@@ -46,7 +46,7 @@ public struct PropertyDescriptor {
                            read: { ($0 as? L)?[keyPath: path] as Any? },
                            write: { layer, value in
                                guard let l = layer as? L else { return false }
-                               guard let value = AnyValue.normalized(value) else { l[keyPath: path] = nil; return true }
+                               guard let value = value.flatMap(AnyValue.normalized) else { l[keyPath: path] = nil; return true }
                                guard let v = value as? T else { return false }
                                l[keyPath: path] = v
                                return true
@@ -58,7 +58,7 @@ public struct PropertyDescriptor {
                            accepts: { $0 is T },
                            read: { $0.state[keyPath: path] },
                            write: { layer, value in
-                               guard let v = AnyValue.normalized(value) as? T else { return false }
+                               guard let v = (value as? T) ?? (AnyValue.normalized(value) as? T) else { return false }
                                layer.state[keyPath: path] = v
                                return true
                            })
@@ -69,7 +69,7 @@ public struct PropertyDescriptor {
                            accepts: { $0 is T },
                            read: { $0.state[keyPath: path] as Any? },
                            write: { layer, value in
-                               guard let value = AnyValue.normalized(value) else { layer.state[keyPath: path] = nil; return true }
+                               guard let value = value.flatMap(AnyValue.normalized) else { layer.state[keyPath: path] = nil; return true }
                                guard let v = value as? T else { return false }
                                layer.state[keyPath: path] = v
                                return true

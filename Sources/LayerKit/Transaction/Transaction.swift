@@ -25,9 +25,15 @@ public enum Transaction {
     final class Frame {
         let isImplicit: Bool
         var values: [String: Any] = [:]
+        /// `disableActions` in force in this frame: its own setting, else the one
+        /// in force where it began. Every property change reads it.
+        var actionsDisabled: Bool
         /// The group of animations the frame's completion block waits for.
         var completion: CompletionGroup?
-        init(isImplicit: Bool) { self.isImplicit = isImplicit }
+        init(isImplicit: Bool, actionsDisabled: Bool) {
+            self.isImplicit = isImplicit
+            self.actionsDisabled = actionsDisabled
+        }
     }
 
     static var stack: [Frame] = []
@@ -52,7 +58,7 @@ public enum Transaction {
 
     /// Opens an explicit transaction, nested in any that is open.
     public static func begin() {
-        stack.append(Frame(isImplicit: false))
+        stack.append(Frame(isImplicit: false, actionsDisabled: disableActions))
     }
 
     /// Commits the innermost explicit transaction. Committing the outermost one
@@ -81,7 +87,7 @@ public enum Transaction {
     /// Makes sure a transaction is open, starting an implicit one if needed (rule T1).
     static func ensureOpen() {
         guard stack.isEmpty else { return }
-        stack.append(Frame(isImplicit: true))
+        stack.append(Frame(isImplicit: true, actionsDisabled: false))
         if !flushScheduled {
             flushScheduled = true
             endOfTurnScheduler {
@@ -146,6 +152,9 @@ public enum Transaction {
         ensureOpen()
         let frame = stack[stack.count - 1]
         frame.values[key] = value
+        if key == disableActionsKey {
+            frame.actionsDisabled = (value as? Bool) ?? false
+        }
         if key == completionBlockKey {
             frame.completion = (value as? @MainActor () -> Void).map(CompletionGroup.init)
         }
@@ -153,7 +162,7 @@ public enum Transaction {
 
     /// True when property changes in this transaction run no actions (rule T3).
     public static var disableActions: Bool {
-        get { (value(forKey: disableActionsKey) as? Bool) ?? false }
+        get { stack.last?.actionsDisabled ?? false }
         set { setValue(newValue, forKey: disableActionsKey) }
     }
 

@@ -132,6 +132,36 @@ extension Image: AnimatableValue {
     public func distance(to o: Image) -> Double { self == o ? 0 : 1 }
 }
 
+/// The arithmetic of one value type, resolved once so that an animation does not
+/// look up protocol conformances every frame.
+struct ValueOps {
+    let interpolate: (Any, Any, Double) -> Any?
+    let add: (Any, Any) -> Any?
+    let subtract: (Any, Any) -> Any?
+
+    /// The operations of `value`'s type, or nil when it is not an `AnimatableValue`.
+    static func of(_ value: Any) -> ValueOps? {
+        guard let v = value as? any AnimatableValue else { return nil }
+        return make(v)
+    }
+
+    private static func make<T: AnimatableValue>(_: T) -> ValueOps {
+        ValueOps(
+            interpolate: { a, b, t in
+                guard let a = a as? T, let b = b as? T else { return nil }
+                return a.interpolated(to: b, fraction: t)
+            },
+            add: { a, b in
+                guard let a = a as? T, let b = b as? T else { return nil }
+                return a.adding(b)
+            },
+            subtract: { a, b in
+                guard let a = a as? T, let b = b as? T else { return nil }
+                return a.subtracting(b)
+            })
+    }
+}
+
 /// Helpers for values passed as `Any`, as animation values and key-value access use them.
 enum AnyValue {
     /// Integer and other numeric literals stored in `Any` become `Double`, so

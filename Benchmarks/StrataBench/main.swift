@@ -1,0 +1,13 @@
+// Strata's benchmark scenes (see Docs/Benchmarks.md). Usage:
+//   swift run -c release strata-bench [scene…]     scenes: implicit-100k anim-eval-10k
+// Prints one line per figure: scene, metric, median, repetitions, cores.
+import LayerKit
+
+let requested = Set(CommandLine.arguments.dropFirst())
+func wants(_ name: String) -> Bool { requested.isEmpty || requested.contains(name) }
+
+MainActor.assumeIsolated {
+    Transaction.endOfTurnScheduler = { _ in }   // the benchmark commits explicitly
+    if wants("implicit-100k") { sceneImplicit100k(repetitions: 7).forEach { $0.print() } }
+    if wants("anim-eval-10k") { sceneAnimEval10k(repetitions: 61).forEach { $0.print() } }
+}
