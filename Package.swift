@@ -5,12 +5,26 @@ let package = Package(
     name: "Strata",
     products: [
         .library(name: "LayerKit", targets: ["LayerKit"]),
+        .library(name: "WaylandClient", targets: ["WaylandClient"]),
     ],
     targets: [
         // Layers, actions, transactions, animations, media time. Pure Swift:
         // knows nothing of Wayland or pixman.
         .target(name: "LayerKit"),
+
+        // C libraries of the field, found with pkg-config.
+        .systemLibrary(name: "CWayland", pkgConfig: "wayland-client", providers: [.apt(["libwayland-dev"])]),
+        .systemLibrary(name: "CPixman", pkgConfig: "pixman-1", providers: [.apt(["libpixman-1-dev"])]),
+        .systemLibrary(name: "CXKBCommon", pkgConfig: "xkbcommon", providers: [.apt(["libxkbcommon-dev"])]),
+        // memfd_create and seals, which Glibc hides from Swift.
+        .target(name: "CShims"),
+
+        // Typed protocol bindings (generated), connection, shm buffers, windows, frame pacing.
+        .target(name: "WaylandClient", dependencies: ["CWayland", "CPixman", "CShims"]),
         .testTarget(name: "LayerKitTests", dependencies: ["LayerKit"]),
+
+        // Examples: each opens with one line saying what it shows.
+        .executableTarget(name: "rounded-rects", dependencies: ["WaylandClient", "CPixman"], path: "Examples/RoundedRects"),
 
         // Benchmark scenes of ../Docs/Benchmarks.md: `swift run -c release strata-bench`.
         .executableTarget(name: "strata-bench", dependencies: ["LayerKit"], path: "Benchmarks/StrataBench"),

@@ -1,0 +1,12 @@
+#define _GNU_SOURCE
+#include <fcntl.h>
+#include <sys/mman.h>
+#include "CShims.h"
+
+int strata_memfd_create(const char *name) {
+    return memfd_create(name, MFD_CLOEXEC | MFD_ALLOW_SEALING);
+}
+
+int strata_memfd_seal(int fd) {
+    return fcntl(fd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_SEAL);
+}

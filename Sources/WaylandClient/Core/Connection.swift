@@ -1,0 +1,198 @@
+import CWayland
+import Glibc
+
+/// A connection to a compositor (`wl_display`): connecting, sending, reading and
+/// dispatching events, round trips and errors.
+///
+/// Two ways to drive it: synchronously with ``dispatch(timeout:)`` and
+/// ``roundtrip(timeout:)`` — what scripted test clients and tests do — or from an
+/// ``EventLoop`` that serves it together with timers and the main actor.
+@MainActor
+public final class Connection {
+    /// The libwayland display (`struct wl_display *`).
+    public var display: OpaquePointer { handle.display }
+    /// The socket name connected to.
+    public let socketName: String
+    let handle: DisplayHandle
+
+    /// Connects to `socket`, or to `WAYLAND_DISPLAY` (default `wayland-0`) in
+    /// `XDG_RUNTIME_DIR`. An absolute path names a socket directly.
+    public init(socket: String? = nil) throws(WaylandError) {
+        LogCapture.install()
+        let name = socket ?? ProcessEnvironment["WAYLAND_DISPLAY"] ?? "wayland-0"
+        errno = 0
+        guard let d = wl_display_connect(name) else {
+            throw .connectFailed(socket: name, errno: errno == 0 ? ENOENT : errno)
+        }
+        handle = DisplayHandle(d)
+        socketName = name
+    }
+
+    /// The connection's file descriptor, readable when events arrive.
+    public var fileDescriptor: Int32 { wl_display_get_fd(display) }
+
+    /// Sends a `wl_display.get_registry` request.
+    public func getRegistry() -> WlRegistry {
+        var args = [wl_argument](repeating: wl_argument(), count: 1)
+        args[0].n = 0
+        let p = args.withUnsafeMutableBufferPointer {
+            wl_proxy_marshal_array_flags(display, 1, WlRegistry.interfacePointer, 1, 0, $0.baseAddress)
+        }
+        return WlRegistry(adopting: p!, version: 1, owner: handle)
+    }
+
+    /// Sends a `wl_display.sync` request; its callback is done once the compositor
+    /// has handled everything sent before it.
+    public func sync() -> WlCallback {
+        var args = [wl_argument](repeating: wl_argument(), count: 1)
+        args[0].n = 0
+        let p = args.withUnsafeMutableBufferPointer {
+            wl_proxy_marshal_array_flags(display, 0, WlCallback.interfacePointer, 1, 0, $0.baseAddress)
+        }
+        return WlCallback(adopting: p!, version: 1, owner: handle)
+    }
+
+    /// Sends what is buffered. When the socket is full, waits up to `timeout`
+    /// seconds for room, so a large burst of requests is never lost.
+    public func flush(timeout: Double = 5) throws(WaylandError) {
+        let deadline = MonotonicClock.now + timeout
+        while wl_display_flush(display) < 0 {
+            guard errno == EAGAIN else { throw connectionError() }
+            let left = deadline - MonotonicClock.now
+            guard left > 0 else { throw .timedOut("room in the socket to send requests") }
+            var p = pollfd(fd: fileDescriptor, events: Int16(POLLOUT), revents: 0)
+            _ = poll(&p, 1, Int32(left * 1000))
+        }
+        Connection.needsFlush = false
+    }
+
+    /// Dispatches events already read, without blocking.
+    @discardableResult
+    public func dispatchPending() throws(WaylandError) -> Int {
+        let n = wl_display_dispatch_pending(display)
+        if n < 0 { throw connectionError() }
+        return Int(n)
+    }
+
+    /// Flushes, waits up to `timeout` seconds (nil: forever) for events, reads and
+    /// dispatches them. Returns the number of events dispatched.
+    @discardableResult
+    public func dispatch(timeout: Double?) throws(WaylandError) -> Int {
+        var dispatched = 0
+        while wl_display_prepare_read(display) != 0 {
+            dispatched += try dispatchPending()
+        }
+        if dispatched > 0 {
+            wl_display_cancel_read(display)
+            try flush()
+            return dispatched
+        }
+        do { try flush() } catch { wl_display_cancel_read(display); throw error }
+        var p = pollfd(fd: fileDescriptor, events: Int16(POLLIN), revents: 0)
+        let ms = timeout.map { Int32(max(0, min(Double(Int32.max), ($0 * 1000).rounded(.up)))) } ?? -1
+        let ready = poll(&p, 1, ms)
+        if ready > 0 {
+            if wl_display_read_events(display) < 0 { throw connectionError() }
+        } else {
+            wl_display_cancel_read(display)
+            if ready < 0 && errno != EINTR { throw connectionError() }
+        }
+        return try dispatchPending()
+    }
+
+    /// Waits until the compositor has handled every request sent so far and its
+    /// replies are dispatched (`wl_display_roundtrip`, with a time limit).
+    public func roundtrip(timeout: Double = 5) throws(WaylandError) {
+        var done = false
+        let callback = sync()
+        callback.onEvent = { _ in done = true }
+        let deadline = MonotonicClock.now + timeout
+        while !done {
+            let left = deadline - MonotonicClock.now
+            guard left > 0 else { throw .timedOut("a round trip to the compositor") }
+            try dispatch(timeout: left)
+        }
+    }
+
+    /// Dispatches until `condition` holds, or throws after `timeout` seconds.
+    public func dispatch(until condition: () -> Bool, timeout: Double, what: String = "the compositor") throws(WaylandError) {
+        let deadline = MonotonicClock.now + timeout
+        while !condition() {
+            let left = deadline - MonotonicClock.now
+            guard left > 0 else { throw .timedOut(what) }
+            try dispatch(timeout: left)
+        }
+    }
+
+    /// The error that ended the connection, if any: a protocol error with the
+    /// interface, object id, code and the compositor's message, or a broken connection.
+    public var error: WaylandError? {
+        let e = wl_display_get_error(display)
+        guard e != 0 else { return nil }
+        return connectionError()
+    }
+
+    private func connectionError() -> WaylandError {
+        let e = wl_display_get_error(display)
+        if e == EPROTO {
+            var iface: UnsafePointer<wl_interface>?
+            var id: UInt32 = 0
+            let code = wl_display_get_protocol_error(display, &iface, &id)
+            let name = iface.map { String(cString: $0.pointee.name) } ?? "unknown"
+            return .protocolError(interface: name, objectID: id, code: code, message: LogCapture.lastMessage ?? "")
+        }
+        return .disconnected(errno: e != 0 ? e : errno)
+    }
+
+    // MARK: Flushing requests made outside the loop
+
+    /// Set when a request was queued and not yet flushed.
+    static var needsFlush = false
+    /// Called when requests are queued, so an event loop can flush them at the end of its turn.
+    static var flushScheduler: (@MainActor () -> Void)?
+
+    static func noteOutgoing() {
+        guard !needsFlush else { return }
+        needsFlush = true
+        flushScheduler?()
+    }
+}
+
+/// Captures libwayland's log lines, where the compositor's protocol error message ends up.
+@MainActor
+enum LogCapture {
+    static var lastMessage: String?
+    private static var installed = false
+
+    static func install() {
+        guard !installed else { return }
+        installed = true
+        wl_log_set_handler_client { format, args in
+            guard let format, let args else { return }
+            var buffer = [CChar](repeating: 0, count: 1024)
+            _ = vsnprintf(&buffer, buffer.count, format, args)
+            let text = String(cString: buffer).trimmingSuffix("\n")
+            MainActor.assumeIsolated { LogCapture.lastMessage = text }
+        }
+    }
+}
+
+extension String {
+    func trimmingSuffix(_ s: String) -> String { hasSuffix(s) ? String(dropLast(s.count)) : self }
+}
+
+/// The process environment.
+enum ProcessEnvironment {
+    static subscript(_ name: String) -> String? {
+        getenv(name).map { String(cString: $0) }
+    }
+}
+
+/// Seconds on CLOCK_MONOTONIC (the same clock as LayerKit's default media clock).
+public enum MonotonicClock {
+    public static var now: Double {
+        var ts = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &ts)
+        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
+    }
+}

@@ -1,0 +1,101 @@
+/// A client's view of a compositor: the connection, its globals, and the objects
+/// every window needs, bound once at the highest versions both sides support.
+///
+/// Required: `wl_compositor`, `wl_shm`, `xdg_wm_base` (a missing one is
+/// ``WaylandError/missingGlobal(interface:)``). Optional features are bound when
+/// offered and simply absent otherwise: server-side decorations, viewporter,
+/// fractional scale, presentation feedback, single-pixel buffers, activation.
+@MainActor
+public final class Display {
+    public let connection: Connection
+    public let registry: Registry
+    public let compositor: WlCompositor
+    public let shm: WlShm
+    public let wmBase: XdgWmBase
+    public let decorationManager: ZxdgDecorationManagerV1?
+    public let viewporter: WpViewporter?
+    public let fractionalScaleManager: WpFractionalScaleManagerV1?
+    public let presentation: WpPresentation?
+    public let singlePixelBufferManager: WpSinglePixelBufferManagerV1?
+    public let activation: XdgActivationV1?
+    /// The outputs, as they come and go, with their scale.
+    public private(set) var outputs: [UInt32: Output] = [:]
+    /// The pixel formats `wl_shm` offers.
+    public private(set) var shmFormats: Set<UInt32> = []
+    /// The clock `wp_presentation` timestamps use (CLOCK_MONOTONIC when absent).
+    public private(set) var presentationClock: UInt32 = 1
+
+    /// Connects and binds the globals. Throws when the compositor cannot be
+    /// reached or lacks a required global.
+    public init(socket: String? = nil, timeout: Double = 5) throws(WaylandError) {
+        connection = try Connection(socket: socket)
+        registry = Registry(connection: connection)
+        try connection.roundtrip(timeout: timeout)
+        compositor = try registry.bind(WlCompositor.self, minVersion: 4)
+        shm = try registry.bind(WlShm.self)
+        wmBase = try registry.bind(XdgWmBase.self)
+        decorationManager = registry.bindIfOffered(ZxdgDecorationManagerV1.self)
+        viewporter = registry.bindIfOffered(WpViewporter.self)
+        fractionalScaleManager = registry.bindIfOffered(WpFractionalScaleManagerV1.self)
+        presentation = registry.bindIfOffered(WpPresentation.self)
+        singlePixelBufferManager = registry.bindIfOffered(WpSinglePixelBufferManagerV1.self)
+        activation = registry.bindIfOffered(XdgActivationV1.self)
+
+        wmBase.onEvent = { [unowned wmBase] event in
+            if case let .ping(serial) = event { wmBase.pong(serial: serial) }
+        }
+        shm.onEvent = { [unowned self] event in
+            if case let .format(format) = event { shmFormats.insert(format.rawValue) }
+        }
+        presentation?.onEvent = { [unowned self] event in
+            if case let .clockId(clk) = event { presentationClock = clk }
+        }
+        for g in registry.globals.values where g.interface == WlOutput.interfaceName { addOutput(g) }
+        registry.onGlobalAdded = { [unowned self] g in
+            if g.interface == WlOutput.interfaceName { addOutput(g) }
+        }
+        registry.onGlobalRemoved = { [unowned self] g in
+            outputs[g.name] = nil
+        }
+        try connection.roundtrip(timeout: timeout)
+        if presentation == nil {
+            printError("WaylandClient: wp_presentation unavailable: frame statistics use frame-callback times")
+        }
+    }
+
+    private func addOutput(_ g: Registry.Global) {
+        guard outputs[g.name] == nil, let wl = try? registry.bind(g, WlOutput.self) else { return }
+        outputs[g.name] = Output(wl)
+    }
+
+    /// The output a `wl_output` proxy belongs to.
+    public func output(for proxy: WlOutput) -> Output? {
+        outputs.values.first { $0.proxy === proxy }
+    }
+}
+
+/// An output (`wl_output`) and what it says about itself.
+@MainActor
+public final class Output {
+    public let proxy: WlOutput
+    /// The integer scale factor; 1 until the output says otherwise.
+    public private(set) var scale: Int32 = 1
+    public private(set) var name: String?
+    public private(set) var width: Int32 = 0
+    public private(set) var height: Int32 = 0
+    /// Refresh rate in mHz, 0 when unknown.
+    public private(set) var refresh: Int32 = 0
+
+    init(_ proxy: WlOutput) {
+        self.proxy = proxy
+        proxy.onEvent = { [unowned self] event in
+            switch event {
+            case let .scale(factor): scale = max(1, factor)
+            case let .name(n): name = n
+            case let .mode(flags, w, h, r) where flags.contains(.current):
+                (width, height, refresh) = (w, h, r)
+            default: break
+            }
+        }
+    }
+}

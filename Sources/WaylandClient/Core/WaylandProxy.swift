@@ -1,0 +1,131 @@
+import CWayland
+import Glibc
+
+/// The base of every generated protocol object: a `wl_proxy` with its interface,
+/// version and event dispatch.
+///
+/// The Swift object owns the proxy: when it goes away, so does the proxy (a
+/// destructor request destroys it earlier). Events arrive through one dispatcher
+/// (`wl_proxy_add_dispatcher`) that decodes the argument array into the
+/// generated `Event` enum of the object's class.
+@MainActor
+open class WaylandProxy {
+    /// The libwayland proxy (`struct wl_proxy *`).
+    public let proxy: OpaquePointer
+    /// The version the object was created with.
+    public let version: UInt32
+    /// True once a destructor request was sent.
+    public private(set) var isDestroyed = false
+    /// Keeps the display connection open while any of its objects exists.
+    let owner: DisplayHandle
+
+    open class var interfaceName: String { "" }
+    open class var interfaceVersion: UInt32 { 0 }
+
+    /// The `wl_interface` table of the class.
+    public class var interfacePointer: UnsafePointer<wl_interface> {
+        InterfaceTable.pointer(named: interfaceName)
+    }
+
+    /// Wraps a proxy libwayland created for this class's interface and starts
+    /// receiving its events.
+    public required init(adopting proxy: OpaquePointer, version: UInt32, owner: DisplayHandle) {
+        self.proxy = proxy
+        self.version = version
+        self.owner = owner
+        wl_proxy_add_dispatcher(proxy, waylandDispatcher, nil, Unmanaged.passUnretained(self).toOpaque())
+    }
+
+    isolated deinit {
+        if !isDestroyed { wl_proxy_destroy(proxy) }
+    }
+
+    /// The protocol object id.
+    public var id: UInt32 { wl_proxy_get_id(proxy) }
+
+    /// The proxy as a `struct wl_object *`, for object arguments.
+    public var wlObject: OpaquePointer { proxy }
+
+    /// Decodes and delivers an event; generated classes override it.
+    func dispatch(opcode: UInt32, args: UnsafeMutablePointer<wl_argument>) {}
+
+    /// The Swift object of a proxy that came as an event argument, if it is of the expected class.
+    static func existing<T: WaylandProxy>(_ object: OpaquePointer?, as: T.Type) -> T? {
+        guard let object, let data = wl_proxy_get_user_data(object) else { return nil }
+        return Unmanaged<WaylandProxy>.fromOpaque(data).takeUnretainedValue() as? T
+    }
+
+    /// Sends a request.
+    func marshal(opcode: UInt32, args: inout [wl_argument], since: UInt32, destroying: Bool) {
+        guard !isDestroyed else {
+            return WaylandTraffic.misuse("\(Self.interfaceName)#\(id): request \(opcode) after destruction ignored")
+        }
+        guard version >= since else {
+            return WaylandTraffic.misuse("\(Self.interfaceName) request \(opcode) needs version \(since), object has \(version); not sent")
+        }
+        WaylandTraffic.record(.request, proxy: self, opcode: opcode)
+        args.withUnsafeMutableBufferPointer { buffer in
+            _ = wl_proxy_marshal_array_flags(proxy, opcode, nil, version, destroying ? UInt32(WL_MARSHAL_FLAG_DESTROY) : 0, buffer.baseAddress)
+        }
+        if destroying { isDestroyed = true }
+        Connection.noteOutgoing()
+    }
+
+    /// Sends a request that creates an object; returns the new proxy.
+    func marshalConstructor(opcode: UInt32, args: inout [wl_argument], interface: UnsafePointer<wl_interface>, version: UInt32) -> OpaquePointer {
+        WaylandTraffic.record(.request, proxy: self, opcode: opcode)
+        let created = args.withUnsafeMutableBufferPointer { buffer in
+            wl_proxy_marshal_array_flags(proxy, opcode, interface, version, 0, buffer.baseAddress)
+        }
+        Connection.noteOutgoing()
+        // libwayland returns NULL only when it cannot allocate; nothing sensible can follow.
+        guard let created else { fatalError("wl_proxy_marshal_array_flags could not create a \(String(cString: interface.pointee.name))") }
+        return created
+    }
+}
+
+/// Owns a `wl_display`: it is disconnected when the connection and every proxy
+/// made on it are gone, so no proxy outlives its display.
+@MainActor
+public final class DisplayHandle {
+    public let display: OpaquePointer
+    init(_ display: OpaquePointer) { self.display = display }
+    isolated deinit { wl_display_disconnect(display) }
+}
+
+/// The single C entry point for every event of every Strata proxy.
+private let waylandDispatcher: wl_dispatcher_func_t = { _, target, opcode, _, args in
+    guard let target, let eventArgs = args, let userData = wl_proxy_get_user_data(OpaquePointer(target)) else { return 0 }
+    // libwayland calls this on the thread that dispatches: the main thread.
+    nonisolated(unsafe) let argv = eventArgs
+    nonisolated(unsafe) let data = userData
+    MainActor.assumeIsolated {
+        let object = Unmanaged<WaylandProxy>.fromOpaque(data).takeUnretainedValue()
+        WaylandTraffic.record(.event, proxy: object, opcode: opcode)
+        object.dispatch(opcode: opcode, args: argv)
+    }
+    return 0
+}
+
+/// A `wl_array` for an array argument of a request.
+struct WaylandArray {
+    let pointer: UnsafeMutablePointer<wl_array>
+
+    init(_ bytes: [UInt8]) {
+        pointer = .allocate(capacity: 1)
+        wl_array_init(pointer)
+        if !bytes.isEmpty, let dst = wl_array_add(pointer, bytes.count) {
+            bytes.withUnsafeBytes { dst.copyMemory(from: $0.baseAddress!, byteCount: bytes.count) }
+        }
+    }
+
+    mutating func release() {
+        wl_array_release(pointer)
+        pointer.deallocate()
+    }
+
+    static func bytes(_ array: UnsafeMutablePointer<wl_array>?) -> [UInt8] {
+        guard let array, array.pointee.size > 0, let data = array.pointee.data else { return [] }
+        return Array(UnsafeRawBufferPointer(start: data, count: array.pointee.size))
+    }
+}

@@ -1,0 +1,311 @@
+import Glibc
+
+/// What a window's draw handler gets for one frame.
+@MainActor
+public struct DrawContext {
+    /// The buffer to draw into, `pixelWidth × pixelHeight`.
+    public let buffer: ShmBuffer
+    /// The window's size in surface (logical) coordinates.
+    public let logicalWidth: Int
+    public let logicalHeight: Int
+    /// Buffer pixels per logical unit (integer or fractional).
+    public let scale: Double
+    /// This frame's number.
+    public let frame: UInt64
+    /// How many frames old the buffer's contents are; 0 when they must all be drawn.
+    public let bufferAge: UInt64
+    /// The CLOCK_MONOTONIC time the frame is expected on screen, for evaluating animations.
+    public let targetTime: Double
+}
+
+/// The damage a draw handler reports.
+public enum FrameDamage: Sendable {
+    /// Nothing changed: the frame is not committed.
+    case none
+    /// The whole buffer.
+    case full
+    /// These rectangles of the buffer, in buffer pixels (x, y, width, height).
+    case rects([(x: Int, y: Int, width: Int, height: Int)])
+}
+
+/// An `xdg_toplevel` window drawn into shared-memory buffers, paced by frame callbacks.
+///
+/// The window draws only when something changed and only in answer to a frame
+/// callback (the first frame after a configure excepted, which the protocol
+/// requires); it asks for the next callback only while ``isAnimating`` says so or
+/// a redraw is pending. An idle window therefore costs nothing, and a hidden one
+/// — whose callbacks stop — does not spin.
+@MainActor
+public final class ToplevelWindow {
+    public enum State: Hashable, Sendable { case maximized, fullscreen, activated, resizing }
+
+    public let display: Display
+    public let surface: WlSurface
+    public let xdgSurface: XdgSurface
+    public let toplevel: XdgToplevel
+    public let pool: ShmBufferPool
+    public let statistics = FrameStatistics()
+
+    /// Draws a frame; returns what changed.
+    public var onDraw: ((DrawContext) -> FrameDamage)?
+    /// Called after a configure changed the size or states.
+    public var onConfigure: ((ToplevelWindow) -> Void)?
+    /// The compositor asked to close the window.
+    public var onCloseRequest: ((ToplevelWindow) -> Void)?
+    /// True while content changes on its own (animations), so frames keep coming.
+    public var isAnimating: () -> Bool = { false }
+
+    /// The size in surface coordinates.
+    public private(set) var width: Int
+    public private(set) var height: Int
+    /// The size asked for when the compositor lets the client choose (configure 0×0).
+    public var preferredWidth: Int
+    public var preferredHeight: Int
+    public private(set) var states: Set<State> = []
+    /// True once the first configure arrived.
+    public private(set) var isConfigured = false
+    /// Buffer pixels per surface unit.
+    public private(set) var scale: Double = 1
+    /// True when the compositor draws the decorations.
+    public private(set) var hasServerSideDecorations = false
+    /// Frames committed so far.
+    public private(set) var frameNumber: UInt64 = 0
+
+    private var frameCallback: WlCallback?
+    private var needsRedraw = true
+    private var callbackTime: Double?
+    private var entered: [WlOutput] = []
+    private var integerScale: Int32 = 1
+    private var fractionalScale: Double?
+    private var viewport: WpViewport?
+    private var fractional: WpFractionalScaleV1?
+    private var decoration: ZxdgToplevelDecorationV1?
+    private var appliedBufferScale: Int32 = 1
+    private var feedbacks: [WpPresentationFeedback] = []
+
+    public init(display: Display, title: String, appID: String = "strata", width: Int = 640, height: Int = 480) {
+        self.display = display
+        preferredWidth = max(1, width)
+        preferredHeight = max(1, height)
+        self.width = preferredWidth
+        self.height = preferredHeight
+        surface = display.compositor.createSurface()
+        xdgSurface = display.wmBase.getXdgSurface(surface: surface)
+        toplevel = xdgSurface.getToplevel()
+        pool = ShmBufferPool(shm: display.shm)
+        toplevel.setTitle(title: title)
+        toplevel.setAppId(appId: appID)
+        if let manager = display.decorationManager {
+            let d = manager.getToplevelDecoration(toplevel: toplevel)
+            d.setMode(mode: .serverSide)
+            d.onEvent = { [unowned self] event in
+                if case let .configure(mode) = event { hasServerSideDecorations = mode == .serverSide }
+            }
+            decoration = d
+        }
+        if let vp = display.viewporter, let fsm = display.fractionalScaleManager {
+            viewport = vp.getViewport(surface: surface)
+            let f = fsm.getFractionalScale(surface: surface)
+            f.onEvent = { [unowned self] event in
+                if case let .preferredScale(s) = event { fractionalScale = Double(s) / 120; scaleChanged() }
+            }
+            fractional = f
+        }
+        surface.onEvent = { [unowned self] event in
+            switch event {
+            case let .enter(output?): entered.append(output); scaleChanged()
+            case let .leave(output?): entered.removeAll { $0 === output }; scaleChanged()
+            default: break
+            }
+        }
+        var pendingSize: (Int32, Int32)?
+        var pendingStates: Set<State> = []
+        toplevel.onEvent = { [unowned self] event in
+            switch event {
+            case let .configure(w, h, statesArray):
+                pendingSize = (w, h)
+                pendingStates = Self.decodeStates(statesArray)
+            case .close:
+                onCloseRequest?(self)
+            default: break
+            }
+        }
+        xdgSurface.onEvent = { [unowned self] event in
+            guard case let .configure(serial) = event else { return }
+            xdgSurface.ackConfigure(serial: serial)
+            applyConfigure(size: pendingSize, states: pendingStates)
+            pendingSize = nil
+        }
+        surface.commit()
+    }
+
+    /// Asks for a redraw at the next frame callback.
+    public func setNeedsDisplay() {
+        needsRedraw = true
+        guard isConfigured else { return }
+        requestFrameIfIdle()
+    }
+
+    public var title: String = "" { didSet { toplevel.setTitle(title: title) } }
+
+    /// Minimum and maximum sizes (0: no limit).
+    public func setSizeLimits(minWidth: Int, minHeight: Int, maxWidth: Int = 0, maxHeight: Int = 0) {
+        toplevel.setMinSize(width: Int32(clamping: minWidth), height: Int32(clamping: minHeight))
+        toplevel.setMaxSize(width: Int32(clamping: maxWidth), height: Int32(clamping: maxHeight))
+        surface.commit()
+    }
+
+    public func setMaximized(_ on: Bool) { on ? toplevel.setMaximized() : toplevel.unsetMaximized() }
+    public func setFullscreen(_ on: Bool) { on ? toplevel.setFullscreen(output: nil) : toplevel.unsetFullscreen() }
+
+    // MARK: Configure
+
+    private static func decodeStates(_ bytes: [UInt8]) -> Set<State> {
+        var result: Set<State> = []
+        var i = 0
+        while i + 4 <= bytes.count {
+            let v = UInt32(bytes[i]) | UInt32(bytes[i + 1]) << 8 | UInt32(bytes[i + 2]) << 16 | UInt32(bytes[i + 3]) << 24
+            switch XdgToplevel.State(rawValue: v) {
+            case .maximized: result.insert(.maximized)
+            case .fullscreen: result.insert(.fullscreen)
+            case .activated: result.insert(.activated)
+            case .resizing: result.insert(.resizing)
+            default: break
+            }
+            i += 4
+        }
+        return result
+    }
+
+    private func applyConfigure(size: (Int32, Int32)?, states newStates: Set<State>) {
+        // 0 means "you choose"; absurd sizes are clamped to what a buffer can hold.
+        let limit = Int(Double(ShmBufferPool.maximumDimension) / max(1, scale))
+        let w = size.map { Int($0.0) }.flatMap { $0 > 0 ? $0 : nil } ?? preferredWidth
+        let h = size.map { Int($0.1) }.flatMap { $0 > 0 ? $0 : nil } ?? preferredHeight
+        width = min(max(1, w), limit)
+        height = min(max(1, h), limit)
+        states = newStates
+        let first = !isConfigured
+        isConfigured = true
+        onConfigure?(self)
+        needsRedraw = true
+        // The protocol wants a buffer committed after the ack: draw now, not at a callback.
+        if first || frameCallback == nil { draw(callbackTime: nil) }
+    }
+
+    private func scaleChanged() {
+        let outputScale = entered.compactMap { display.output(for: $0)?.scale }.max() ?? 1
+        integerScale = max(1, outputScale)
+        let newScale = fractionalScale ?? Double(integerScale)
+        guard newScale != scale else { return }
+        scale = newScale
+        setNeedsDisplay()
+    }
+
+    // MARK: Frames
+
+    private func requestFrameIfIdle() {
+        guard frameCallback == nil else { return }
+        // A frame callback only fires after a commit: commit without new content.
+        requestFrameCallback()
+        surface.commit()
+    }
+
+    private func requestFrameCallback() {
+        let cb = surface.frame()
+        cb.onEvent = { [unowned self] _ in frameCallbackDone() }
+        frameCallback = cb
+    }
+
+    private func frameCallbackDone() {
+        frameCallback = nil
+        statistics.noteCallback()
+        let now = MonotonicClock.now
+        if needsRedraw || isAnimating() {
+            draw(callbackTime: now)
+        }
+    }
+
+    /// The refresh interval of the fastest output the window is on (1/60 s when unknown).
+    private var refreshInterval: Double {
+        let mhz = entered.compactMap { display.output(for: $0)?.refresh }.filter { $0 > 0 }.max()
+        return mhz.map { 1000 / Double($0) } ?? 1.0 / 60
+    }
+
+    private func draw(callbackTime: Double?) {
+        let pw = Int((Double(width) * scale).rounded()), ph = Int((Double(height) * scale).rounded())
+        let buffer: ShmBuffer
+        do {
+            buffer = try pool.nextBuffer(width: pw, height: ph)
+        } catch {
+            printError("WaylandClient: \(error); frame skipped")
+            return
+        }
+        let next = frameNumber + 1
+        let context = DrawContext(buffer: buffer, logicalWidth: width, logicalHeight: height, scale: scale, frame: next,
+                                  bufferAge: buffer.age(atFrame: next),
+                                  targetTime: (callbackTime ?? MonotonicClock.now) + refreshInterval)
+        let damage = onDraw?(context) ?? .full
+        needsRedraw = false
+        let animating = isAnimating()
+        if case .none = damage {
+            if animating { requestFrameIfIdle() }
+            return
+        }
+        frameNumber = next
+        surface.attach(buffer: buffer.wlBuffer, x: 0, y: 0)
+        switch damage {
+        case .full, .none:
+            surface.damageBuffer(x: 0, y: 0, width: Int32(pw), height: Int32(ph))
+        case .rects(let rects):
+            for r in rects { surface.damageBuffer(x: Int32(r.x), y: Int32(r.y), width: Int32(r.width), height: Int32(r.height)) }
+        }
+        if let viewport {
+            viewport.setDestination(width: Int32(width), height: Int32(height))
+        } else if appliedBufferScale != integerScale {
+            surface.setBufferScale(scale: integerScale)
+            appliedBufferScale = integerScale
+        }
+        if animating { requestFrameCallback() }
+        requestPresentationFeedback(frame: next)
+        pool.markAttached(buffer, frame: next)
+        surface.commit()
+        _ = statistics.commit(number: next, callbackTime: callbackTime, at: MonotonicClock.now)
+    }
+
+    private func requestPresentationFeedback(frame: UInt64) {
+        guard let presentation = display.presentation else { return }
+        let fb = presentation.feedback(surface: surface)
+        fb.onEvent = { [unowned self, unowned fb] event in
+            switch event {
+            case let .presented(hi, lo, nsec, refresh, _, _, _):
+                let t = Double(UInt64(hi) << 32 | UInt64(lo)) + Double(nsec) / 1e9
+                statistics.update(number: frame) {
+                    $0.presentedTime = t
+                    $0.refreshInterval = refresh > 0 ? Double(refresh) / 1e9 : nil
+                }
+                feedbacks.removeAll { $0 === fb }
+            case .discarded:
+                statistics.update(number: frame) { $0.discarded = true }
+                feedbacks.removeAll { $0 === fb }
+            case .syncOutput:
+                break
+            }
+        }
+        feedbacks.append(fb)
+        if feedbacks.count > 64 { feedbacks.removeFirst() }
+    }
+
+    /// Destroys the window's objects; the window must not be used afterwards.
+    public func close() {
+        frameCallback = nil
+        feedbacks.removeAll()
+        decoration?.destroy()
+        fractional?.destroy()
+        viewport?.destroy()
+        toplevel.destroy()
+        xdgSurface.destroy()
+        surface.destroy()
+        pool.removeAll()
+    }
+}
