@@ -6,6 +6,8 @@ let package = Package(
     products: [
         .library(name: "LayerKit", targets: ["LayerKit"]),
         .library(name: "WaylandClient", targets: ["WaylandClient"]),
+        .library(name: "PixmanRender", targets: ["PixmanRender"]),
+        .library(name: "StrataTesting", targets: ["StrataTesting"]),
     ],
     targets: [
         // Layers, actions, transactions, animations, media time. Pure Swift:
@@ -15,6 +17,7 @@ let package = Package(
         // C libraries of the field, found with pkg-config.
         .systemLibrary(name: "CWayland", pkgConfig: "wayland-client", providers: [.apt(["libwayland-dev"])]),
         .systemLibrary(name: "CPixman", pkgConfig: "pixman-1", providers: [.apt(["libpixman-1-dev"])]),
+        .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
         .systemLibrary(name: "CXKBCommon", pkgConfig: "xkbcommon", providers: [.apt(["libxkbcommon-dev"])]),
         // memfd_create and seals, which Glibc hides from Swift.
         .target(name: "CShims"),
@@ -25,6 +28,13 @@ let package = Package(
 
         // Examples: each opens with one line saying what it shows.
         .executableTarget(name: "rounded-rects", dependencies: ["WaylandClient", "CPixman"], path: "Examples/RoundedRects"),
+
+        // Renders LayerKit trees with pixman; PNG through libpng.
+        .target(name: "PixmanRender", dependencies: ["LayerKit", "CPixman", "CPNG"]),
+
+        // Compositor-integration kit: headless compositors, capture, compare, frame statistics.
+        .target(name: "StrataTesting", dependencies: ["WaylandClient", "PixmanRender", "CShims"]),
+        .testTarget(name: "WaylandClientTests", dependencies: ["WaylandClient", "StrataTesting", "CPixman"]),
 
         // Benchmark scenes of ../Docs/Benchmarks.md: `swift run -c release strata-bench`.
         .executableTarget(name: "strata-bench", dependencies: ["LayerKit"], path: "Benchmarks/StrataBench"),

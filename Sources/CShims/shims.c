@@ -1,6 +1,7 @@
 #define _GNU_SOURCE
 #include <fcntl.h>
 #include <sys/mman.h>
+#include <spawn.h>
 #include "CShims.h"
 
 int strata_memfd_create(const char *name) {
@@ -9,4 +10,8 @@ int strata_memfd_create(const char *name) {
 
 int strata_memfd_seal(int fd) {
     return fcntl(fd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_SEAL);
+}
+
+int strata_spawn_addchdir(posix_spawn_file_actions_t *actions, const char *path) {
+    return posix_spawn_file_actions_addchdir_np(actions, path);
 }

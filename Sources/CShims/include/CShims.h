@@ -9,4 +9,9 @@ int strata_memfd_create(const char *name);
 /// it safely. Returns 0, or -1 with errno.
 int strata_memfd_seal(int fd);
 
+
+
+#include <spawn.h>
+/// posix_spawn_file_actions_addchdir_np (glibc ≥ 2.29, hidden without _GNU_SOURCE).
+int strata_spawn_addchdir(posix_spawn_file_actions_t *actions, const char *path);
 #endif

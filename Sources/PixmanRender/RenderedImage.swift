@@ -1,0 +1,82 @@
+import LayerKit
+
+/// Pixels that were rendered or captured: premultiplied ARGB32, row by row, with
+/// exact pixel access and PNG output.
+public struct RenderedImage: Sendable, Equatable {
+    public let width: Int
+    public let height: Int
+    /// `width * height` premultiplied ARGB words.
+    public let pixels: [UInt32]
+
+    public init(width: Int, height: Int, pixels: [UInt32]) {
+        precondition(pixels.count == width * height, "RenderedImage: \(pixels.count) pixels for \(width)×\(height)")
+        self.width = width
+        self.height = height
+        self.pixels = pixels
+    }
+
+    /// Decodes a PNG (a screenshot, a golden image).
+    public init(pngData: [UInt8]) throws(PNGError) {
+        let d = try PNGCodec.decode(pngData)
+        self.init(width: d.width, height: d.height, pixels: d.pixels)
+    }
+
+    /// Reads a PNG file.
+    public init(contentsOfFile path: String) throws(PNGError) {
+        try self.init(pngData: PNGCodec.readFile(path))
+    }
+
+    /// The premultiplied word at (x, y); transparent outside the image.
+    public func word(x: Int, y: Int) -> UInt32 {
+        guard x >= 0, y >= 0, x < width, y < height else { return 0 }
+        return pixels[y * width + x]
+    }
+
+    /// The colour at (x, y) with straight alpha; clear outside the image.
+    public func pixel(x: Int, y: Int) -> Color {
+        let p = word(x: x, y: y)
+        let a = Double(p >> 24) / 255
+        guard a > 0 else { return .clear }
+        func ch(_ s: UInt32) -> Double { min(1, Double((p >> s) & 0xff) / 255 / a) }
+        return Color(red: ch(16), green: ch(8), blue: ch(0), alpha: a)
+    }
+
+    /// The 8-bit straight RGBA at (x, y), for exact comparisons.
+    public func rgba8(x: Int, y: Int) -> (r: UInt8, g: UInt8, b: UInt8, a: UInt8) {
+        let p = PNGCodec.unpremultiply(word(x: x, y: y))
+        return (UInt8(p >> 16 & 0xff), UInt8(p >> 8 & 0xff), UInt8(p & 0xff), UInt8(p >> 24))
+    }
+
+    /// A rectangle of the image (clipped to it).
+    public func cropped(x: Int, y: Int, width w: Int, height h: Int) -> RenderedImage {
+        let x0 = max(0, x), y0 = max(0, y), x1 = min(width, x + w), y1 = min(height, y + h)
+        guard x1 > x0, y1 > y0 else { return RenderedImage(width: 0, height: 0, pixels: []) }
+        var out: [UInt32] = []
+        out.reserveCapacity((x1 - x0) * (y1 - y0))
+        for row in y0..<y1 { out.append(contentsOf: pixels[(row * width + x0)..<(row * width + x1)]) }
+        return RenderedImage(width: x1 - x0, height: y1 - y0, pixels: out)
+    }
+
+    /// PNG bytes (libpng).
+    public func pngData() throws(PNGError) -> [UInt8] {
+        try PNGCodec.encode(width: width, height: height, pixels: pixels)
+    }
+
+    /// Writes a PNG file.
+    public func writePNG(to path: String) throws(PNGError) {
+        try PNGCodec.writeFile(pngData(), to: path)
+    }
+
+    /// The largest difference of any channel (0…255) between two images of one size;
+    /// nil when the sizes differ.
+    public func maximumDifference(from other: RenderedImage) -> Int? {
+        guard width == other.width, height == other.height else { return nil }
+        var worst = 0
+        for (a, b) in zip(pixels, other.pixels) where a != b {
+            for s: UInt32 in [0, 8, 16, 24] {
+                worst = max(worst, abs(Int(a >> s & 0xff) - Int(b >> s & 0xff)))
+            }
+        }
+        return worst
+    }
+}

@@ -1,0 +1,177 @@
+import Glibc
+import PixmanRender
+import WaylandClient
+
+/// Why a compositor could not be started or used.
+public enum CompositorError: Error, Equatable, CustomStringConvertible {
+    case launchFailed(command: String, errno: Int32)
+    /// It exited or never opened its socket; the end of its log says why.
+    case notReady(String)
+    case screenshotFailed(String)
+
+    public var description: String {
+        switch self {
+        case let .launchFailed(c, e): "cannot start \(c): \(String(cString: strerror(e))) (is it installed?)"
+        case .notReady(let log): "compositor did not start: \(log)"
+        case .screenshotFailed(let why): "screenshot failed: \(why)"
+        }
+    }
+}
+
+/// A weston running headless for a test or a demo: pixman renderer, its own
+/// runtime directory and socket, the debug protocols (screenshots) enabled, no
+/// panel (so screenshots do not change with the clock), and a known background.
+///
+/// It is stopped — and its directory removed — by ``stop()`` or when the object
+/// goes away, also when a test fails. Frame callbacks come at about 39 Hz on
+/// weston 10's headless output, or ~57 Hz with `repaintWindow: 15`.
+@MainActor
+public final class HeadlessWeston {
+    /// The background colour of the desktop, opaque.
+    public static let backgroundRGB: (r: UInt8, g: UInt8, b: UInt8) = (0x10, 0x20, 0x30)
+
+    public let width: Int
+    public let height: Int
+    /// The private `XDG_RUNTIME_DIR` (mode 0700).
+    public let runtimeDirectory: String
+    public let socketName: String
+    /// Where weston's output goes.
+    public var logPath: String { runtimeDirectory + "/weston.log" }
+    private var process: Subprocess?
+
+    /// Starts weston and waits (up to `timeout` seconds) for its socket.
+    public init(width: Int = 640, height: Int = 480, repaintWindow: Int? = nil, timeout: Double = 15) throws(CompositorError) {
+        self.width = width
+        self.height = height
+        var template = Array("/tmp/strata-weston-XXXXXX".utf8CString)
+        guard let dir = mkdtemp(&template) else { throw .launchFailed(command: "mkdtemp", errno: errno) }
+        runtimeDirectory = String(cString: dir)
+        chmod(runtimeDirectory, 0o700)
+        socketName = "strata-test-0"
+        let ini = """
+            [core]
+            idle-time=0
+            \(repaintWindow.map { "repaint-window=\($0)" } ?? "")
+            [shell]
+            panel-position=none
+            background-color=0xff\(Self.hex(Self.backgroundRGB.r))\(Self.hex(Self.backgroundRGB.g))\(Self.hex(Self.backgroundRGB.b))
+            animation=none
+            startup-animation=none
+            close-animation=none
+            focus-animation=none
+
+            """
+        let iniPath = runtimeDirectory + "/weston.ini"
+        writeText(ini, to: iniPath)
+        process = try Subprocess.spawn(
+            ["weston", "--backend=headless-backend.so", "--use-pixman", "--debug", "--idle-time=0",
+             "--socket=\(socketName)", "--width=\(width)", "--height=\(height)", "--config=\(iniPath)"],
+            environment: ["XDG_RUNTIME_DIR": runtimeDirectory], directory: runtimeDirectory, logPath: logPath)
+        let socketPath = runtimeDirectory + "/" + socketName
+        let deadline = now() + timeout
+        while access(socketPath, F_OK) != 0 {
+            if let p = process, p.wait(timeout: 0) != nil {
+                process = nil
+                throw .notReady(tailOfLog())
+            }
+            guard now() < deadline else { stop(); throw .notReady("no socket after \(timeout) s; " + tailOfLog()) }
+            usleep(20_000)
+        }
+        // The shell client starts after the socket appears; give it a moment to map the background.
+        usleep(300_000)
+    }
+
+    isolated deinit { stop() }
+
+    /// The socket's absolute path: pass it to `Display(socket:)`.
+    public var socketPath: String { runtimeDirectory + "/" + socketName }
+
+    /// True while weston runs.
+    public var isRunning: Bool { process.map { kill($0.pid, 0) == 0 && $0.wait(timeout: 0) == nil } ?? false }
+
+    /// Connects a client.
+    public func connect() throws(WaylandError) -> Display {
+        try Display(socket: socketPath)
+    }
+
+    /// Captures the whole output with `weston-screenshooter`.
+    public func screenshot(timeout: Double = 10) throws(CompositorError) -> RenderedImage {
+        let shotDir = runtimeDirectory + "/shots-\(Int(now() * 1000))"
+        mkdir(shotDir, 0o700)
+        defer { removeTree(shotDir) }
+        let p = try Subprocess.spawn(["weston-screenshooter"],
+                                     environment: ["XDG_RUNTIME_DIR": runtimeDirectory, "WAYLAND_DISPLAY": socketName],
+                                     directory: shotDir, logPath: runtimeDirectory + "/screenshooter.log")
+        guard let status = p.wait(timeout: timeout) else {
+            p.terminate()
+            throw .screenshotFailed("weston-screenshooter did not finish in \(timeout) s")
+        }
+        guard status == 0, let file = listDirectory(shotDir).first(where: { $0.hasSuffix(".png") }) else {
+            throw .screenshotFailed("weston-screenshooter exited with \(status): \(tail(of: runtimeDirectory + "/screenshooter.log"))")
+        }
+        do {
+            return try RenderedImage(contentsOfFile: shotDir + "/" + file)
+        } catch {
+            throw .screenshotFailed("\(error)")
+        }
+    }
+
+    /// Kills weston at once (SIGKILL), as a crash would.
+    public func crash() {
+        guard let p = process else { return }
+        kill(p.pid, SIGKILL)
+        p.wait(timeout: 5)
+        process = nil
+    }
+
+    /// Stops weston and removes its directory. Safe to call more than once.
+    public func stop() {
+        process?.terminate()
+        process = nil
+        removeTree(runtimeDirectory)
+    }
+
+    /// The last lines weston wrote.
+    public func tailOfLog() -> String { tail(of: logPath) }
+
+    private static func hex(_ v: UInt8) -> String {
+        let s = String(v, radix: 16)
+        return s.count == 1 ? "0" + s : s
+    }
+}
+
+func writeText(_ text: String, to path: String) {
+    guard let f = fopen(path, "w") else { return }
+    fputs(text, f)
+    fclose(f)
+}
+
+func tail(of path: String, lines: Int = 8) -> String {
+    guard let f = fopen(path, "r") else { return "(no log)" }
+    defer { fclose(f) }
+    var all: [String] = []
+    var buf = [CChar](repeating: 0, count: 4096)
+    while fgets(&buf, Int32(buf.count), f) != nil { all.append(String(cString: buf)) }
+    return all.suffix(lines).joined()
+}
+
+func listDirectory(_ path: String) -> [String] {
+    guard let d = opendir(path) else { return [] }
+    defer { closedir(d) }
+    var names: [String] = []
+    while let e = readdir(d) {
+        let name = withUnsafeBytes(of: e.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+        if name != "." && name != ".." { names.append(name) }
+    }
+    return names
+}
+
+/// Removes a directory and the files and directories in it.
+func removeTree(_ path: String) {
+    for name in listDirectory(path) {
+        let p = path + "/" + name
+        var st = stat()
+        if lstat(p, &st) == 0 && (st.st_mode & S_IFMT) == S_IFDIR { removeTree(p) } else { unlink(p) }
+    }
+    rmdir(path)
+}

@@ -1,0 +1,67 @@
+import CShims
+import Glibc
+
+/// A child process started with `posix_spawnp`, its output sent to a file.
+struct Subprocess {
+    let pid: pid_t
+
+    /// Starts `arguments[0]` (looked up in PATH) with the current environment
+    /// plus `environment`, in `directory`, its stdout and stderr appended to `logPath`.
+    static func spawn(_ arguments: [String], environment: [String: String], directory: String?, logPath: String) throws(CompositorError) -> Subprocess {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 1, logPath, O_WRONLY | O_CREAT | O_APPEND, 0o644)
+        posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        if let directory { strata_spawn_addchdir(&actions, directory) }
+
+        var env: [String: String] = [:]
+        var e = environ
+        while let entry = e.pointee {
+            let s = String(cString: entry)
+            if let eq = s.firstIndex(of: "=") { env[String(s[..<eq])] = String(s[s.index(after: eq)...]) }
+            e += 1
+        }
+        env["WAYLAND_SOCKET"] = nil
+        for (k, v) in environment { env[k] = v }
+        let envStrings = env.map { "\($0.key)=\($0.value)" }
+
+        var pid: pid_t = 0
+        let cArgs = arguments.map { strdup($0) } + [nil]
+        let cEnv = envStrings.map { strdup($0) } + [nil]
+        defer { (cArgs + cEnv).forEach { free($0) } }
+        let rc = posix_spawnp(&pid, arguments[0], &actions, nil, cArgs, cEnv)
+        guard rc == 0 else { throw .launchFailed(command: arguments[0], errno: rc) }
+        return Subprocess(pid: pid)
+    }
+
+    /// Waits up to `timeout` seconds for the process to exit; its exit status, or nil if still running.
+    @discardableResult
+    func wait(timeout: Double) -> Int32? {
+        let deadline = now() + timeout
+        repeat {
+            var status: Int32 = 0
+            let r = waitpid(pid, &status, WNOHANG)
+            if r == pid { return (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f) }
+            if r < 0 { return -1 }
+            usleep(10_000)
+        } while now() < deadline
+        return nil
+    }
+
+    /// Asks the process to stop (SIGTERM), then kills it (SIGKILL) if it has not within `grace` seconds.
+    func terminate(grace: Double = 3) {
+        kill(pid, SIGTERM)
+        if wait(timeout: grace) == nil {
+            kill(pid, SIGKILL)
+            wait(timeout: 2)
+        }
+    }
+}
+
+func now() -> Double {
+    var ts = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &ts)
+    return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
+}
