@@ -27,7 +27,7 @@ let package = Package(
         .testTarget(name: "LayerKitTests", dependencies: ["LayerKit"]),
 
         // Examples: each opens with one line saying what it shows.
-        .executableTarget(name: "rounded-rects", dependencies: ["WaylandClient", "CPixman"], path: "Examples/RoundedRects"),
+        .executableTarget(name: "rounded-rects", dependencies: ["WaylandClient", "StrataTesting", "CPixman"], path: "Examples/RoundedRects"),
 
         // Renders LayerKit trees with pixman; PNG through libpng.
         .target(name: "PixmanRender", dependencies: ["LayerKit", "CPixman", "CPNG"]),

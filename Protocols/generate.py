@@ -264,7 +264,10 @@ def gen_interface(iface, out):
         out.append("        public let rawValue: UInt32")
         out.append("        public init(rawValue: UInt32) { self.rawValue = rawValue }")
         for (name, value) in entries:
-            out.append("        public static let %s = %s(rawValue: %s)" % (enum_case(name), en, value))
+            if bitfield and int(value, 0) == 0:
+                out.append("        public static let %s: %s = []" % (enum_case(name), en))
+            else:
+                out.append("        public static let %s = %s(rawValue: %s)" % (enum_case(name), en, value))
         out.append("    }")
     for i, r in enumerate(iface.requests):
         gen_request(iface, i, r, out)

@@ -1,22 +1,38 @@
 // Opens a window and animates semi-transparent rounded rectangles drawn with pixman,
-// redrawing only at frame callbacks. Usage: rounded-rects [--seconds N] [--socket NAME]
+// redrawing only at frame callbacks. With no compositor to connect to, it starts a
+// headless weston, runs there and saves a screenshot.
+// Usage: rounded-rects [--seconds N] [--socket NAME] [--screenshot PATH]
 import CPixman
 import Glibc
+import StrataTesting
 import WaylandClient
 
 @MainActor
 func run() throws {
-    var seconds = Double.infinity
+    var requestedSeconds: Double?
     var socket: String?
+    var screenshotPath = "strata-demo.png"
     var args = CommandLine.arguments.dropFirst().makeIterator()
     while let a = args.next() {
         switch a {
-        case "--seconds": seconds = args.next().flatMap(Double.init) ?? seconds
+        case "--seconds": requestedSeconds = args.next().flatMap(Double.init)
         case "--socket": socket = args.next()
+        case "--screenshot": screenshotPath = args.next() ?? screenshotPath
         default: printUsage(); exit(2)
         }
     }
-    let display = try Display(socket: socket)
+    var headless: HeadlessWeston?
+    let display: Display
+    do {
+        display = try Display(socket: socket)
+    } catch {
+        guard socket == nil else { throw error }
+        print("No compositor to connect to (\(error)); starting a headless weston.")
+        let weston = try HeadlessWeston(width: 640, height: 480)
+        headless = weston
+        display = try weston.connect()
+    }
+    let seconds = requestedSeconds ?? (headless == nil ? .infinity : 2)
     let window = ToplevelWindow(display: display, title: "Strata: rounded rectangles", appID: "strata.rounded-rects", width: 480, height: 320)
     var open = true
     window.onCloseRequest = { _ in open = false }
@@ -32,6 +48,12 @@ func run() throws {
     let stats = window.statistics
     let intervals = stats.callbackIntervals
     print("frames: \(window.frameNumber), median callback interval: \(FrameStatistics.percentile(intervals, 50).map { "\(Int($0 * 1000)) ms" } ?? "n/a"), buffers allocated: \(window.pool.allocationCount)")
+    if let headless {
+        let shot = try headless.screenshot()
+        try shot.writePNG(to: screenshotPath)
+        let cwd = getcwd(nil, 0).map { p in defer { free(p) }; return String(cString: p) } ?? "."
+        print("Saved a screenshot of the demo to \(screenshotPath.hasPrefix("/") ? screenshotPath : cwd + "/" + screenshotPath)")
+    }
     window.close()
     try display.connection.roundtrip()
 }
@@ -84,7 +106,7 @@ func fillRoundedRect(_ dst: OpaquePointer, x: Double, y: Double, width: Double, 
 }
 
 func printUsage() {
-    printErr("usage: rounded-rects [--seconds N] [--socket NAME]")
+    printErr("usage: rounded-rects [--seconds N] [--socket NAME] [--screenshot PATH]")
 }
 
 func printErr(_ s: String) {

@@ -151,7 +151,9 @@ func tail(of path: String, lines: Int = 8) -> String {
     defer { fclose(f) }
     var all: [String] = []
     var buf = [CChar](repeating: 0, count: 4096)
-    while fgets(&buf, Int32(buf.count), f) != nil { all.append(String(cString: buf)) }
+    while fgets(&buf, Int32(buf.count), f) != nil {
+        all.append(String(decoding: buf.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
+    }
     return all.suffix(lines).joined()
 }
 

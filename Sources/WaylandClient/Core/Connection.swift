@@ -171,7 +171,7 @@ enum LogCapture {
             guard let format, let args else { return }
             var buffer = [CChar](repeating: 0, count: 1024)
             _ = vsnprintf(&buffer, buffer.count, format, args)
-            let text = String(cString: buffer).trimmingSuffix("\n")
+            let text = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self).trimmingSuffix("\n")
             MainActor.assumeIsolated { LogCapture.lastMessage = text }
         }
     }

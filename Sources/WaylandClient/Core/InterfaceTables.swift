@@ -38,25 +38,28 @@ enum InterfaceTable {
         for d in descriptions {
             table[d.name] = UnsafeMutablePointer<wl_interface>.allocate(capacity: 1)
         }
-        func messages(_ list: [MessageDescription]) -> UnsafePointer<wl_message>? {
-            guard !list.isEmpty else { return nil }
-            let out = UnsafeMutablePointer<wl_message>.allocate(capacity: list.count)
-            for (i, m) in list.enumerated() {
-                let types = UnsafeMutablePointer<UnsafePointer<wl_interface>?>.allocate(capacity: max(1, m.types.count))
-                for (j, t) in m.types.enumerated() {
-                    types[j] = t.flatMap { table[$0] }.map { UnsafePointer($0) }
-                }
-                out[i] = wl_message(name: UnsafePointer(strdup(m.name)), signature: UnsafePointer(strdup(m.signature)),
-                                    types: UnsafeMutablePointer(types))
-            }
-            return UnsafePointer(out)
-        }
+        let addresses = table.mapValues { UnsafePointer($0) }
         for d in descriptions {
             table[d.name]!.initialize(to: wl_interface(
                 name: UnsafePointer(strdup(d.name)), version: d.version,
-                method_count: Int32(d.requests.count), methods: messages(d.requests),
-                event_count: Int32(d.events.count), events: messages(d.events)))
+                method_count: Int32(d.requests.count), methods: messages(d.requests, addresses),
+                event_count: Int32(d.events.count), events: messages(d.events, addresses)))
         }
-        return table.mapValues { UnsafePointer($0) }
+        return addresses
+    }
+
+    /// A `wl_message` array; `types` entries point into `addresses`.
+    private static func messages(_ list: [MessageDescription], _ addresses: [String: UnsafePointer<wl_interface>]) -> UnsafePointer<wl_message>? {
+        guard !list.isEmpty else { return nil }
+        let out = UnsafeMutablePointer<wl_message>.allocate(capacity: list.count)
+        for (i, m) in list.enumerated() {
+            let types = UnsafeMutablePointer<UnsafePointer<wl_interface>?>.allocate(capacity: max(1, m.types.count))
+            for (j, t) in m.types.enumerated() {
+                types[j] = t.flatMap { addresses[$0] }
+            }
+            out[i] = wl_message(name: UnsafePointer(strdup(m.name)), signature: UnsafePointer(strdup(m.signature)),
+                                types: UnsafeMutablePointer(types))
+        }
+        return UnsafePointer(out)
     }
 }

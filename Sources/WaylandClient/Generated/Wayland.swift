@@ -529,7 +529,7 @@ public final class WlDataDeviceManager: WaylandProxy {
     public struct DndAction: OptionSet, Hashable, Sendable {
         public let rawValue: UInt32
         public init(rawValue: UInt32) { self.rawValue = rawValue }
-        public static let none = DndAction(rawValue: 0)
+        public static let none: DndAction = []
         public static let copy = DndAction(rawValue: 1)
         public static let move = DndAction(rawValue: 2)
         public static let ask = DndAction(rawValue: 4)
@@ -586,7 +586,7 @@ public final class WlShellSurface: WaylandProxy {
     public struct Resize: OptionSet, Hashable, Sendable {
         public let rawValue: UInt32
         public init(rawValue: UInt32) { self.rawValue = rawValue }
-        public static let none = Resize(rawValue: 0)
+        public static let none: Resize = []
         public static let top = Resize(rawValue: 1)
         public static let bottom = Resize(rawValue: 2)
         public static let left = Resize(rawValue: 4)

@@ -118,7 +118,7 @@ public final class XdgPositioner: WaylandProxy {
     public struct ConstraintAdjustment: OptionSet, Hashable, Sendable {
         public let rawValue: UInt32
         public init(rawValue: UInt32) { self.rawValue = rawValue }
-        public static let none = ConstraintAdjustment(rawValue: 0)
+        public static let none: ConstraintAdjustment = []
         public static let slideX = ConstraintAdjustment(rawValue: 1)
         public static let slideY = ConstraintAdjustment(rawValue: 2)
         public static let flipX = ConstraintAdjustment(rawValue: 4)

@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# Installs the Debian/Ubuntu packages Strata builds and tests with, if any is missing.
+set -euo pipefail
+packages=(pkg-config libwayland-dev wayland-protocols libpixman-1-dev libpng-dev libxkbcommon-dev weston)
+missing=()
+for p in "${packages[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+    echo "Installing: ${missing[*]}"
+    sudo=""
+    [ "$(id -u)" -eq 0 ] || sudo="sudo"
+    $sudo apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+command -v swift >/dev/null || { echo "Swift 6 is needed: https://www.swift.org/install/linux/" >&2; exit 1; }
