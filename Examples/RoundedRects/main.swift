@@ -34,17 +34,22 @@ func run() throws {
     }
     let seconds = requestedSeconds ?? (headless == nil ? .infinity : 2)
     let window = ToplevelWindow(display: display, title: "Strata: rounded rectangles", appID: "strata.rounded-rects", width: 480, height: 320)
-    var open = true
-    window.onCloseRequest = { _ in open = false }
     window.isAnimating = { true }
     let start = MonotonicClock.now
     window.onDraw = { ctx in
         drawScene(into: ctx, time: ctx.targetTime - start)
         return .full
     }
-    while open && MonotonicClock.now - start < seconds {
-        try display.connection.dispatch(timeout: min(1, max(0.001, seconds - (MonotonicClock.now - start))))
+    // The loop owns the main thread; a main-actor task ends the run after `seconds`.
+    let loop = EventLoop(connection: display.connection)
+    window.onCloseRequest = { _ in loop.stop() }
+    if seconds.isFinite {
+        Task { @MainActor in
+            try? await Task.sleep(for: .seconds(seconds))
+            loop.stop()
+        }
     }
+    try loop.run()
     let stats = window.statistics
     let intervals = stats.callbackIntervals
     print("frames: \(window.frameNumber), median callback interval: \(FrameStatistics.percentile(intervals, 50).map { "\(Int($0 * 1000)) ms" } ?? "n/a"), buffers allocated: \(window.pool.allocationCount)")

@@ -116,6 +116,18 @@ public final class HeadlessWeston {
         }
     }
 
+    /// Runs a client program against this compositor (`WAYLAND_DISPLAY` and
+    /// `XDG_RUNTIME_DIR` set) and waits up to `timeout` seconds for it to exit.
+    /// Returns its exit status (nil if it had to be killed) and its output.
+    public func runClient(_ arguments: [String], timeout: Double = 30) throws(CompositorError) -> (status: Int32?, output: String) {
+        let log = runtimeDirectory + "/client-\(Int(now() * 1000)).log"
+        let p = try Subprocess.spawn(arguments, environment: ["XDG_RUNTIME_DIR": runtimeDirectory, "WAYLAND_DISPLAY": socketName],
+                                     directory: nil, logPath: log)
+        let status = p.wait(timeout: timeout)
+        if status == nil { p.terminate() }
+        return (status, tail(of: log, lines: 200))
+    }
+
     /// Kills weston at once (SIGKILL), as a crash would.
     public func crash() {
         guard let p = process else { return }

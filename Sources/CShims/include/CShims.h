@@ -14,4 +14,12 @@ int strata_memfd_seal(int fd);
 #include <spawn.h>
 /// posix_spawn_file_actions_addchdir_np (glibc ≥ 2.29, hidden without _GNU_SOURCE).
 int strata_spawn_addchdir(posix_spawn_file_actions_t *actions, const char *path);
+
+/// The file descriptor that becomes readable when the main dispatch queue has
+/// work (libdispatch's run-loop integration, as CoreFoundation uses it), or -1.
+int strata_main_queue_fd(void);
+
+/// Runs the work queued on the main dispatch queue (main actor jobs included).
+/// Call on the main thread, after strata_main_queue_fd() became readable.
+void strata_main_queue_drain(void);
 #endif

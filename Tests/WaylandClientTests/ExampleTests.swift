@@ -1,0 +1,21 @@
+import Glibc
+import StrataTesting
+import Testing
+
+/// The examples run for real against a headless weston.
+@MainActor
+@Suite("Examples", .serialized)
+struct ExampleTests {
+    @Test("rounded-rects animates in a blocking EventLoop.run() and stops from a main-actor task")
+    func roundedRects() throws {
+        let binary = ".build/debug/rounded-rects"
+        try #require(access(binary, X_OK) == 0, "build the examples first (swift build --build-tests)")
+        let weston = try HeadlessWeston()
+        let (status, output) = try weston.runClient([binary, "--seconds", "1"], timeout: 20)
+        #expect(status == 0, "\(output)")
+        let frames = output.split(separator: "\n").first { $0.hasPrefix("frames: ") }
+            .flatMap { Int($0.dropFirst(8).prefix { $0.isNumber }) }
+        #expect((frames ?? 0) > 15, "\(output)")
+        #expect(output.contains("buffers allocated: 2") || output.contains("buffers allocated: 3"), "\(output)")
+    }
+}
