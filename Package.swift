@@ -37,7 +37,7 @@ let package = Package(
         .testTarget(name: "WaylandClientTests", dependencies: ["WaylandClient", "StrataTesting", "CPixman"]),
 
         // Benchmark scenes of ../Docs/Benchmarks.md: `swift run -c release strata-bench`.
-        .executableTarget(name: "strata-bench", dependencies: ["LayerKit"], path: "Benchmarks/StrataBench"),
+        .executableTarget(name: "strata-bench", dependencies: ["LayerKit", "WaylandClient", "StrataTesting", "CPixman"], path: "Benchmarks/StrataBench"),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -23,7 +23,7 @@ struct Figure {
 
     func print() {
         let v = value >= 100 ? String(Int(value.rounded())) : format(value)
-        Swift.print("\(scene)\t\(metric)\t\(v) \(unit)\t(median of \(repetitions), \(sysconf(Int32(_SC_NPROCESSORS_ONLN))) cores)")
+        Swift.print("\(scene)\t\(metric)\t\(v) \(unit)\t(\(repetitions) samples, \(sysconf(Int32(_SC_NPROCESSORS_ONLN))) cores)")
     }
 }
 

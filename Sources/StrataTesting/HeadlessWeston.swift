@@ -39,8 +39,10 @@ public final class HeadlessWeston {
     public var logPath: String { runtimeDirectory + "/weston.log" }
     private var process: Subprocess?
 
-    /// Starts weston and waits (up to `timeout` seconds) for its socket.
-    public init(width: Int = 640, height: Int = 480, repaintWindow: Int? = nil, timeout: Double = 15) throws(CompositorError) {
+    /// Starts weston and waits (up to `timeout` seconds) for its socket. `width`
+    /// and `height` are the output's logical size; with an integer `scale` it has
+    /// `width·scale × height·scale` pixels (and screenshots that size).
+    public init(width: Int = 640, height: Int = 480, scale: Int = 1, repaintWindow: Int? = nil, timeout: Double = 15) throws(CompositorError) {
         self.width = width
         self.height = height
         var template = Array("/tmp/strata-weston-XXXXXX".utf8CString)
@@ -65,7 +67,7 @@ public final class HeadlessWeston {
         writeText(ini, to: iniPath)
         process = try Subprocess.spawn(
             ["weston", "--backend=headless-backend.so", "--use-pixman", "--debug", "--idle-time=0",
-             "--socket=\(socketName)", "--width=\(width)", "--height=\(height)", "--config=\(iniPath)"],
+             "--socket=\(socketName)", "--width=\(width)", "--height=\(height)", "--scale=\(max(1, scale))", "--config=\(iniPath)"],
             environment: ["XDG_RUNTIME_DIR": runtimeDirectory], directory: runtimeDirectory, logPath: logPath)
         let socketPath = runtimeDirectory + "/" + socketName
         let deadline = now() + timeout

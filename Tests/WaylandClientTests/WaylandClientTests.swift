@@ -214,3 +214,45 @@ struct WaylandClientTests {
         #expect(display.connection.error == nil)
     }
 }
+
+/// Scale and configure edge cases.
+@MainActor
+@Suite("Window scale and configure limits", .serialized)
+struct WindowScaleTests {
+    @Test("on a scale-2 output the window draws at twice the pixels and says so")
+    func integerOutputScale() throws {
+        let weston = try HeadlessWeston(width: 320, height: 240, scale: 2)   // 640×480 pixels
+        let display = try weston.connect()
+        #expect(display.outputs.values.first?.scale == 2)
+        let window = ToplevelWindow(display: display, title: "scale")
+        window.setFullscreen(true)
+        var sizes: [(Int, Int)] = []
+        window.onDraw = { ctx in sizes.append((ctx.buffer.width, ctx.buffer.height)); paint(ctx, rgb: 0x446688); return .full }
+        let traffic = try WaylandTraffic.recording {
+            try display.connection.dispatch(until: { window.scale == 2 && sizes.last.map { $0 == (640, 480) } == true }, timeout: 5, what: "a scale-2 frame")
+        }
+        #expect(window.width == 320 && window.height == 240)   // logical size
+        #expect(traffic.contains { $0.interface == "wl_surface" && $0.name == "set_buffer_scale" })
+        window.setNeedsDisplay()
+        let callbacks = window.statistics.callbackCount
+        try display.connection.dispatch(until: { window.statistics.callbackCount > callbacks }, timeout: 5)
+        let shot = try weston.screenshot()
+        #expect(shot.rgba8(x: 15, y: 15).g == 255)     // the 20-pixel marker, at buffer pixels
+        #expect(shot.rgba8(x: 35, y: 35).b == 0x88)
+    }
+
+    @Test("absurd configure sizes are clamped; zero or negative sizes mean the client's size")
+    func absurdConfigure() throws {
+        let weston = try HeadlessWeston()
+        let display = try weston.connect()
+        let window = ToplevelWindow(display: display, title: "limits", width: 200, height: 100)
+        window.onDraw = { ctx in paint(ctx, rgb: 0x101010); return .full }
+        try display.connection.dispatch(until: { window.frameNumber > 0 }, timeout: 5)
+        window.applyConfigure(size: (1_000_000, 2_000_000), states: [])
+        #expect(window.width == ShmBufferPool.maximumDimension && window.height == ShmBufferPool.maximumDimension)
+        window.applyConfigure(size: (-5, 0), states: [])
+        #expect(window.width == 200 && window.height == 100)
+        try display.connection.roundtrip()
+        #expect(display.connection.error == nil)
+    }
+}

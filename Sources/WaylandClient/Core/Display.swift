@@ -20,6 +20,8 @@ public final class Display {
     public let activation: XdgActivationV1?
     /// The outputs, as they come and go, with their scale.
     public private(set) var outputs: [UInt32: Output] = [:]
+    /// The seats, as they come and go, with their capabilities.
+    public private(set) var seats: [UInt32: Seat] = [:]
     /// The pixel formats `wl_shm` offers.
     public private(set) var shmFormats: Set<UInt32> = []
     /// The clock `wp_presentation` timestamps use (CLOCK_MONOTONIC when absent).
@@ -50,12 +52,11 @@ public final class Display {
         presentation?.onEvent = { [unowned self] event in
             if case let .clockId(clk) = event { presentationClock = clk }
         }
-        for g in registry.globals.values where g.interface == WlOutput.interfaceName { addOutput(g) }
-        registry.onGlobalAdded = { [unowned self] g in
-            if g.interface == WlOutput.interfaceName { addOutput(g) }
-        }
+        for g in registry.globals.values { globalAdded(g) }
+        registry.onGlobalAdded = { [unowned self] g in globalAdded(g) }
         registry.onGlobalRemoved = { [unowned self] g in
             outputs[g.name] = nil
+            seats[g.name] = nil
         }
         try connection.roundtrip(timeout: timeout)
         if presentation == nil {
@@ -63,9 +64,17 @@ public final class Display {
         }
     }
 
-    private func addOutput(_ g: Registry.Global) {
-        guard outputs[g.name] == nil, let wl = try? registry.bind(g, WlOutput.self) else { return }
-        outputs[g.name] = Output(wl)
+    private func globalAdded(_ g: Registry.Global) {
+        switch g.interface {
+        case WlOutput.interfaceName:
+            guard outputs[g.name] == nil, let wl = try? registry.bind(g, WlOutput.self) else { return }
+            outputs[g.name] = Output(wl)
+        case WlSeat.interfaceName:
+            guard seats[g.name] == nil, let wl = try? registry.bind(g, WlSeat.self) else { return }
+            seats[g.name] = Seat(wl)
+        default:
+            break
+        }
     }
 
     /// The output a `wl_output` proxy belongs to.
@@ -95,6 +104,24 @@ public final class Output {
             case let .mode(flags, w, h, r) where flags.contains(.current):
                 (width, height, refresh) = (w, h, r)
             default: break
+            }
+        }
+    }
+}
+
+/// A seat (`wl_seat`): a group of input devices. Input handling builds on it.
+@MainActor
+public final class Seat {
+    public let proxy: WlSeat
+    public private(set) var capabilities: WlSeat.Capability = []
+    public private(set) var name: String?
+
+    init(_ proxy: WlSeat) {
+        self.proxy = proxy
+        proxy.onEvent = { [unowned self] event in
+            switch event {
+            case let .capabilities(c): capabilities = c
+            case let .name(n): name = n
             }
         }
     }

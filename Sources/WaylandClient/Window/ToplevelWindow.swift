@@ -177,7 +177,7 @@ public final class ToplevelWindow {
         return result
     }
 
-    private func applyConfigure(size: (Int32, Int32)?, states newStates: Set<State>) {
+    func applyConfigure(size: (Int32, Int32)?, states newStates: Set<State>) {
         // 0 means "you choose"; absurd sizes are clamped to what a buffer can hold.
         let limit = Int(Double(ShmBufferPool.maximumDimension) / max(1, scale))
         let w = size.map { Int($0.0) }.flatMap { $0 > 0 ? $0 : nil } ?? preferredWidth

@@ -1,0 +1,62 @@
+import CPixman
+import Glibc
+import StrataTesting
+import WaylandClient
+
+/// CPU seconds (user + system) this process has used.
+func cpuTime() -> Double {
+    var usage = rusage()
+    getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
+    return Double(usage.ru_utime.tv_sec) + Double(usage.ru_utime.tv_usec) / 1e6
+        + Double(usage.ru_stime.tv_sec) + Double(usage.ru_stime.tv_usec) / 1e6
+}
+
+/// Fills the buffer and composites 8 translucent squares, as a small animated scene.
+@MainActor
+func drawCards(_ ctx: DrawContext) {
+    var bg = pixman_color_t(red: 0x2020, green: 0x2424, blue: 0x2828, alpha: 0xffff)
+    var all = pixman_rectangle16_t(x: 0, y: 0, width: UInt16(ctx.buffer.width), height: UInt16(ctx.buffer.height))
+    pixman_image_fill_rectangles(PIXMAN_OP_SRC, ctx.buffer.image, &bg, 1, &all)
+    for i in 0..<8 {
+        var c = pixman_color_t(red: UInt16(i * 8000), green: 0x6000, blue: 0x9000, alpha: 0xb000)
+        let src = pixman_image_create_solid_fill(&c)
+        let x = Int32((Int(ctx.frame) * 4 + i * 150) % max(1, ctx.buffer.width - 200))
+        pixman_image_composite32(PIXMAN_OP_OVER, src, nil, ctx.buffer.image, 0, 0, 0, 0, x, Int32(40 + i * 70), 200, 160)
+        pixman_image_unref(src)
+    }
+}
+
+/// Issue-2 figures on a headless weston: frame callback → commit at 1280×720,
+/// buffers allocated in steady state, and CPU used by an idle window (scene S5).
+@MainActor
+func sceneWindow720p() throws -> [Figure] {
+    let weston = try HeadlessWeston(width: 1280, height: 720, repaintWindow: 15)
+    let display = try weston.connect()
+    let window = ToplevelWindow(display: display, title: "bench", width: 1280, height: 720)
+    window.setFullscreen(true)
+    var animating = true
+    window.isAnimating = { animating }
+    window.onDraw = { ctx in drawCards(ctx); return .full }
+    let warm = MonotonicClock.now
+    try display.connection.dispatch(until: { MonotonicClock.now - warm > 1 }, timeout: 10)
+    let allocatedBefore = window.pool.allocationCount
+    let framesBefore = window.statistics.frames.count
+    let start = MonotonicClock.now
+    try display.connection.dispatch(until: { MonotonicClock.now - start > 3 }, timeout: 10)
+    let frames = Array(window.statistics.frames.dropFirst(framesBefore))
+    let latencies = frames.compactMap { f in f.callbackTime.map { f.commitTime - $0 } }
+    let newBuffers = window.pool.allocationCount - allocatedBefore
+
+    animating = false
+    try display.connection.dispatch(until: { MonotonicClock.now - start > 3.2 }, timeout: 10)
+    let cpu0 = cpuTime(), idleStart = MonotonicClock.now
+    while MonotonicClock.now - idleStart < 5 { try display.connection.dispatch(timeout: 5 - (MonotonicClock.now - idleStart)) }
+    let idleCPU = cpuTime() - cpu0
+    return [
+        Figure(scene: "window-1280x720", metric: "callback→commit p50", value: (FrameStatistics.percentile(latencies, 50) ?? .nan) * 1e3, unit: "ms", repetitions: latencies.count),
+        Figure(scene: "window-1280x720", metric: "callback→commit p99", value: (FrameStatistics.percentile(latencies, 99) ?? .nan) * 1e3, unit: "ms", repetitions: latencies.count),
+        Figure(scene: "window-1280x720", metric: "frames per second", value: Double(frames.count) / 3, unit: "fps", repetitions: 1),
+        Figure(scene: "window-1280x720", metric: "new wl_buffers in steady state", value: Double(newBuffers), unit: "buffers", repetitions: frames.count),
+        Figure(scene: "S5 idle", metric: "CPU over 5 s idle", value: idleCPU * 1e3, unit: "ms", repetitions: 1),
+    ]
+}
