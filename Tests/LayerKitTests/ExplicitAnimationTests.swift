@@ -307,6 +307,19 @@ struct ExplicitAnimationTests {
         #expect(AnimationTimeline.nextChangeTime(after: currentMediaTime()) == .infinity)
     }
 
+    @Test("advancing a manual clock to the past does not move time")
+    func clockNeverGoesBack() {
+        let f = Fixture()
+        f.advance(-5)
+        #expect(currentMediaTime() == 100)
+        f.clock.now = 50
+        #expect(currentMediaTime() == 100)
+        f.clock.now = .nan
+        #expect(currentMediaTime() == 100)
+        f.advance(1)
+        #expect(currentMediaTime() == 101)
+    }
+
     @Test("the timeline reports the next time anything changes")
     func nextChangeTime() {
         let f = Fixture()
