@@ -2,6 +2,7 @@ import StrataTesting
 import Testing
 @testable import WaylandClient
 
+extension Integration {
 /// The main-thread event loop against a real headless weston. The test runner
 /// serves the main queue itself, so these drive the loop with `runAsync()`.
 @MainActor
@@ -63,4 +64,5 @@ struct EventLoopTests {
             return
         }
     }
+}
 }

@@ -2,6 +2,7 @@ import Glibc
 import StrataTesting
 import Testing
 
+extension Integration {
 /// The examples run for real against a headless weston.
 @MainActor
 @Suite("Examples", .serialized)
@@ -18,4 +19,5 @@ struct ExampleTests {
         #expect((frames ?? 0) > 15, "\(output)")
         #expect(output.contains("buffers allocated: 2") || output.contains("buffers allocated: 3"), "\(output)")
     }
+}
 }

@@ -19,6 +19,7 @@ func paint(_ ctx: DrawContext, rgb: UInt32, marker: UInt32 = 0xFF00FF00) {
     pixman_image_fill_rectangles(PIXMAN_OP_SRC, ctx.buffer.image, &fg, 1, &square)
 }
 
+extension Integration {
 /// Integration tests of WaylandClient against a real weston, headless (pixman renderer).
 @MainActor
 @Suite("WaylandClient on headless weston", .serialized)
@@ -214,7 +215,9 @@ struct WaylandClientTests {
         #expect(display.connection.error == nil)
     }
 }
+}
 
+extension Integration {
 /// Scale and configure edge cases.
 @MainActor
 @Suite("Window scale and configure limits", .serialized)
@@ -255,4 +258,5 @@ struct WindowScaleTests {
         try display.connection.roundtrip()
         #expect(display.connection.error == nil)
     }
+}
 }
