@@ -31,6 +31,7 @@ let package = Package(
 
         // Renders LayerKit trees with pixman; PNG through libpng.
         .target(name: "PixmanRender", dependencies: ["LayerKit", "CPixman", "CPNG"]),
+        .testTarget(name: "PixmanRenderTests", dependencies: ["PixmanRender", "LayerKit"]),
 
         // Compositor-integration kit: headless compositors, capture, compare, frame statistics.
         .target(name: "StrataTesting", dependencies: ["WaylandClient", "PixmanRender", "CShims"]),

@@ -46,6 +46,10 @@ extension Layer {
         propertyDidChange("animations")
     }
 
+    /// True when any animation is attached (anonymous ones included): only then can
+    /// the presentation differ from the model. Renderers skip the copy otherwise.
+    public var hasAnimations: Bool { !animationEntries.isEmpty }
+
     /// The running copy added under `key` (`animation(forKey:)`).
     public func animation(forKey key: String) -> Animation? {
         animationEntries.first { !$0.isAnonymous && $0.key == key }?.animation

@@ -1,0 +1,40 @@
+import CPixman
+import LayerKit
+
+/// A premultiplied ARGB32 pixman image that owns its pixels.
+final class Canvas {
+    let width: Int
+    let height: Int
+    let image: OpaquePointer
+    private let pixels: UnsafeMutablePointer<UInt32>
+
+    init(width: Int, height: Int) {
+        self.width = max(1, width)
+        self.height = max(1, height)
+        pixels = .allocate(capacity: self.width * self.height)
+        pixels.initialize(repeating: 0, count: self.width * self.height)
+        image = pixman_image_create_bits(PIXMAN_a8r8g8b8, Int32(self.width), Int32(self.height), pixels, Int32(self.width * 4))!
+    }
+
+    deinit {
+        pixman_image_unref(image)
+        pixels.deallocate()
+    }
+
+    var words: [UInt32] { Array(UnsafeBufferPointer(start: pixels, count: width * height)) }
+
+    /// Fills the whole canvas (SRC) with a colour.
+    func clear(to color: Color) {
+        var c = pixmanColor(color)
+        var box = pixman_box32_t(x1: 0, y1: 0, x2: Int32(width), y2: Int32(height))
+        pixman_image_fill_boxes(PIXMAN_OP_SRC, image, &c, 1, &box)
+    }
+}
+
+/// A straight-alpha colour as pixman's 16-bit premultiplied colour, with an extra alpha factor.
+func pixmanColor(_ color: Color, alpha factor: Double = 1) -> pixman_color_t {
+    let c = color.clamped
+    let a = c.alpha * min(1, max(0, factor))
+    func ch(_ v: Double) -> UInt16 { UInt16((v * a * 65535).rounded()) }
+    return pixman_color_t(red: ch(c.red), green: ch(c.green), blue: ch(c.blue), alpha: UInt16((a * 65535).rounded()))
+}

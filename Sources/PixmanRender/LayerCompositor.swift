@@ -1,0 +1,172 @@
+import CPixman
+import Glibc
+import LayerKit
+
+/// Draws a layer tree with pixman, as Core Animation draws it (rules R1–R5):
+/// each layer's background (rounded by `cornerRadius`), its contents, its
+/// sublayers in `zPosition` then insertion order, then its border; `opacity` as
+/// group opacity; `masksToBounds` clipping to the rounded bounds; hidden layers
+/// skipped; every value taken from the presentation at the frame's time.
+///
+/// Not yet drawn: shadows, `mask` layers, perspective (the affine part of a 3D
+/// transform is used), `ShapeLayer` paths, transitions.
+@MainActor
+struct LayerCompositor {
+    let width: Int
+    let height: Int
+    /// Device pixels per layer unit.
+    let scale: Double
+    /// Root media time of the frame.
+    let time: Double
+    let contents: ContentsCache
+
+    func draw(_ root: Layer, into canvas: Canvas) {
+        draw(root, parent: nil, parentTransform: AffineTransform(scaleX: scale, y: scale), into: canvas, depth: 0)
+    }
+
+    /// The map from a layer's coordinates to its superlayer's (rule R1), from presentation values.
+    static func transformToSuperlayer(_ p: Layer, parent: Layer?) -> AffineTransform {
+        let ax = p.bounds.origin.x + p.anchorPoint.x * p.bounds.size.width
+        let ay = p.bounds.origin.y + p.anchorPoint.y * p.bounds.size.height
+        var m = AffineTransform(translationX: -ax, y: -ay)
+            .concatenating(p.transform.affineTransform)
+            .concatenating(AffineTransform(translationX: p.position.x, y: p.position.y))
+        if let parent, !parent.sublayerTransform.isIdentity {
+            let cx = parent.bounds.origin.x + parent.anchorPoint.x * parent.bounds.size.width
+            let cy = parent.bounds.origin.y + parent.anchorPoint.y * parent.bounds.size.height
+            m = m.concatenating(AffineTransform(translationX: -cx, y: -cy))
+                .concatenating(parent.sublayerTransform.affineTransform)
+                .concatenating(AffineTransform(translationX: cx, y: cy))
+        }
+        return m
+    }
+
+    private func draw(_ layer: Layer, parent: Layer?, parentTransform: AffineTransform, into canvas: Canvas, depth: Int) {
+        guard depth < 4096 else { return }   // deeper trees are cut off rather than overflowing the stack
+        let p: Layer = layer.hasAnimations ? layer.presentation(atTime: time) : layer
+        guard !p.isHidden, p.opacity > 0 else { return }
+        let m = Self.transformToSuperlayer(p, parent: parent).concatenating(parentTransform)
+        guard m.a.isFinite, m.b.isFinite, m.c.isFinite, m.d.isFinite, m.a * m.d - m.b * m.c != 0 else { return }
+
+        let sublayers = layer.sublayers.enumerated()
+            .sorted { ($0.element.zPosition, $0.offset) < ($1.element.zPosition, $1.offset) }
+            .map(\.element)
+        let clips = p.masksToBounds && (!sublayers.isEmpty || p.contents != nil)
+        let needsGroup = clips || (p.opacity < 1 && (!sublayers.isEmpty || p.contents != nil || p.borderWidth > 0))
+
+        if needsGroup {
+            let group = Canvas(width: canvas.width, height: canvas.height)
+            drawContent(p, layer: layer, sublayers: sublayers, transform: m, opacity: 1, into: group, depth: depth)
+            compositeGroup(group, onto: canvas, clipTo: clips ? outline(p, m) : nil, opacity: p.opacity)
+        } else {
+            drawContent(p, layer: layer, sublayers: sublayers, transform: m, opacity: p.opacity, into: canvas, depth: depth)
+        }
+    }
+
+    private func drawContent(_ p: Layer, layer: Layer, sublayers: [Layer], transform m: AffineTransform, opacity: Double,
+                             into canvas: Canvas, depth: Int) {
+        if let bg = p.backgroundColor, bg.alpha > 0 {
+            ShapeRasterizer.fill(ShapeRasterizer.fan(outline(p, m)), color: pixmanColor(bg, alpha: opacity), onto: canvas.image)
+        }
+        if let image = p.contents {
+            drawContents(image, of: p, transform: m, into: canvas)
+        }
+        for s in sublayers {
+            draw(s, parent: p, parentTransform: m, into: canvas, depth: depth + 1)
+        }
+        if p.borderWidth > 0, let color = p.borderColor, color.alpha > 0 {
+            drawBorder(p, m, color: pixmanColor(color, alpha: opacity), into: canvas)
+        }
+    }
+
+    /// The layer's rounded bounds in device space.
+    private func outline(_ p: Layer, _ m: AffineTransform) -> [Point] {
+        let segments = ShapeRasterizer.segments(forRadius: p.cornerRadius, scale: deviceScale(m))
+        return ShapeRasterizer.roundedRect(p.bounds, radius: p.cornerRadius, segments: segments).map { $0.applying(m) }
+    }
+
+    private func deviceScale(_ m: AffineTransform) -> Double {
+        max((m.a * m.a + m.b * m.b).squareRoot(), (m.c * m.c + m.d * m.d).squareRoot())
+    }
+
+    private func drawBorder(_ p: Layer, _ m: AffineTransform, color: pixman_color_t, into canvas: Canvas) {
+        let b = p.bounds
+        let w = min(p.borderWidth, b.width / 2, b.height / 2)
+        let segments = ShapeRasterizer.segments(forRadius: p.cornerRadius, scale: deviceScale(m))
+        let outer = ShapeRasterizer.roundedRect(b, radius: p.cornerRadius, segments: segments).map { $0.applying(m) }
+        let inner = ShapeRasterizer.roundedRect(b.insetBy(dx: w, dy: w), radius: max(0, p.cornerRadius - w), segments: segments)
+            .map { $0.applying(m) }
+        ShapeRasterizer.fill(ShapeRasterizer.ring(outer: outer, inner: inner), color: color, onto: canvas.image)
+    }
+
+    /// Where the contents go inside the bounds, by `contentsGravity`, in layer coordinates.
+    static func contentsFrame(_ p: Layer, imageSize: Size) -> Rect {
+        let b = p.bounds
+        let s = max(p.contentsScale, 0.0001)
+        let w = imageSize.width * p.contentsRect.width / s, h = imageSize.height * p.contentsRect.height / s
+        func placed(_ width: Double, _ height: Double, _ gx: Double, _ gy: Double) -> Rect {
+            Rect(x: b.minX + (b.width - width) * gx, y: b.minY + (b.height - height) * gy, width: width, height: height)
+        }
+        switch p.contentsGravity {
+        case .resize: return b
+        case .resizeAspect, .resizeAspectFill:
+            guard w > 0, h > 0 else { return b }
+            let fit = p.contentsGravity == .resizeAspect ? min(b.width / w, b.height / h) : max(b.width / w, b.height / h)
+            return placed(w * fit, h * fit, 0.5, 0.5)
+        case .center: return placed(w, h, 0.5, 0.5)
+        case .top: return placed(w, h, 0.5, 0)
+        case .bottom: return placed(w, h, 0.5, 1)
+        case .left: return placed(w, h, 0, 0.5)
+        case .right: return placed(w, h, 1, 0.5)
+        case .topLeft: return placed(w, h, 0, 0)
+        case .topRight: return placed(w, h, 1, 0)
+        case .bottomLeft: return placed(w, h, 0, 1)
+        case .bottomRight: return placed(w, h, 1, 1)
+        }
+    }
+
+    private func drawContents(_ image: Image, of p: Layer, transform m: AffineTransform, into canvas: Canvas) {
+        guard let src = contents.pixmanImage(for: image) else { return }
+        let frame = Self.contentsFrame(p, imageSize: image.size)
+        guard frame.width > 0, frame.height > 0 else { return }
+        let cr = p.contentsRect
+        // image pixels ← layer coordinates ← device pixels
+        let layerToImage = AffineTransform(translationX: -frame.minX, y: -frame.minY)
+            .concatenating(AffineTransform(scaleX: cr.width * Double(image.width) / frame.width, y: cr.height * Double(image.height) / frame.height))
+            .concatenating(AffineTransform(translationX: cr.minX * Double(image.width), y: cr.minY * Double(image.height)))
+        let deviceToImage = m.inverted().concatenating(layerToImage)
+        var t = pixman_transform_t()
+        func f(_ v: Double) -> pixman_fixed_t { pixman_fixed_t(clamping: Int64((v * 65536).rounded())) }
+        t.matrix.0 = (f(deviceToImage.a), f(deviceToImage.c), f(deviceToImage.tx))
+        t.matrix.1 = (f(deviceToImage.b), f(deviceToImage.d), f(deviceToImage.ty))
+        t.matrix.2 = (0, 0, f(1))
+        pixman_image_set_transform(src, &t)
+        let magnifying = abs(deviceToImage.a * deviceToImage.d - deviceToImage.b * deviceToImage.c) < 1
+        pixman_image_set_filter(src, magnifying ? PIXMAN_FILTER_BILINEAR : PIXMAN_FILTER_GOOD, nil, 0)
+        pixman_image_set_repeat(src, PIXMAN_REPEAT_PAD)
+        // Only inside the placed frame: its device outline is the coverage.
+        let corners = Rect(x: frame.minX, y: frame.minY, width: frame.width, height: frame.height).corners.map { $0.applying(m) }
+        ShapeRasterizer.composite(ShapeRasterizer.fan(corners), source: src, onto: canvas.image)
+        pixman_image_set_transform(src, nil)
+    }
+
+    /// Composites a group through an optional clip outline, with group opacity (rule R2, R3).
+    private func compositeGroup(_ group: Canvas, onto canvas: Canvas, clipTo outline: [Point]?, opacity: Double) {
+        var mask: OpaquePointer?
+        if let outline {
+            mask = ShapeRasterizer.mask(ShapeRasterizer.fan(outline), width: canvas.width, height: canvas.height)
+            if opacity < 1, let m = mask {
+                var a = pixmanColor(.white, alpha: opacity)
+                if let solid = pixman_image_create_solid_fill(&a) {
+                    pixman_image_composite32(PIXMAN_OP_IN, solid, nil, m, 0, 0, 0, 0, 0, 0, Int32(canvas.width), Int32(canvas.height))
+                    pixman_image_unref(solid)
+                }
+            }
+        } else if opacity < 1 {
+            var a = pixmanColor(.white, alpha: opacity)
+            mask = pixman_image_create_solid_fill(&a)
+        }
+        pixman_image_composite32(PIXMAN_OP_OVER, group.image, mask, canvas.image, 0, 0, 0, 0, 0, 0, Int32(canvas.width), Int32(canvas.height))
+        if let mask { pixman_image_unref(mask) }
+    }
+}

@@ -1,0 +1,229 @@
+import LayerKit
+import PixmanRender
+import Testing
+
+/// A clean world with a ManualMediaClock at t = 100 and an offscreen renderer.
+@MainActor
+func makeRenderer(width: Int = 100, height: Int = 100, scale: Double = 1) -> (OffscreenRenderer, Layer, ManualMediaClock) {
+    Transaction.reset()
+    AnimationTimeline.reset()
+    Transaction.endOfTurnScheduler = { _ in }
+    let clock = ManualMediaClock(now: 100)
+    MediaTime.clock = clock
+    let root = Layer()
+    root.anchorPoint = .zero
+    root.bounds = Rect(x: 0, y: 0, width: Double(width), height: Double(height))
+    let r = OffscreenRenderer(width: width, height: height, scale: scale)
+    r.rootLayer = root
+    Transaction.flush()
+    return (r, root, clock)
+}
+
+@MainActor
+func box(_ frame: Rect, _ color: Color?, in parent: Layer) -> Layer {
+    let l = Layer()
+    l.frame = frame
+    l.backgroundColor = color
+    Transaction.withoutActions { parent.addSublayer(l) }
+    return l
+}
+
+func near(_ a: (r: UInt8, g: UInt8, b: UInt8, a: UInt8), _ b: (Int, Int, Int, Int), _ tol: Int = 1) -> Bool {
+    abs(Int(a.r) - b.0) <= tol && abs(Int(a.g) - b.1) <= tol && abs(Int(a.b) - b.2) <= tol && abs(Int(a.a) - b.3) <= tol
+}
+
+/// Pixels drawn by the offscreen renderer against independently computed
+/// expectations (rules R1–R5).
+@MainActor
+@Suite("Offscreen rendering (R1–R5)", .serialized)
+struct RendererTests {
+    @Test("rule R1: a layer's background fills its frame exactly")
+    func ruleR1SolidBackground() {
+        let (r, root, _) = makeRenderer()
+        _ = box(Rect(x: 10, y: 20, width: 30, height: 40), .red, in: root)
+        let img = r.render()
+        #expect(near(img.rgba8(x: 10, y: 20), (255, 0, 0, 255), 0))
+        #expect(near(img.rgba8(x: 39, y: 59), (255, 0, 0, 255), 0))
+        #expect(img.rgba8(x: 40, y: 20).a == 0 && img.rgba8(x: 9, y: 20).a == 0 && img.rgba8(x: 10, y: 60).a == 0)
+    }
+
+    @Test("rule R1: edges are anti-aliased by their true coverage")
+    func ruleR1AntialiasedEdges() {
+        let (r, root, _) = makeRenderer()
+        _ = box(Rect(x: 10.5, y: 10, width: 20, height: 20.25), .white, in: root)
+        let img = r.render()
+        // pixman rasterizes 8-bit coverage on a 17×15 sample grid per pixel, so a true
+        // coverage is met within about one sample column (1/17 ≈ 15/255).
+        #expect(abs(Int(img.rgba8(x: 10, y: 15).a) - 128) <= 10)    // half the pixel covered
+        #expect(abs(Int(img.rgba8(x: 30, y: 15).a) - 128) <= 10)
+        #expect(abs(Int(img.rgba8(x: 20, y: 30).a) - 64) <= 10)     // a quarter
+        #expect(img.rgba8(x: 9, y: 15).a == 0 && img.rgba8(x: 31, y: 15).a == 0)
+        #expect(img.rgba8(x: 20, y: 15).a == 255)
+    }
+
+    @Test("rule R1: sublayers draw in zPosition, then insertion order, before the border")
+    func ruleR1Order() {
+        let (r, root, _) = makeRenderer()
+        let parent = box(Rect(x: 0, y: 0, width: 60, height: 60), .black, in: root)
+        Transaction.withoutActions {
+            parent.borderWidth = 5
+            parent.borderColor = .white
+        }
+        let a = box(Rect(x: 0, y: 0, width: 40, height: 40), .red, in: parent)
+        _ = box(Rect(x: 20, y: 20, width: 40, height: 40), .green, in: parent)
+        let img = r.render()
+        #expect(near(img.rgba8(x: 30, y: 30), (0, 255, 0, 255), 0))   // inserted later: on top
+        #expect(near(img.rgba8(x: 2, y: 20), (255, 255, 255, 255), 0)) // the border covers sublayers
+        Transaction.withoutActions { a.zPosition = 1 }
+        #expect(near(r.render().rgba8(x: 30, y: 30), (255, 0, 0, 255), 0))
+    }
+
+    @Test("rule R1: transforms turn about the anchor point")
+    func ruleR1Transform() {
+        let (r, root, _) = makeRenderer()
+        let bar = box(Rect(x: 20, y: 45, width: 60, height: 10), .blue, in: root)
+        Transaction.withoutActions { bar.transform = Transform3D(rotationAngle: .pi / 2, x: 0, y: 0, z: 1) }
+        let img = r.render()
+        #expect(near(img.rgba8(x: 50, y: 25), (0, 0, 255, 255), 0))   // now vertical through the centre
+        #expect(img.rgba8(x: 25, y: 50).a == 0)
+    }
+
+    @Test("rule R2: opacity is group opacity over overlapping sublayers")
+    func ruleR2GroupOpacity() {
+        let (r, root, _) = makeRenderer()
+        let group = box(Rect(x: 0, y: 0, width: 100, height: 100), nil, in: root)
+        _ = box(Rect(x: 0, y: 0, width: 60, height: 60), .red, in: group)
+        _ = box(Rect(x: 40, y: 40, width: 60, height: 60), .blue, in: group)
+        Transaction.withoutActions { group.opacity = 0.5 }
+        let img = r.render()
+        #expect(near(img.rgba8(x: 50, y: 50), (0, 0, 255, 128)))     // blue alone, half transparent
+        #expect(near(img.rgba8(x: 10, y: 10), (255, 0, 0, 128)))
+        // Per-layer opacity would let the red show through the blue instead.
+        let (r2, root2, _) = makeRenderer()
+        let a = box(Rect(x: 0, y: 0, width: 60, height: 60), .red, in: root2)
+        let b = box(Rect(x: 40, y: 40, width: 60, height: 60), .blue, in: root2)
+        Transaction.withoutActions { a.opacity = 0.5; b.opacity = 0.5 }
+        let mixed = r2.render().rgba8(x: 50, y: 50)
+        #expect(mixed.r > 60 && mixed.b > 100 && mixed.a > 180)
+    }
+
+    @Test("rule R3: masksToBounds clips sublayers to the rounded bounds")
+    func ruleR3RoundedClip() {
+        let (r, root, _) = makeRenderer()
+        let clip = box(Rect(x: 10, y: 10, width: 80, height: 80), nil, in: root)
+        Transaction.withoutActions {
+            clip.cornerRadius = 40
+            clip.masksToBounds = true
+        }
+        _ = box(Rect(x: -10, y: -10, width: 100, height: 100), .green, in: clip)
+        let img = r.render()
+        #expect(img.rgba8(x: 12, y: 12).a == 0)          // outside the circle
+        #expect(img.rgba8(x: 5, y: 50).a == 0)           // outside the bounds
+        #expect(near(img.rgba8(x: 50, y: 50), (0, 255, 0, 255), 0))
+        // Coverage adds up to the circle's area (π·40²) within half a percent.
+        var sum = 0.0
+        for y in 0..<100 { for x in 0..<100 { sum += Double(img.rgba8(x: x, y: y).a) / 255 } }
+        #expect(abs(sum - Double.pi * 1600) / (Double.pi * 1600) < 0.005)
+    }
+
+    @Test("rule R3: corner radius rounds the background and the border follows it")
+    func ruleR3RoundedBackgroundAndBorder() {
+        let (r, root, _) = makeRenderer()
+        let l = box(Rect(x: 0, y: 0, width: 100, height: 100), .black, in: root)
+        Transaction.withoutActions {
+            l.cornerRadius = 30
+            l.borderWidth = 4
+            l.borderColor = .white
+        }
+        let img = r.render()
+        #expect(img.rgba8(x: 1, y: 1).a == 0)
+        #expect(near(img.rgba8(x: 50, y: 1), (255, 255, 255, 255), 0))      // straight border
+        #expect(near(img.rgba8(x: 50, y: 50), (0, 0, 0, 255), 0))
+        // On the diagonal the border is at distance 30 − 30/√2 ≈ 8.8 from the corner, 4 wide.
+        #expect(near(img.rgba8(x: 10, y: 10), (255, 255, 255, 255), 2))
+        #expect(near(img.rgba8(x: 14, y: 14), (0, 0, 0, 255), 2))
+    }
+
+    @Test("rule R4: hidden layers and their subtrees are not drawn")
+    func ruleR4Hidden() {
+        let (r, root, _) = makeRenderer()
+        let l = box(Rect(x: 0, y: 0, width: 50, height: 50), .red, in: root)
+        _ = box(Rect(x: 0, y: 0, width: 10, height: 10), .blue, in: l)
+        Transaction.withoutActions { l.isHidden = true }
+        let img = r.render()
+        #expect(img.pixels.allSatisfy { $0 == 0 })
+    }
+
+    @Test("rule R5: a frame shows presentation values at its time, never model values mid-animation")
+    func ruleR5PresentationAtFrameTime() {
+        let (r, root, clock) = makeRenderer()
+        let l = box(Rect(x: 0, y: 0, width: 20, height: 20), .white, in: root)
+        Transaction.flush()
+        Transaction.begin()
+        Transaction.animationTimingFunction = .linear
+        Transaction.animationDuration = 1
+        l.position = Point(x: 80, y: 10)    // from (10, 10)
+        Transaction.commit()
+        let mid = r.render(atTime: 100.5)
+        #expect(mid.rgba8(x: 45, y: 10).a == 255 && mid.rgba8(x: 75, y: 10).a == 0)
+        clock.advance(by: 1)
+        let end = r.render()
+        #expect(end.rgba8(x: 75, y: 10).a == 255 && end.rgba8(x: 45, y: 10).a == 0)
+    }
+
+    @Test("contents are drawn into the bounds, by gravity and contentsRect")
+    func contentsImages() throws {
+        let (r, root, _) = makeRenderer()
+        // A 2×2 image: red, green / blue, white.
+        let image = try #require(Image(width: 2, height: 2, pixels: [0xFFFF0000, 0xFF00FF00, 0xFF0000FF, 0xFFFFFFFF]))
+        let exact = box(Rect(x: 0, y: 0, width: 2, height: 2), nil, in: root)
+        let big = box(Rect(x: 10, y: 10, width: 40, height: 40), nil, in: root)
+        let cropped = box(Rect(x: 60, y: 10, width: 20, height: 20), nil, in: root)
+        Transaction.withoutActions {
+            exact.contents = image
+            big.contents = image
+            cropped.contents = image
+            cropped.contentsRect = Rect(x: 0.5, y: 0.5, width: 0.5, height: 0.5)   // the white pixel only
+        }
+        let img = r.render()
+        #expect(near(img.rgba8(x: 0, y: 0), (255, 0, 0, 255), 0) && near(img.rgba8(x: 1, y: 1), (255, 255, 255, 255), 0))
+        #expect(near(img.rgba8(x: 12, y: 12), (255, 0, 0, 255), 0))   // top-left quadrant
+        #expect(near(img.rgba8(x: 47, y: 12), (0, 255, 0, 255), 0))
+        #expect(near(img.rgba8(x: 12, y: 47), (0, 0, 255, 255), 0))
+        #expect(near(img.rgba8(x: 70, y: 20), (255, 255, 255, 255), 0))
+        Transaction.withoutActions { big.contentsGravity = .center }
+        let centred = r.render()
+        #expect(near(centred.rgba8(x: 29, y: 29), (255, 0, 0, 255), 0) && centred.rgba8(x: 12, y: 12).a == 0)
+    }
+
+    @Test("rendering is deterministic and survives a PNG round trip")
+    func deterministicAndPNG() throws {
+        let (r, root, _) = makeRenderer()
+        let a = box(Rect(x: 5.3, y: 7.7, width: 50, height: 30), Color(red: 0.2, green: 0.6, blue: 0.9, alpha: 0.7), in: root)
+        Transaction.withoutActions { a.cornerRadius = 9; a.transform = Transform3D(rotationAngle: 0.3, x: 0, y: 0, z: 1) }
+        let one = r.render(), two = r.render()
+        #expect(one == two)
+        let back = try RenderedImage(pngData: one.pngData())
+        #expect(back.maximumDifference(from: one)! <= 1)
+    }
+
+    @Test("bad input: empty, huge and degenerate layers, corrupt images")
+    func badInput() {
+        let (r, root, _) = makeRenderer()
+        _ = box(Rect(x: 0, y: 0, width: 0, height: 0), .red, in: root)
+        let huge = box(Rect(x: -5e8, y: -5e8, width: 1e9, height: 1e9), .blue, in: root)
+        Transaction.withoutActions { huge.cornerRadius = 1e12 }
+        let flat = box(Rect(x: 0, y: 0, width: 50, height: 50), .green, in: root)
+        Transaction.withoutActions {
+            flat.transform = Transform3D(scaleX: 0, y: 1, z: 1)
+            flat.contents = Image(width: 0, height: 0, pixels: [])
+        }
+        var deep = root
+        for _ in 0..<2000 { deep = box(Rect(x: 0, y: 0, width: 1, height: 1), nil, in: deep) }
+        let img = r.render()
+        #expect(img.width == 100)
+        #expect(Image(pngData: [0x89, 0x50, 0x4E, 0x47, 1, 2, 3]) == nil)
+        #expect(Image(contentsOfFile: "/nonexistent.png") == nil)
+        #expect(OffscreenRenderer(width: -5, height: 0).width == 1)
+    }
+}
