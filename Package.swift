@@ -35,7 +35,9 @@ let package = Package(
 
         // Compositor-integration kit: headless compositors, capture, compare, frame statistics.
         .target(name: "StrataTesting", dependencies: ["WaylandClient", "PixmanRender", "CShims"]),
-        .testTarget(name: "WaylandClientTests", dependencies: ["WaylandClient", "StrataTesting", "CPixman"]),
+        .testTarget(name: "WaylandClientTests", dependencies: ["WaylandClient", "StrataTesting", "PixmanRender", "CPixman"]),
+
+        .executableTarget(name: "layer-snapshot", dependencies: ["LayerKit", "PixmanRender"], path: "Examples/LayerSnapshot"),
 
         // Benchmark scenes of ../Docs/Benchmarks.md: `swift run -c release strata-bench`.
         .executableTarget(name: "strata-bench", dependencies: ["LayerKit", "WaylandClient", "StrataTesting", "CPixman"], path: "Benchmarks/StrataBench"),

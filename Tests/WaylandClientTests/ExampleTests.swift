@@ -1,4 +1,5 @@
 import Glibc
+import PixmanRender
 import StrataTesting
 import Testing
 
@@ -18,6 +19,21 @@ struct ExampleTests {
             .flatMap { Int($0.dropFirst(8).prefix { $0.isNumber }) }
         #expect((frames ?? 0) > 15, "\(output)")
         #expect(output.contains("buffers allocated: 2") || output.contains("buffers allocated: 3"), "\(output)")
+    }
+
+    @Test("layer-snapshot renders its scene offscreen to a PNG")
+    func layerSnapshot() throws {
+        let binary = ".build/debug/layer-snapshot"
+        try #require(access(binary, X_OK) == 0, "build the examples first (swift build --build-tests)")
+        let weston = try HeadlessWeston()   // not needed by the example; gives a private directory
+        let path = weston.runtimeDirectory + "/snapshot.png"
+        let (status, output) = try weston.runClient([binary, path], timeout: 20)
+        #expect(status == 0, "\(output)")
+        let image = try RenderedImage(contentsOfFile: path)
+        #expect(image.width == 480 && image.height == 320)
+        let stripe = image.rgba8(x: 240, y: 240)
+        #expect(stripe.r == 255 && stripe.g == 0 && stripe.b == 255)   // the clipped magenta stripe
+        #expect(image.rgba8(x: 150, y: 195).r == 0x20)                 // clipped away by the rounded corner
     }
 }
 }
