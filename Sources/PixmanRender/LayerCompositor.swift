@@ -24,28 +24,11 @@ struct LayerCompositor {
         draw(root, parent: nil, parentTransform: AffineTransform(scaleX: scale, y: scale), into: canvas, depth: 0)
     }
 
-    /// The map from a layer's coordinates to its superlayer's (rule R1), from presentation values.
-    static func transformToSuperlayer(_ p: Layer, parent: Layer?) -> AffineTransform {
-        let ax = p.bounds.origin.x + p.anchorPoint.x * p.bounds.size.width
-        let ay = p.bounds.origin.y + p.anchorPoint.y * p.bounds.size.height
-        var m = AffineTransform(translationX: -ax, y: -ay)
-            .concatenating(p.transform.affineTransform)
-            .concatenating(AffineTransform(translationX: p.position.x, y: p.position.y))
-        if let parent, !parent.sublayerTransform.isIdentity {
-            let cx = parent.bounds.origin.x + parent.anchorPoint.x * parent.bounds.size.width
-            let cy = parent.bounds.origin.y + parent.anchorPoint.y * parent.bounds.size.height
-            m = m.concatenating(AffineTransform(translationX: -cx, y: -cy))
-                .concatenating(parent.sublayerTransform.affineTransform)
-                .concatenating(AffineTransform(translationX: cx, y: cy))
-        }
-        return m
-    }
-
     private func draw(_ layer: Layer, parent: Layer?, parentTransform: AffineTransform, into canvas: Canvas, depth: Int) {
         guard depth < 4096 else { return }   // deeper trees are cut off rather than overflowing the stack
         let p: Layer = layer.hasAnimations ? layer.presentation(atTime: time) : layer
         guard !p.isHidden, p.opacity > 0 else { return }
-        let m = Self.transformToSuperlayer(p, parent: parent).concatenating(parentTransform)
+        let m = Layer.affineTransform(of: p, in: parent).concatenating(parentTransform)
         guard m.a.isFinite, m.b.isFinite, m.c.isFinite, m.d.isFinite, m.a * m.d - m.b * m.c != 0 else { return }
 
         let sublayers = layer.sublayers.enumerated()

@@ -83,14 +83,19 @@ extension Layer {
     /// then the superlayer's `sublayerTransform` about its anchor (rule R1).
     /// Perspective is not part of it.
     public var affineTransformToSuperlayer: AffineTransform {
-        let s = state
+        Layer.affineTransform(of: self, in: superlayer)
+    }
+
+    /// The same map for any pair of layers — presentation copies too, which have no
+    /// superlayer of their own: `layer`'s coordinates to `superlayer`'s.
+    public static func affineTransform(of layer: Layer, in superlayer: Layer?) -> AffineTransform {
+        let s = layer.state
         let ax = s.bounds.origin.x + s.anchorPoint.x * s.bounds.size.width
         let ay = s.bounds.origin.y + s.anchorPoint.y * s.bounds.size.height
         var m = AffineTransform(translationX: -ax, y: -ay)
             .concatenating(s.transform.affineTransform)
             .concatenating(AffineTransform(translationX: s.position.x, y: s.position.y))
-        if let parent = superlayer, !parent.state.sublayerTransform.isIdentity {
-            let p = parent.state
+        if let p = superlayer?.state, !p.sublayerTransform.isIdentity {
             let cx = p.bounds.origin.x + p.anchorPoint.x * p.bounds.size.width
             let cy = p.bounds.origin.y + p.anchorPoint.y * p.bounds.size.height
             m = m.concatenating(AffineTransform(translationX: -cx, y: -cy))

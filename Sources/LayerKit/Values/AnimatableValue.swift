@@ -138,6 +138,7 @@ struct ValueOps {
     let interpolate: (Any, Any, Double) -> Any?
     let add: (Any, Any) -> Any?
     let subtract: (Any, Any) -> Any?
+    let distance: (Any, Any) -> Double?
 
     /// The operations of `value`'s type, or nil when it is not an `AnimatableValue`.
     static func of(_ value: Any) -> ValueOps? {
@@ -158,6 +159,10 @@ struct ValueOps {
             subtract: { a, b in
                 guard let a = a as? T, let b = b as? T else { return nil }
                 return a.subtracting(b)
+            },
+            distance: { a, b in
+                guard let a = a as? T, let b = b as? T else { return nil }
+                return a.distance(to: b)
             })
     }
 }
@@ -182,41 +187,10 @@ enum AnyValue {
 
     static func sameType(_ a: Any, _ b: Any) -> Bool { type(of: a) == type(of: b) }
 
-    static func interpolate(_ a: Any, _ b: Any, _ t: Double) -> Any? {
-        guard let a = a as? any AnimatableValue else { return nil }
-        return interpolate(a, b, t)
-    }
-    private static func interpolate<T: AnimatableValue>(_ a: T, _ b: Any, _ t: Double) -> Any? {
-        guard let b = b as? T else { return nil }
-        return a.interpolated(to: b, fraction: t)
-    }
-
-    static func add(_ a: Any, _ b: Any) -> Any? {
-        guard let a = a as? any AnimatableValue else { return nil }
-        return add(a, b)
-    }
-    private static func add<T: AnimatableValue>(_ a: T, _ b: Any) -> Any? {
-        guard let b = b as? T else { return nil }
-        return a.adding(b)
-    }
-
-    static func subtract(_ a: Any, _ b: Any) -> Any? {
-        guard let a = a as? any AnimatableValue else { return nil }
-        return subtract(a, b)
-    }
-    private static func subtract<T: AnimatableValue>(_ a: T, _ b: Any) -> Any? {
-        guard let b = b as? T else { return nil }
-        return a.subtracting(b)
-    }
-
-    static func distance(_ a: Any, _ b: Any) -> Double? {
-        guard let a = a as? any AnimatableValue else { return nil }
-        return distance(a, b)
-    }
-    private static func distance<T: AnimatableValue>(_ a: T, _ b: Any) -> Double? {
-        guard let b = b as? T else { return nil }
-        return a.distance(to: b)
-    }
+    static func interpolate(_ a: Any, _ b: Any, _ t: Double) -> Any? { ValueOps.of(a)?.interpolate(a, b, t) }
+    static func add(_ a: Any, _ b: Any) -> Any? { ValueOps.of(a)?.add(a, b) }
+    static func subtract(_ a: Any, _ b: Any) -> Any? { ValueOps.of(a)?.subtract(a, b) }
+    static func distance(_ a: Any, _ b: Any) -> Double? { ValueOps.of(a)?.distance(a, b) }
 
     /// Equality of two values of any type: equal when both are nil, or of the same
     /// `Equatable` type and equal; objects without `Equatable` compare by identity.

@@ -33,23 +33,24 @@ public final class Connection {
 
     /// Sends a `wl_display.get_registry` request.
     public func getRegistry() -> WlRegistry {
-        var args = [wl_argument](repeating: wl_argument(), count: 1)
-        args[0].n = 0
-        let p = args.withUnsafeMutableBufferPointer {
-            wl_proxy_marshal_array_flags(display, 1, WlRegistry.interfacePointer, 1, 0, $0.baseAddress)
-        }
-        return WlRegistry(adopting: p!, version: 1, owner: handle)
+        WlRegistry(adopting: displayConstructor(opcode: 1, WlRegistry.self), version: 1, owner: handle)
     }
 
     /// Sends a `wl_display.sync` request; its callback is done once the compositor
     /// has handled everything sent before it.
     public func sync() -> WlCallback {
+        WlCallback(adopting: displayConstructor(opcode: 0, WlCallback.self), version: 1, owner: handle)
+    }
+
+    /// Sends a `wl_display` request whose only argument is a new object.
+    private func displayConstructor<T: WaylandProxy>(opcode: UInt32, _ type: T.Type) -> OpaquePointer {
         var args = [wl_argument](repeating: wl_argument(), count: 1)
         args[0].n = 0
         let p = args.withUnsafeMutableBufferPointer {
-            wl_proxy_marshal_array_flags(display, 0, WlCallback.interfacePointer, 1, 0, $0.baseAddress)
+            wl_proxy_marshal_array_flags(display, opcode, T.interfacePointer, 1, 0, $0.baseAddress)
         }
-        return WlCallback(adopting: p!, version: 1, owner: handle)
+        guard let p else { fatalError("libwayland could not allocate a \(T.interfaceName)") }
+        return p
     }
 
     /// Sends what is buffered. When the socket is full, waits up to `timeout`
