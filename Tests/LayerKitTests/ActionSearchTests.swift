@@ -290,3 +290,37 @@ struct ActionSearchTests {
         #expect(f.root.checkInvariants().isEmpty)
     }
 }
+
+/// The style dictionary as default values (`CALayer.style`).
+@MainActor
+@Suite("Style defaults", .serialized)
+struct StyleDefaultTests {
+    @Test("style supplies values for properties not set explicitly, nested styles too")
+    func styleSuppliesDefaults() {
+        let f = Fixture()
+        let layer = f.presentedLayer()
+        layer.style = ["cornerRadius": 6, "style": ["backgroundColor": Color.red, "cornerRadius": 99.0] as [String: Any]]
+        #expect(layer.cornerRadius == 6)                 // the outer style wins
+        #expect(layer.backgroundColor == .red)           // from the nested style
+        #expect(layer.value(forKey: "glow") == nil)
+        layer.style["glow"] = 0.4
+        #expect(layer.value(forKey: "glow") as? Double == 0.4)   // custom properties too
+        #expect(layer.animationKeys.isEmpty)             // applying a style runs no actions
+    }
+
+    @Test("an explicit value wins over the style, also when the style changes later")
+    func explicitWins() {
+        let f = Fixture()
+        let layer = f.presentedLayer()
+        layer.style = ["borderWidth": 2.0]
+        Transaction.withoutActions { layer.borderWidth = 5 }
+        layer.style = ["borderWidth": 3.0]
+        #expect(layer.borderWidth == 5)
+        layer.style = ["opacity": 0.5]
+        #expect(layer.opacity == 0.5)
+        layer.style = [:]                                // the style's value goes: back to the default
+        #expect(layer.opacity == 1)
+        let seen = Diagnostics.recording { layer.style = ["opacity": "dim"] }
+        #expect(seen.count == 1 && layer.opacity == 1)
+    }
+}

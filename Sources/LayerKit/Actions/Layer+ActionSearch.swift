@@ -21,7 +21,9 @@ extension Layer {
     }
 
     /// The search itself: what was found (possibly a `NullAction`) and at which step.
-    func searchAction(forKey event: String) -> (action: (any Action)?, step: ActionTrace.Step) {
+    /// With `buildingImplicit` false, step 5 only reports that an implicit animation
+    /// exists (a `NullAction` stands in for it) without building one.
+    func searchAction(forKey event: String, buildingImplicit: Bool = true) -> (action: (any Action)?, step: ActionTrace.Step) {
         if let delegate, let a = delegate.action(for: self, forKey: event) {
             return (a, .delegate)
         }
@@ -41,6 +43,9 @@ extension Layer {
         if let a = type(of: self).defaultAction(forKey: event) {
             return (a, .defaultAction)
         }
+        if !buildingImplicit {
+            return hasImplicitAction(forKey: event) ? (NullAction.shared, .implicit) : (nil, .none)
+        }
         if let a = implicitAction(forKey: event) {
             return (a, .implicit)
         }
@@ -53,6 +58,10 @@ extension Layer {
     /// presentation value (so a change mid-animation continues from what is on
     /// screen, rule B4), with the transaction's duration and timing function,
     /// else the `default` curve. A change of `sublayers` fades.
+    func hasImplicitAction(forKey key: String) -> Bool {
+        key == "sublayers" || type(of: self).propertyDescriptors[key]?.isImplicitlyAnimatable == true
+    }
+
     func implicitAction(forKey key: String) -> (any Action)? {
         if key == "sublayers" {
             let fade = Transition()
@@ -76,11 +85,12 @@ extension Layer {
     /// starts from what the presentation showed) and run after (so it sees the new
     /// model value). Nothing happens for an unchanged value.
     func changeProperty(_ key: String, changed: Bool, _ apply: (Layer) -> Void) {
-        guard changed else { return }
         if isPresentationCopy {
-            apply(self)
+            if changed { apply(self) }
             return
         }
+        if !styledKeys.isEmpty || !style.isEmpty { markExplicit(key) }
+        guard changed else { return }
         Transaction.ensureOpen()
         let action = actionToRun(forKey: key)
         apply(self)
@@ -112,17 +122,18 @@ extension Layer {
             ActionTrace.record(self, key, .none, .actionsDisabled)
             return nil
         }
-        let (found, step) = searchAction(forKey: key)
+        // A layer never presented gets no implicit animation: do not build one.
+        let (found, step) = searchAction(forKey: key, buildingImplicit: hasBeenPresented)
+        if step == .implicit && !hasBeenPresented {
+            ActionTrace.record(self, key, step, .notYetPresented)
+            return nil
+        }
         if found is NullAction {
             ActionTrace.record(self, key, step, .stoppedByNullAction)
             return nil
         }
         guard let found else {
             ActionTrace.record(self, key, step, .noAction)
-            return nil
-        }
-        if step == .implicit && !hasBeenPresented {
-            ActionTrace.record(self, key, step, .notYetPresented)
             return nil
         }
         ActionTrace.record(self, key, step, .ran)

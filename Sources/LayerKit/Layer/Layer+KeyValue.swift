@@ -10,7 +10,7 @@ extension Layer {
         switch key {
         case "frame": return frame
         case "sublayers": return sublayers
-        default: return state.custom[key]
+        default: return state.custom[key] ?? styleValue(forKey: key)
         }
     }
 

@@ -50,8 +50,15 @@ open class Layer {
     /// Actions by key, searched at step 2 (rule A3). Empty by default.
     public var actions: [String: any Action] = [:]
     /// Style dictionary: its `"actions"` entry is searched at step 3, then its
-    /// `"style"` entry the same way, recursively (rule A3).
-    public var style: [String: Any] = [:]
+    /// `"style"` entry the same way, recursively (rule A3). Its other entries are
+    /// default values of properties not set explicitly (`Layer+Style.swift`).
+    public var style: [String: Any] = [:] {
+        didSet { applyStyleDefaults() }
+    }
+    /// Properties set explicitly: style defaults no longer apply to them.
+    var explicitlySet: Set<String> = []
+    /// Properties whose value currently comes from `style`.
+    var styledKeys: Set<String> = []
 
     public init() {
         creationCommit = Transaction.commitCount
@@ -68,6 +75,8 @@ open class Layer {
         delegate = layer.delegate
         actions = layer.actions
         style = layer.style
+        explicitlySet = layer.explicitlySet
+        styledKeys = layer.styledKeys
         hasBeenPresented = layer.hasBeenPresented
         modelLayer = layer.modelLayer ?? layer
     }
