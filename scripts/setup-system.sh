@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs the Debian/Ubuntu packages Strata builds and tests with, if any is missing.
 set -euo pipefail
-packages=(pkg-config libwayland-dev wayland-protocols libpixman-1-dev libpng-dev libxkbcommon-dev weston)
+packages=(pkg-config libwayland-dev wayland-protocols libpixman-1-dev libpng-dev libxkbcommon-dev weston sway grim)
 missing=()
 for p in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
@@ -12,5 +12,9 @@ if [ ${#missing[@]} -gt 0 ]; then
     [ "$(id -u)" -eq 0 ] || sudo="sudo"
     $sudo apt-get update -qq
     DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+# sway refuses to run as root: the tests run it as this unprivileged user.
+if [ "$(id -u)" -eq 0 ] && ! id strata-test >/dev/null 2>&1; then
+    useradd --system --no-create-home --shell /usr/sbin/nologin strata-test
 fi
 command -v swift >/dev/null || { echo "Swift 6 is needed: https://www.swift.org/install/linux/" >&2; exit 1; }
