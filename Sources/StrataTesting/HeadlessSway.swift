@@ -76,6 +76,21 @@ public final class HeadlessSway {
         do { return try RenderedImage(contentsOfFile: path) } catch { throw .screenshotFailed("\(error)") }
     }
 
+    /// Sends a command to sway over its IPC socket (`swaymsg`), e.g. `"kill"`,
+    /// `"fullscreen enable"`, `"create_output"`. Returns swaymsg's exit status and output.
+    @discardableResult
+    public func command(_ command: String, timeout: Double = 10) throws(CompositorError) -> (status: Int32?, output: String) {
+        guard let ipc = listDirectory(runtimeDirectory).first(where: { $0.hasPrefix("sway-ipc.") }) else {
+            throw .notReady("no sway IPC socket in \(runtimeDirectory)")
+        }
+        let log = runtimeDirectory + "/swaymsg.log"
+        let p = try Subprocess.spawn(Self.asUser(["env", "SWAYSOCK=\(runtimeDirectory)/\(ipc)", "swaymsg", command]),
+                                     environment: [:], directory: runtimeDirectory, logPath: log)
+        let status = p.wait(timeout: timeout)
+        if status == nil { p.terminate() }
+        return (status, tail(of: log, lines: 50))
+    }
+
     public func stop() {
         process?.terminate()
         process = nil

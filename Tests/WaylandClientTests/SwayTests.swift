@@ -60,3 +60,41 @@ struct SwayTests {
     }
 }
 }
+
+extension Integration.SwayTests {
+    @Test("pings are answered, close requests reach the app, and states follow the compositor")
+    func pingCloseAndStates() throws {
+        let sway = try HeadlessSway()
+        let display = try sway.connect()
+        let window = ToplevelWindow(display: display, title: "commands")
+        var closeRequests = 0
+        window.onCloseRequest = { _ in closeRequests += 1 }
+        window.onDraw = { ctx in paint(ctx, rgb: 0x777777); return .full }
+        let traffic = try WaylandTraffic.recording {
+            try display.connection.dispatch(until: { window.frameNumber > 0 }, timeout: 5)
+            try display.connection.roundtrip()
+        }
+        // sway pings every new toplevel; the display answers.
+        let names = traffic.map(\.name)
+        let ping = try #require(names.firstIndex(of: "ping"))
+        #expect(names[ping...].contains("pong"))
+        #expect(try sway.command("fullscreen enable").status == 0)
+        try display.connection.dispatch(until: { window.states.contains(.fullscreen) }, timeout: 5, what: "fullscreen")
+        #expect(try sway.command("kill").status == 0)
+        try display.connection.dispatch(until: { closeRequests == 1 }, timeout: 5, what: "a close request")
+        window.close()
+        try display.connection.roundtrip()
+        #expect(display.connection.error == nil)
+    }
+
+    @Test("outputs that appear later are bound and tracked")
+    func outputHotplug() throws {
+        let sway = try HeadlessSway()
+        let display = try sway.connect()
+        #expect(display.outputs.count == 1)
+        #expect(try sway.command("create_output").status == 0)
+        try display.connection.dispatch(until: { display.outputs.count == 2 }, timeout: 5, what: "a second output")
+        try display.connection.roundtrip()
+        #expect(display.outputs.values.allSatisfy { $0.scale >= 1 })
+    }
+}
