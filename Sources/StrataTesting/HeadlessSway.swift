@@ -97,9 +97,10 @@ public final class HeadlessSway {
         removeTree(runtimeDirectory)
     }
 
-    /// As root, the command runs as ``user``; otherwise as is.
+    /// As root, the command runs as ``user``; otherwise as is. Either way it gets
+    /// SIGTERM if this process dies first (setpriv), so no compositor outlives a test run.
     private static func asUser(_ command: [String]) -> [String] {
-        getuid() == 0 ? ["runuser", "-u", user, "--"] + command : command
+        ["setpriv", "--pdeathsig", "TERM", "--"] + (getuid() == 0 ? ["runuser", "-u", user, "--"] + command : command)
     }
 
     /// As root, gives the runtime directory to ``user`` (mode 0700).

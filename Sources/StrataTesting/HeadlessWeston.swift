@@ -65,8 +65,9 @@ public final class HeadlessWeston {
             """
         let iniPath = runtimeDirectory + "/weston.ini"
         writeText(ini, to: iniPath)
+        // setpriv: weston gets SIGTERM if this process dies without stopping it.
         process = try Subprocess.spawn(
-            ["weston", "--backend=headless-backend.so", "--use-pixman", "--debug", "--idle-time=0",
+            ["setpriv", "--pdeathsig", "TERM", "--", "weston", "--backend=headless-backend.so", "--use-pixman", "--debug", "--idle-time=0",
              "--socket=\(socketName)", "--width=\(width)", "--height=\(height)", "--scale=\(max(1, scale))", "--config=\(iniPath)"],
             environment: ["XDG_RUNTIME_DIR": runtimeDirectory], directory: runtimeDirectory, logPath: logPath)
         let socketPath = runtimeDirectory + "/" + socketName

@@ -98,3 +98,31 @@ extension Integration.SwayTests {
         #expect(display.outputs.values.allSatisfy { $0.scale >= 1 })
     }
 }
+
+extension Integration.SwayTests {
+    @Test("a hidden window gets no frame callbacks and does not spin")
+    func hiddenWindowDoesNotSpin() throws {
+        let sway = try HeadlessSway()
+        let display = try sway.connect()
+        let window = ToplevelWindow(display: display, title: "hidden")
+        window.isAnimating = { true }
+        window.onDraw = { ctx in paint(ctx, rgb: UInt32(ctx.frame % 200)); return .full }
+        try display.connection.dispatch(until: { window.frameNumber > 10 }, timeout: 5)
+        // Move it to another workspace: the output keeps showing the (now empty) first one.
+        #expect(try sway.command("move container to workspace 2").status == 0)
+        let settle = MonotonicClock.now
+        try display.connection.dispatch(until: { MonotonicClock.now - settle > 0.3 }, timeout: 5)
+        let frames = window.frameNumber
+        var dispatches = 0
+        let start = MonotonicClock.now
+        while MonotonicClock.now - start < 1 {
+            try display.connection.dispatch(timeout: 1 - (MonotonicClock.now - start))
+            dispatches += 1
+        }
+        #expect(window.frameNumber == frames)   // no callbacks, no frames
+        #expect(dispatches < 10)                // the client slept instead of spinning
+        // Back on screen, it animates again.
+        #expect(try sway.command("workspace 2").status == 0)
+        try display.connection.dispatch(until: { window.frameNumber > frames + 5 }, timeout: 5, what: "frames after showing the window again")
+    }
+}
