@@ -8,8 +8,9 @@ import LayerKit
 /// group opacity; `masksToBounds` clipping to the rounded bounds; hidden layers
 /// skipped; every value taken from the presentation at the frame's time.
 ///
+/// Transitions draw the state before the change and after it (rule G2).
 /// Not yet drawn: shadows, `mask` layers, perspective (the affine part of a 3D
-/// transform is used), `ShapeLayer` paths, transitions.
+/// transform is used), `ShapeLayer` paths.
 @MainActor
 struct LayerCompositor {
     let width: Int
@@ -31,9 +32,11 @@ struct LayerCompositor {
         let m = Layer.affineTransform(of: p, in: parent).concatenating(parentTransform)
         guard m.a.isFinite, m.b.isFinite, m.c.isFinite, m.d.isFinite, m.a * m.d - m.b * m.c != 0 else { return }
 
-        let sublayers = layer.sublayers.enumerated()
-            .sorted { ($0.element.zPosition, $0.offset) < ($1.element.zPosition, $1.offset) }
-            .map(\.element)
+        let sublayers = Self.drawingOrder(layer.sublayers)
+        if let transition = p.activeTransition, let snapshot = transition.snapshot {
+            drawTransition(transition, snapshot, p, layer: layer, sublayers: sublayers, transform: m, into: canvas, depth: depth)
+            return
+        }
         let clips = p.masksToBounds && (!sublayers.isEmpty || p.contents != nil)
         let needsGroup = clips || (p.opacity < 1 && (!sublayers.isEmpty || p.contents != nil || p.borderWidth > 0))
 
@@ -44,6 +47,37 @@ struct LayerCompositor {
         } else {
             drawContent(p, layer: layer, sublayers: sublayers, transform: m, opacity: p.opacity, into: canvas, depth: depth)
         }
+    }
+
+    /// Sublayers in `zPosition`, then insertion order (rule R1).
+    static func drawingOrder(_ layers: [Layer]) -> [Layer] {
+        layers.enumerated()
+            .sorted { ($0.element.zPosition, $0.offset) < ($1.element.zPosition, $1.offset) }
+            .map(\.element)
+    }
+
+    /// A transition (rule G2): the state before the change and the state after it,
+    /// each moved and faded as the transition says, within the layer's bounds.
+    private func drawTransition(_ t: TransitionState, _ snapshot: LayerSnapshot, _ p: Layer, layer: Layer, sublayers: [Layer],
+                                transform m: AffineTransform, into canvas: Canvas, depth: Int) {
+        let group = Canvas(width: canvas.width, height: canvas.height)
+        func drawState(old: Bool) {
+            let offset = old ? t.oldOffset : t.newOffset
+            let opacity = old ? t.oldOpacity : t.newOpacity
+            guard opacity > 0 else { return }
+            let moved = AffineTransform(translationX: offset.width, y: offset.height).concatenating(m)
+            let target = opacity < 1 ? Canvas(width: canvas.width, height: canvas.height) : group
+            if old {
+                drawContent(snapshot.layer, layer: snapshot.layer, sublayers: Self.drawingOrder(snapshot.sublayers),
+                            transform: moved, opacity: 1, into: target, depth: depth)
+            } else {
+                drawContent(p, layer: layer, sublayers: sublayers, transform: moved, opacity: 1, into: target, depth: depth)
+            }
+            // A fade is a cross-dissolve: the two states' weights add up to one.
+            if target !== group { compositeGroup(target, onto: group, clipTo: nil, opacity: opacity, op: t.type == .fade ? PIXMAN_OP_ADD : PIXMAN_OP_OVER) }
+        }
+        for old in t.oldOnTop ? [false, true] : [true, false] { drawState(old: old) }
+        compositeGroup(group, onto: canvas, clipTo: t.type == .fade ? nil : outline(p, m), opacity: p.opacity)
     }
 
     private func drawContent(_ p: Layer, layer: Layer, sublayers: [Layer], transform m: AffineTransform, opacity: Double,
@@ -134,7 +168,8 @@ struct LayerCompositor {
     }
 
     /// Composites a group through an optional clip outline, with group opacity (rule R2, R3).
-    private func compositeGroup(_ group: Canvas, onto canvas: Canvas, clipTo outline: [Point]?, opacity: Double) {
+    private func compositeGroup(_ group: Canvas, onto canvas: Canvas, clipTo outline: [Point]?, opacity: Double,
+                                op: pixman_op_t = PIXMAN_OP_OVER) {
         var mask: OpaquePointer?
         if let outline {
             mask = ShapeRasterizer.mask(ShapeRasterizer.fan(outline), width: canvas.width, height: canvas.height)
@@ -149,7 +184,7 @@ struct LayerCompositor {
             var a = pixmanColor(.white, alpha: opacity)
             mask = pixman_image_create_solid_fill(&a)
         }
-        pixman_image_composite32(PIXMAN_OP_OVER, group.image, mask, canvas.image, 0, 0, 0, 0, 0, 0, Int32(canvas.width), Int32(canvas.height))
+        pixman_image_composite32(op, group.image, mask, canvas.image, 0, 0, 0, 0, 0, 0, Int32(canvas.width), Int32(canvas.height))
         if let mask { pixman_image_unref(mask) }
     }
 }

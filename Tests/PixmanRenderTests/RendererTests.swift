@@ -227,3 +227,81 @@ struct RendererTests {
         #expect(OffscreenRenderer(width: -5, height: 0).width == 1)
     }
 }
+
+/// Transitions drawn between the old and the new state (rule G2).
+@MainActor
+@Suite("Transitions on screen (G2)", .serialized)
+struct TransitionRenderingTests {
+    /// Listing 6-1's delegate, with a type of our choosing.
+    final class ContentsTransitionDelegate: LayerDelegate {
+        let type: TransitionType
+        init(_ type: TransitionType) { self.type = type }
+        func action(for layer: Layer, forKey event: String) -> (any Action)? {
+            guard event == "contents" else { return nil }
+            let t = Transition()
+            t.duration = 1
+            t.timingFunction = .linear
+            t.type = type
+            t.subtype = .fromRight
+            return t
+        }
+    }
+
+    func scene(_ type: TransitionType) -> (OffscreenRenderer, Layer, ManualMediaClock, ContentsTransitionDelegate) {
+        let (r, root, clock) = makeRenderer()
+        let l = box(Rect(x: 0, y: 0, width: 100, height: 100), nil, in: root)
+        Transaction.withoutActions { l.contents = Image(width: 4, height: 4, color: .red) }
+        Transaction.flush()
+        let d = ContentsTransitionDelegate(type)
+        l.delegate = d
+        l.contents = Image(width: 4, height: 4, color: .blue)   // through the delegate's transition
+        Transaction.flush()
+        return (r, l, clock, d)
+    }
+
+    @Test("push from the right: the new contents push the old ones out to the left")
+    func push() {
+        let (r, _, _, d) = scene(.push)
+        let img = r.render(atTime: 100.25)
+        #expect(near(img.rgba8(x: 10, y: 50), (255, 0, 0, 255), 0))    // old, moved left by 25
+        #expect(near(img.rgba8(x: 70, y: 50), (255, 0, 0, 255), 0))
+        #expect(near(img.rgba8(x: 80, y: 50), (0, 0, 255, 255), 0))    // new, 75 still to come
+        _ = d
+    }
+
+    @Test("moveIn covers the old state; reveal uncovers the new one; fade cross-fades")
+    func moveInRevealFade() {
+        let (r1, _, _, d1) = scene(.moveIn)
+        let moveIn = r1.render(atTime: 100.5)
+        #expect(near(moveIn.rgba8(x: 25, y: 50), (255, 0, 0, 255), 0) && near(moveIn.rgba8(x: 75, y: 50), (0, 0, 255, 255), 0))
+        let (r2, _, _, d2) = scene(.reveal)
+        let reveal = r2.render(atTime: 100.5)
+        #expect(near(reveal.rgba8(x: 25, y: 50), (255, 0, 0, 255), 0) && near(reveal.rgba8(x: 75, y: 50), (0, 0, 255, 255), 0))
+        let (r3, _, clock, d3) = scene(.fade)
+        let fade = r3.render(atTime: 100.5)
+        #expect(near(fade.rgba8(x: 50, y: 50), (128, 0, 128, 255), 2))
+        clock.advance(by: 1)
+        #expect(near(r3.render().rgba8(x: 50, y: 50), (0, 0, 255, 255), 0))   // over: the new state alone
+        _ = (d1, d2, d3)
+    }
+
+    @Test("replaceSublayer's transition starts from the replaced layer")
+    func replaceSublayer() {
+        let (r, root, _) = makeRenderer()
+        let holder = box(Rect(x: 0, y: 0, width: 100, height: 100), nil, in: root)
+        let old = box(Rect(x: 0, y: 0, width: 100, height: 100), .green, in: holder)
+        Transaction.flush()
+        let new = Layer()
+        new.frame = Rect(x: 0, y: 0, width: 100, height: 100)
+        new.backgroundColor = .yellow
+        let fade = Transition()
+        fade.duration = 1
+        fade.timingFunction = .linear
+        new.actions[Layer.transition] = fade
+        holder.replaceSublayer(old, with: new)
+        Transaction.flush()
+        let mid = r.render(atTime: 100.5).rgba8(x: 50, y: 50)
+        #expect(near(mid, (255, 255, 0, 255), 2) == false)          // not yet all yellow
+        #expect(mid.g == 255 && abs(Int(mid.r) - 128) <= 2)         // green fading into yellow
+    }
+}

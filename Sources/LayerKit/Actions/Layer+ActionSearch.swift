@@ -93,6 +93,7 @@ extension Layer {
         guard changed else { return }
         Transaction.ensureOpen()
         let action = actionToRun(forKey: key)
+        captureTransitionSnapshot(for: action)
         apply(self)
         propertyDidChange(key)
         if let implicit = action as? BasicAnimation, implicit.isImplicit {
@@ -110,9 +111,11 @@ extension Layer {
 
     /// Runs the action for a special event (`onOrderIn`, `onOrderOut`,
     /// `transition`, `sublayers`) when the layer is in a visible tree.
-    func orderEvent(_ key: String) {
-        guard isInVisibleTree else { return }
-        actionToRun(forKey: key)?.run(forKey: key, object: self, arguments: nil)
+    func orderEvent(_ key: String, replacing old: Layer? = nil) {
+        guard isInVisibleTree, let action = actionToRun(forKey: key) else { return }
+        // A transition on replaceSublayer's new layer starts from the layer it replaces.
+        if action is Transition, let old { pendingTransitionSnapshot = LayerSnapshot(of: old) }
+        action.run(forKey: key, object: self, arguments: nil)
     }
 
     /// The action a change of `key` should run now, honouring `disableActions`

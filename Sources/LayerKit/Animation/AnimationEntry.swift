@@ -20,6 +20,8 @@ final class AnimationEntry {
     var target: ParsedKeyPath?
     /// Arithmetic for the animated values' type, resolved on first use.
     var ops: ValueOps?
+    /// For a transition: the state it starts from.
+    var snapshot: LayerSnapshot?
     /// For a group: its children's entries.
     var children: [AnimationEntry] = []
 

@@ -38,17 +38,92 @@ public final class Transition: Animation {
         object.add(self, forKey: Layer.transition)
     }
 
+    override func prepare(for layer: Layer, entry: AnimationEntry) {
+        // The state before the change that ran this transition, captured by the action
+        // machinery before the model changed; added directly, the current state.
+        entry.snapshot = layer.takePendingTransitionSnapshot() ?? LayerSnapshot(of: layer)
+    }
+
     override func applyEffect(to presentation: Layer, model: Layer, fraction: Double, iteration: Int, entry: AnimationEntry) {
         let eased = timingFunction?.value(at: fraction) ?? fraction
-        let p = startProgress + (endProgress - startProgress) * eased
-        presentation.activeTransition = TransitionState(type: type, subtype: subtype, progress: min(1, max(0, p)))
+        let p = min(1, max(0, startProgress + (endProgress - startProgress) * eased))
+        let size = presentation.bounds.size
+        // Unit direction the new state comes from.
+        let (dx, dy): (Double, Double)
+        switch subtype ?? .fromLeft {
+        case .fromLeft: (dx, dy) = (-1, 0)
+        case .fromRight: (dx, dy) = (1, 0)
+        case .fromTop: (dx, dy) = (0, -1)
+        case .fromBottom: (dx, dy) = (0, 1)
+        }
+        let incoming = Size(width: dx * (1 - p) * size.width, height: dy * (1 - p) * size.height)
+        let outgoing = Size(width: -dx * p * size.width, height: -dy * p * size.height)
+        var state = TransitionState(type: type, subtype: subtype, progress: p, snapshot: entry.snapshot)
+        switch type {
+        case .fade:
+            (state.oldOpacity, state.newOpacity) = (1 - p, p)
+        case .push:
+            (state.oldOffset, state.newOffset) = (outgoing, incoming)
+        case .moveIn:
+            state.newOffset = incoming
+        case .reveal:
+            state.oldOffset = outgoing
+            state.oldOnTop = true
+        }
+        presentation.activeTransition = state
     }
 }
 
-/// A transition in progress, as seen on a presentation copy.
-public struct TransitionState: Hashable, Sendable {
+/// A transition in progress, as seen on a presentation copy: how to draw the
+/// state before the change (``snapshot``) and the state after it (the layer
+/// itself), both within the layer's bounds (rule G2).
+public struct TransitionState {
     public let type: TransitionType
     public let subtype: TransitionSubtype?
     /// 0 shows the old state, 1 the new one.
     public let progress: Double
+    /// The layer as it was before the change.
+    public let snapshot: LayerSnapshot?
+    /// Where each state is drawn, relative to the layer, in its coordinates.
+    public var oldOffset = Size.zero
+    public var newOffset = Size.zero
+    public var oldOpacity = 1.0
+    public var newOpacity = 1.0
+    /// True when the old state is drawn over the new one (`reveal`).
+    public var oldOnTop = false
+
+    init(type: TransitionType, subtype: TransitionSubtype?, progress: Double, snapshot: LayerSnapshot?) {
+        self.type = type
+        self.subtype = subtype
+        self.progress = progress
+        self.snapshot = snapshot
+    }
+}
+
+/// A layer's own state and its sublayers at one moment, for transitions.
+@MainActor
+public final class LayerSnapshot {
+    /// A copy of the layer's properties then (no actions, no animations).
+    public let layer: Layer
+    /// Its sublayers then (the layers themselves, as they are now).
+    public let sublayers: [Layer]
+
+    init(of layer: Layer) {
+        self.layer = type(of: layer).init(layer: layer)
+        sublayers = layer.sublayers
+    }
+}
+
+extension Layer {
+    /// Before a change whose action is a transition, remembers the state to
+    /// transition from (rule G2).
+    func captureTransitionSnapshot(for action: (any Action)?) {
+        guard action is Transition else { return }
+        pendingTransitionSnapshot = LayerSnapshot(of: self)
+    }
+
+    func takePendingTransitionSnapshot() -> LayerSnapshot? {
+        defer { pendingTransitionSnapshot = nil }
+        return pendingTransitionSnapshot
+    }
 }

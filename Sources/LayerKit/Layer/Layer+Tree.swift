@@ -24,6 +24,7 @@ extension Layer {
         }
         let wasVisible = layer.isInVisibleTree
         let sublayersAction = actionToRunIfVisible(forKey: "sublayers")
+        captureTransitionSnapshot(for: sublayersAction)
         layer.detachFromSuperlayer()
         sublayerStorage.insert(layer, at: index)
         layer.superlayerLink = self
@@ -61,6 +62,7 @@ extension Layer {
             return Diagnostics.report(.invalidTree("replaceSublayer: the new layer would make a cycle"))
         }
         let sublayersAction = actionToRunIfVisible(forKey: "sublayers")
+        captureTransitionSnapshot(for: sublayersAction)
         new.detachFromSuperlayer()
         let index = sublayerStorage.firstIndex { $0 === old } ?? i
         sublayerStorage[index] = new
@@ -68,7 +70,7 @@ extension Layer {
         new.superlayerLink = self
         treeDidChange()
         sublayersAction?.run(forKey: "sublayers", object: self, arguments: nil)
-        new.orderEvent(Layer.transition)
+        new.orderEvent(Layer.transition, replacing: old)
     }
 
     /// Removes the layer from its superlayer. In a visible tree it runs its
@@ -77,6 +79,7 @@ extension Layer {
         guard let parent = superlayer else { return }
         let wasVisible = isInVisibleTree
         let sublayersAction = parent.actionToRunIfVisible(forKey: "sublayers")
+        parent.captureTransitionSnapshot(for: sublayersAction)
         let orderOut = wasVisible && !state.isHidden ? actionToRun(forKey: Layer.onOrderOut) : nil
         detachFromSuperlayer()
         parent.treeDidChange()

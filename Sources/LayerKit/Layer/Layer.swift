@@ -32,6 +32,8 @@ open class Layer {
     private(set) var modelLayer: Layer?
     /// Set during a presentation copy's evaluation of a `contents` cross-fade.
     public internal(set) var contentsTransition: ContentsTransition?
+    /// The state before a change whose action is a transition, until the transition takes it.
+    var pendingTransitionSnapshot: LayerSnapshot?
     /// Set on a presentation copy while a ``Transition`` runs on the layer.
     public internal(set) var activeTransition: TransitionState?
 
