@@ -460,7 +460,8 @@ struct AnimationEngineTests {
             a.duration = 1
             a.delegate = log
             add(a, to: layer)
-            layer.removeFromSuperlayer()
+            // Without actions: the root's `sublayers` fade would keep it on screen (and alive) a while.
+            Transaction.withoutActions { layer.removeFromSuperlayer() }
             Transaction.flush()
         }
         f.advance(2)
