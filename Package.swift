@@ -37,6 +37,7 @@ let package = Package(
         .target(name: "StrataTesting", dependencies: ["WaylandClient", "PixmanRender", "CShims"]),
         .testTarget(name: "WaylandClientTests", dependencies: ["WaylandClient", "StrataTesting", "PixmanRender", "CPixman"]),
 
+        .executableTarget(name: "seed-listings", dependencies: ["LayerKit", "PixmanRender"], path: "Examples/SeedListings"),
         .executableTarget(name: "layer-snapshot", dependencies: ["LayerKit", "PixmanRender"], path: "Examples/LayerSnapshot"),
 
         // Benchmark scenes of ../Docs/Benchmarks.md: `swift run -c release strata-bench`.

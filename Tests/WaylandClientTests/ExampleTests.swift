@@ -35,5 +35,20 @@ struct ExampleTests {
         #expect(stripe.r == 255 && stripe.g == 0 && stripe.b == 255)   // the clipped magenta stripe
         #expect(image.rgba8(x: 150, y: 195).r == 0x20)                 // clipped away by the rounded corner
     }
+
+    @Test("seed-listings renders the guide's listings as strips of frames")
+    func seedListings() throws {
+        let binary = ".build/debug/seed-listings"
+        try #require(access(binary, X_OK) == 0, "build the examples first (swift build --build-tests)")
+        let weston = try HeadlessWeston()   // for its private directory
+        let (status, output) = try weston.runClient([binary, weston.runtimeDirectory], timeout: 30)
+        #expect(status == 0, "\(output)")
+        let push = try RenderedImage(contentsOfFile: weston.runtimeDirectory + "/listing-6-1-push.png")
+        #expect(push.width == 720 && push.height == 120)
+        #expect(push.rgba8(x: 60, y: 60).r == 255)          // first frame: the old (red) contents
+        #expect(push.rgba8(x: 660, y: 60).b == 255)         // last frame: the new (blue) contents
+        let bounce = try RenderedImage(contentsOfFile: weston.runtimeDirectory + "/listing-3-3-bounce.png")
+        #expect(bounce.width == 320 * 9)
+    }
 }
 }
