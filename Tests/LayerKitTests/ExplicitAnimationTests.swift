@@ -271,6 +271,22 @@ struct ExplicitAnimationTests {
         #expect(approx(layer.presentation()?.position.x, 50 - 75))
     }
 
+    @Test("several additive animations of one property combine in the order added")
+    func additiveAnimationsCombine() {
+        let f = Fixture()
+        let layer = f.presentedLayer()
+        addLinear(layer, "position.x", from: -100.0, to: 0.0, key: "first") { $0.isAdditive = true }
+        f.advance(0.5)
+        addLinear(layer, "position.x", from: 40.0, to: 0.0, key: "second") { $0.isAdditive = true }
+        f.advance(0.25)   // first at 0.75 (−25), second at 0.25 (+30)
+        #expect(approx(layer.presentation()?.position.x, 50 - 25 + 30))
+        let colour = f.presentedLayer()
+        Transaction.withoutActions { colour.backgroundColor = Color(red: 0.2, green: 0.2, blue: 0.2, alpha: 1) }
+        addLinear(colour, "backgroundColor", from: Color(red: 0.4, green: 0, blue: 0, alpha: 0), to: Color(red: 0.4, green: 0, blue: 0, alpha: 0), key: "tint") { $0.isAdditive = true }
+        f.advance(0.1)
+        #expect(colour.presentation()?.backgroundColor.map { abs($0.red - 0.6) < 1e-9 && abs($0.green - 0.2) < 1e-9 } == true)
+    }
+
     @Test("media timing: repeatCount, autoreverses and cumulative repeats")
     func repeatsAndReverses() {
         let f = Fixture()

@@ -103,6 +103,10 @@ open class BasicAnimation: PropertyAnimation {
             return target.write(progress < 0.5 ? from : to, to: presentation)
         }
         var value = ops.interpolate(from, to, progress) ?? (progress < 0.5 ? from : to)
+        if isAdditive, let a = from as? Color, let b = to as? Color {
+            // Additive colours are offsets, not colours: interpolate them component by component.
+            value = a.adding(b.subtracting(a).scaled(by: progress))
+        }
         if isCumulative && iteration > 0,
            let shifted = ops.interpolate(from, to, Double(iteration)), let shift = ops.subtract(shifted, from) {
             // Each repeat starts where the previous one ended: shift by whole cycles.

@@ -32,6 +32,9 @@ public struct Color: Hashable, Sendable, CustomStringConvertible {
 
     public func withAlpha(_ a: Double) -> Color { Color(red: red, green: green, blue: blue, alpha: a) }
 
+    /// Every component multiplied by `k` (for colour offsets of additive animations).
+    func scaled(by k: Double) -> Color { Color(red: red * k, green: green * k, blue: blue * k, alpha: alpha * k) }
+
     /// The components clamped to 0…1, NaN taken as 0.
     public var clamped: Color {
         func c(_ v: Double) -> Double { v.isNaN ? 0 : min(1, max(0, v)) }
