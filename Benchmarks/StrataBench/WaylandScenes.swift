@@ -1,3 +1,4 @@
+import AllocationCounter
 import CPixman
 import Glibc
 import StrataTesting
@@ -41,11 +42,13 @@ func sceneWindow720p() throws -> [Figure] {
     try display.connection.dispatch(until: { MonotonicClock.now - warm > 1 }, timeout: 10)
     let allocatedBefore = window.pool.allocationCount
     let framesBefore = window.statistics.frames.count
+    let allocationsBefore = strata_allocation_count()
     let start = MonotonicClock.now
     try display.connection.dispatch(until: { MonotonicClock.now - start > 3 }, timeout: 10)
     let frames = Array(window.statistics.frames.dropFirst(framesBefore))
     let latencies = frames.compactMap { f in f.callbackTime.map { f.commitTime - $0 } }
     let newBuffers = window.pool.allocationCount - allocatedBefore
+    let heapAllocations = Double(strata_allocation_count() - allocationsBefore) / Double(max(1, frames.count))
 
     animating = false
     try display.connection.dispatch(until: { MonotonicClock.now - start > 3.2 }, timeout: 10)
@@ -57,6 +60,7 @@ func sceneWindow720p() throws -> [Figure] {
         Figure(scene: "window-1280x720", metric: "callback→commit p99", value: (FrameStatistics.percentile(latencies, 99) ?? .nan) * 1e3, unit: "ms", repetitions: latencies.count),
         Figure(scene: "window-1280x720", metric: "frames per second", value: Double(frames.count) / 3, unit: "fps", repetitions: 1),
         Figure(scene: "window-1280x720", metric: "new wl_buffers in steady state", value: Double(newBuffers), unit: "buffers", repetitions: frames.count),
+        Figure(scene: "window-1280x720", metric: "heap allocations per frame", value: heapAllocations, unit: "allocations", repetitions: frames.count),
         Figure(scene: "S5 idle", metric: "CPU over 5 s idle", value: idleCPU * 1e3, unit: "ms", repetitions: 1),
     ]
 }

@@ -1,0 +1,7 @@
+#ifndef STRATA_ALLOCATION_COUNTER_H
+#define STRATA_ALLOCATION_COUNTER_H
+/// Heap allocations (malloc, calloc, realloc, posix_memalign, aligned_alloc) made
+/// by the whole process since it started. Linking this target into an executable
+/// interposes those functions; benchmarks only.
+unsigned long strata_allocation_count(void);
+#endif
