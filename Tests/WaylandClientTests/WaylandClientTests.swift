@@ -260,3 +260,37 @@ struct WindowScaleTests {
     }
 }
 }
+
+extension Integration.WindowScaleTests {
+    /// No compositor on this machine offers wp_fractional_scale_manager_v1 (weston 10,
+    /// sway 1.7), so the preferred-scale event is applied directly; weston's real
+    /// wp_viewporter then maps the larger buffer back to the window's size.
+    @Test("a fractional preferred scale draws bigger buffers mapped back by a viewport")
+    func fractionalScaleThroughViewport() throws {
+        let weston = try HeadlessWeston()
+        let display = try weston.connect()
+        try #require(display.viewporter != nil)
+        let window = ToplevelWindow(display: display, title: "fractional", width: 200, height: 100)
+        window.setFullscreen(true)
+        var sizes: [(Int, Int)] = []
+        window.onDraw = { ctx in sizes.append((ctx.buffer.width, ctx.buffer.height)); paint(ctx, rgb: 0x5577AA); return .full }
+        try display.connection.dispatch(until: { window.states.contains(.fullscreen) && window.frameNumber > 0 }, timeout: 5)
+        let traffic = try WaylandTraffic.recording {
+            window.applyPreferredScale(180)   // 1.5
+            try display.connection.dispatch(until: { sizes.last.map { $0 == (960, 720) } == true }, timeout: 5, what: "a 1.5× frame")
+            try display.connection.roundtrip()
+        }
+        #expect(window.scale == 1.5 && window.width == 640 && window.height == 480)
+        #expect(traffic.contains { $0.interface == "wp_viewporter" && $0.name == "get_viewport" })
+        #expect(traffic.contains { $0.interface == "wp_viewport" && $0.name == "set_destination" })
+        #expect(display.connection.error == nil)
+        window.setNeedsDisplay()
+        let callbacks = window.statistics.callbackCount
+        try display.connection.dispatch(until: { window.statistics.callbackCount > callbacks }, timeout: 5)
+        let shot = try weston.screenshot()
+        // The 20-buffer-pixel marker at (10, 10) shows at 1/1.5 of that size on screen.
+        #expect(shot.rgba8(x: 10, y: 10).g == 255 && shot.rgba8(x: 25, y: 25).b == 0xAA)
+        window.applyPreferredScale(0)          // nonsense: ignored
+        #expect(window.scale == 1.5)
+    }
+}

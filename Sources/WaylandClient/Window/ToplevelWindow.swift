@@ -103,11 +103,10 @@ public final class ToplevelWindow {
             }
             decoration = d
         }
-        if let vp = display.viewporter, let fsm = display.fractionalScaleManager {
-            viewport = vp.getViewport(surface: surface)
+        if display.viewporter != nil, let fsm = display.fractionalScaleManager {
             let f = fsm.getFractionalScale(surface: surface)
             f.onEvent = { [unowned self] event in
-                if case let .preferredScale(s) = event { fractionalScale = Double(s) / 120; scaleChanged() }
+                if case let .preferredScale(s) = event { applyPreferredScale(s) }
             }
             fractional = f
         }
@@ -191,6 +190,23 @@ public final class ToplevelWindow {
         needsRedraw = true
         // The protocol wants a buffer committed after the ack: draw now, not at a callback.
         if first || frameCallback == nil { draw(callbackTime: nil) }
+    }
+
+    /// The compositor's preferred scale, in 120ths (`wp_fractional_scale_v1`): from
+    /// now on buffers are drawn at that scale and a viewport maps them back to the
+    /// window's size (`wp_viewport.set_destination`) instead of a buffer scale.
+    /// Ignored without `wp_viewporter`, or for a zero scale.
+    func applyPreferredScale(_ scale120: UInt32) {
+        guard scale120 > 0, let viewporter = display.viewporter else { return }
+        if viewport == nil {
+            viewport = viewporter.getViewport(surface: surface)
+            if appliedBufferScale != 1 {
+                surface.setBufferScale(scale: 1)   // the viewport takes over from the buffer scale
+                appliedBufferScale = 1
+            }
+        }
+        fractionalScale = Double(scale120) / 120
+        scaleChanged()
     }
 
     private func scaleChanged() {
