@@ -8,6 +8,7 @@ let package = Package(
         .library(name: "WaylandClient", targets: ["WaylandClient"]),
         .library(name: "PixmanRender", targets: ["PixmanRender"]),
         .library(name: "StrataTesting", targets: ["StrataTesting"]),
+        .library(name: "Strata", targets: ["Strata"]),
     ],
     targets: [
         // Layers, actions, transactions, animations, media time. Pure Swift:
@@ -33,9 +34,12 @@ let package = Package(
         .target(name: "PixmanRender", dependencies: ["LayerKit", "CPixman", "CPNG"]),
         .testTarget(name: "PixmanRenderTests", dependencies: ["PixmanRender", "LayerKit"]),
 
+        // The app toolkit: layer trees in windows (views and controls to come).
+        .target(name: "Strata", dependencies: ["LayerKit", "WaylandClient", "PixmanRender"]),
+
         // Compositor-integration kit: headless compositors, capture, compare, frame statistics.
         .target(name: "StrataTesting", dependencies: ["WaylandClient", "PixmanRender", "CShims"]),
-        .testTarget(name: "WaylandClientTests", dependencies: ["WaylandClient", "StrataTesting", "PixmanRender", "CPixman"]),
+        .testTarget(name: "WaylandClientTests", dependencies: ["WaylandClient", "StrataTesting", "PixmanRender", "Strata", "CPixman"]),
 
         .executableTarget(name: "seed-listings", dependencies: ["LayerKit", "PixmanRender"], path: "Examples/SeedListings"),
         .executableTarget(name: "layer-snapshot", dependencies: ["LayerKit", "PixmanRender"], path: "Examples/LayerSnapshot"),

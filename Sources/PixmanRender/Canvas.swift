@@ -1,27 +1,41 @@
 import CPixman
 import LayerKit
 
-/// A premultiplied ARGB32 pixman image that owns its pixels.
+/// A premultiplied ARGB32 pixman image: its own pixels, or someone else's (a
+/// window's shared-memory buffer).
 final class Canvas {
     let width: Int
     let height: Int
     let image: OpaquePointer
-    private let pixels: UnsafeMutablePointer<UInt32>
+    private let owned: UnsafeMutablePointer<UInt32>?
 
     init(width: Int, height: Int) {
         self.width = max(1, width)
         self.height = max(1, height)
-        pixels = .allocate(capacity: self.width * self.height)
+        let pixels = UnsafeMutablePointer<UInt32>.allocate(capacity: self.width * self.height)
         pixels.initialize(repeating: 0, count: self.width * self.height)
+        owned = pixels
         image = pixman_image_create_bits(PIXMAN_a8r8g8b8, Int32(self.width), Int32(self.height), pixels, Int32(self.width * 4))!
+    }
+
+    /// Draws into an existing pixman image (not owned; it must outlive the canvas).
+    init(wrapping image: OpaquePointer) {
+        width = Int(pixman_image_get_width(image))
+        height = Int(pixman_image_get_height(image))
+        owned = nil
+        pixman_image_ref(image)
+        self.image = image
     }
 
     deinit {
         pixman_image_unref(image)
-        pixels.deallocate()
+        owned?.deallocate()
     }
 
-    var words: [UInt32] { Array(UnsafeBufferPointer(start: pixels, count: width * height)) }
+    var words: [UInt32] {
+        guard let owned else { return [] }
+        return Array(UnsafeBufferPointer(start: owned, count: width * height))
+    }
 
     /// Fills the whole canvas (SRC) with a colour.
     func clear(to color: Color) {

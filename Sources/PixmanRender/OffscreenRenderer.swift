@@ -16,7 +16,7 @@ public final class OffscreenRenderer {
     public let scale: Double
     /// What is behind the root layer.
     public var backgroundColor: Color = .clear
-    private let contents = ContentsCache()
+    private let renderer = LayerRenderer()
 
     public init(width: Int, height: Int, scale: Double = 1) {
         self.width = min(16_384, max(1, width))
@@ -41,15 +41,34 @@ public final class OffscreenRenderer {
     /// Layout and display run first, as before a frame.
     public func render(atTime time: Double? = nil) -> RenderedImage {
         let canvas = Canvas(width: width, height: height)
-        canvas.clear(to: backgroundColor)
         if let root = rootLayer {
-            root.layoutIfNeeded()
-            displayIfNeeded(root)
-            LayerCompositor(width: width, height: height, scale: scale, time: time ?? currentMediaTime(), contents: contents)
-                .draw(root, into: canvas)
+            renderer.render(root, into: canvas.image, scale: scale, atTime: time ?? currentMediaTime(), background: backgroundColor)
+        } else {
+            canvas.clear(to: backgroundColor)
         }
-        contents.purge()
         return RenderedImage(width: width, height: height, pixels: canvas.words)
+    }
+}
+
+/// Draws layer trees into pixman images that belong to someone else — a window's
+/// shared-memory buffer. What `OffscreenRenderer` does, minus owning the pixels.
+@MainActor
+public final class LayerRenderer {
+    private let contents = ContentsCache()
+
+    public init() {}
+
+    /// Clears `image` (`pixman_image_t *`, premultiplied ARGB32) to `background` and
+    /// draws `root` at media time `time`, `scale` pixels per layer unit. Layout and
+    /// display run first.
+    public func render(_ root: Layer, into image: OpaquePointer, scale: Double, atTime time: Double, background: Color) {
+        let canvas = Canvas(wrapping: image)
+        canvas.clear(to: background)
+        root.layoutIfNeeded()
+        displayIfNeeded(root)
+        LayerCompositor(width: canvas.width, height: canvas.height, scale: scale, time: time, contents: contents)
+            .draw(root, into: canvas)
+        contents.purge()
     }
 
     private func displayIfNeeded(_ layer: Layer) {

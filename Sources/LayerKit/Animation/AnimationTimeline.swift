@@ -155,6 +155,25 @@ public enum AnimationTimeline {
         return next
     }
 
+    /// The earliest root time after `time` at which a start or stop is due (a
+    /// delegate call, a completion block, a removal), `.infinity` when none is
+    /// pending. On the system clock, whoever drives frames wakes up then and
+    /// calls ``deliverDueEvents()``.
+    public static func nextEventTime(after time: Double) -> Double {
+        var next = Double.infinity
+        for unmanaged in layers.values {
+            let layer = unmanaged.takeUnretainedValue()
+            for entry in layer.animationEntries where entry.isCommitted && !entry.hasStopped {
+                let a = entry.animation
+                guard a.speed > 0 else { continue }
+                if !entry.hasStarted { next = min(next, layer.rootTime(fromLocal: a.beginTime)) }
+                let end = layer.rootTime(fromLocal: a.beginTime + a.activeDuration / a.speed)
+                if end.isFinite { next = min(next, end) }
+            }
+        }
+        return next
+    }
+
     /// True while some animation has an effect that changes with time.
     public static var isAnimating: Bool {
         let now = MediaTime.clock.now

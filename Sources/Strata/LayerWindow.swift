@@ -1,0 +1,80 @@
+@_exported import LayerKit
+import PixmanRender
+import WaylandClient
+
+/// A layer tree shown in a Wayland window: the glue between LayerKit, the pixman
+/// compositor and a frame-paced `ToplevelWindow`.
+///
+/// Each frame draws the tree's presentation at the frame's target time (rule
+/// R5). A commit that changed something asks for a frame; while
+/// `AnimationTimeline` reports animations in flight frames keep coming, and when
+/// nothing will change the window stops asking — an idle window costs nothing. A
+/// scheduled animation (a `beginTime` in the future) wakes the window with a
+/// timer. The root layer is sized to the window and counts as presented (rule B5).
+@MainActor
+public final class LayerWindow {
+    public let window: ToplevelWindow
+    public let rootLayer: Layer
+    /// What is behind the root layer.
+    public var backgroundColor: Color = .black { didSet { window.setNeedsDisplay() } }
+    private let renderer = LayerRenderer()
+    private let loop: EventLoop?
+    private var wakeUp: EventLoop.TimerToken?
+
+    /// Opens a window showing `rootLayer` (a new layer when nil). Pass the event
+    /// loop the app runs, so implicit transactions commit at the end of its turns
+    /// and scheduled animations can wake the window.
+    public init(display: Display, loop: EventLoop? = nil, title: String, width: Int = 640, height: Int = 480, rootLayer: Layer? = nil) {
+        window = ToplevelWindow(display: display, title: title, width: width, height: height)
+        self.rootLayer = rootLayer ?? Layer()
+        self.loop = loop
+        self.rootLayer.anchorPoint = .zero
+        PresentationHosts.attach(self.rootLayer)
+        if let loop {
+            Transaction.endOfTurnScheduler = { body in loop.atEndOfTurn(body) }
+        }
+        Transaction.commitObservers.append { [weak self] in self?.transactionCommitted() }
+        window.isAnimating = { AnimationTimeline.isAnimating }
+        window.onConfigure = { [unowned self] w in
+            Transaction.withoutActions {
+                self.rootLayer.bounds = Rect(x: 0, y: 0, width: Double(w.width), height: Double(w.height))
+                self.rootLayer.position = .zero
+            }
+            Transaction.flush()
+        }
+        window.onDraw = { [unowned self] ctx in
+            // On the system clock frames are where animation events fall due.
+            AnimationTimeline.deliverDueEvents()
+            renderer.render(self.rootLayer, into: ctx.buffer.image, scale: ctx.scale, atTime: ctx.targetTime, background: backgroundColor)
+            scheduleWakeUp()
+            return .full
+        }
+    }
+
+    isolated deinit {
+        PresentationHosts.detach(rootLayer)
+    }
+
+    private func transactionCommitted() {
+        window.setNeedsDisplay()
+        scheduleWakeUp()
+    }
+
+    /// A timer for the next thing frames alone would miss: an animation that starts
+    /// later, or one that ends (its delegate, completion block and removal are due).
+    private func scheduleWakeUp() {
+        guard let loop else { return }
+        if let wakeUp { loop.cancel(wakeUp) }
+        wakeUp = nil
+        let now = currentMediaTime()
+        // While animating, nextChangeTime is `now` (frames handle that); only a later start counts.
+        let change = AnimationTimeline.nextChangeTime(after: now)
+        let next = min(change > now ? change : .infinity, AnimationTimeline.nextEventTime(after: now))
+        guard next.isFinite, next > now else { return }
+        wakeUp = loop.schedule(at: next) { [weak self] in
+            self?.wakeUp = nil
+            AnimationTimeline.deliverDueEvents()
+            self?.window.setNeedsDisplay()
+        }
+    }
+}

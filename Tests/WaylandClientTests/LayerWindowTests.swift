@@ -1,0 +1,98 @@
+import PixmanRender
+import Strata
+import StrataTesting
+import Testing
+import WaylandClient
+
+extension Integration {
+/// A layer tree in a real window on headless weston (issue: PixmanRender glue).
+@MainActor
+@Suite("Layer trees in windows", .serialized)
+struct LayerWindowTests {
+    func buildScene(in root: Layer) {
+        Transaction.withoutActions {
+            let card = Layer()
+            card.frame = Rect(x: 40, y: 40, width: 200, height: 140)
+            card.backgroundColor = Color(red: 0.9, green: 0.3, blue: 0.2)
+            card.cornerRadius = 24
+            card.borderWidth = 4
+            card.borderColor = .white
+            root.addSublayer(card)
+            let group = Layer()
+            group.frame = Rect(x: 300, y: 80, width: 260, height: 260)
+            group.opacity = 0.6
+            root.addSublayer(group)
+            for i in 0..<3 {
+                let l = Layer()
+                l.frame = Rect(x: Double(i) * 60, y: Double(i) * 60, width: 120, height: 120)
+                l.backgroundColor = [Color.green, .blue, .yellow][i]
+                group.addSublayer(l)
+            }
+            let turned = Layer()
+            turned.frame = Rect(x: 80, y: 300, width: 160, height: 40)
+            turned.backgroundColor = .cyan
+            turned.transform = Transform3D(rotationAngle: 0.4, x: 0, y: 0, z: 1)
+            root.addSublayer(turned)
+        }
+    }
+
+    @Test("the window on screen matches the offscreen render of the same tree")
+    func windowMatchesOffscreen() throws {
+        MediaTime.clock = MonotonicMediaClock()
+        Transaction.reset()
+        let weston = try HeadlessWeston()
+        let display = try weston.connect()
+        let lw = LayerWindow(display: display, title: "layers")
+        lw.backgroundColor = Color(red: 0.1, green: 0.2, blue: 0.3)
+        lw.window.setFullscreen(true)
+        buildScene(in: lw.rootLayer)
+        Transaction.flush()
+        try display.connection.dispatch(until: { lw.window.states.contains(.fullscreen) && lw.window.frameNumber > 0 }, timeout: 5)
+        lw.window.setNeedsDisplay()
+        let callbacks = lw.window.statistics.callbackCount
+        try display.connection.dispatch(until: { lw.window.statistics.callbackCount > callbacks }, timeout: 5)
+        let shot = try weston.screenshot()
+        let offscreen = OffscreenRenderer(width: 640, height: 480)
+        offscreen.backgroundColor = lw.backgroundColor
+        offscreen.rootLayer = lw.rootLayer
+        let expected = offscreen.render()
+        let difference = try #require(shot.maximumDifference(from: expected))
+        #expect(difference <= 1, "screen and offscreen render differ by \(difference)")
+        #expect(shot.rgba8(x: 100, y: 100).r > 200)   // the card is there
+    }
+
+    @Test("an implicit animation draws frames while it runs, then the window goes quiet")
+    func animationFramesThenIdle() async throws {
+        MediaTime.clock = MonotonicMediaClock()
+        Transaction.reset()
+        let weston = try HeadlessWeston()
+        let display = try weston.connect()
+        let loop = EventLoop(connection: display.connection)
+        let lw = LayerWindow(display: display, loop: loop, title: "animating")
+        let mover = Layer()
+        Transaction.withoutActions {
+            mover.frame = Rect(x: 0, y: 0, width: 50, height: 50)
+            mover.backgroundColor = .red
+            lw.rootLayer.addSublayer(mover)
+        }
+        var framesAtStart: UInt64 = 0, framesAtEnd: UInt64 = 0, framesLater: UInt64 = 0
+        loop.schedule(after: 0.3) {
+            framesAtStart = lw.window.frameNumber
+            Transaction.begin()
+            Transaction.animationDuration = 0.4
+            mover.position = Point(x: 400, y: 300)   // implicit: the window is presented now
+            Transaction.commit()
+        }
+        loop.schedule(after: 0.9) { framesAtEnd = lw.window.frameNumber }
+        loop.schedule(after: 1.6) {
+            framesLater = lw.window.frameNumber
+            loop.stop()
+        }
+        try await loop.runAsync()
+        #expect(framesAtEnd - framesAtStart >= 5, "\(framesAtStart) → \(framesAtEnd)")
+        #expect(framesLater - framesAtEnd <= 2, "\(framesAtEnd) → \(framesLater)")   // quiet once it ended
+        #expect(mover.animationKeys.isEmpty)
+        Transaction.endOfTurnScheduler = { _ in }
+    }
+}
+}
