@@ -28,6 +28,7 @@ let package = Package(
         .testTarget(name: "LayerKitTests", dependencies: ["LayerKit"]),
 
         // Examples: each opens with one line saying what it shows.
+        .executableTarget(name: "strata-demo", dependencies: ["Strata", "StrataTesting", "WaylandClient"], path: "Examples/StrataDemo"),
         .executableTarget(name: "rounded-rects", dependencies: ["WaylandClient", "StrataTesting", "CPixman"], path: "Examples/RoundedRects"),
 
         // Renders LayerKit trees with pixman; PNG through libpng.

@@ -21,17 +21,7 @@ func run() throws {
         default: printUsage(); exit(2)
         }
     }
-    var headless: HeadlessWeston?
-    let display: Display
-    do {
-        display = try Display(socket: socket)
-    } catch {
-        guard socket == nil else { throw error }
-        print("No compositor to connect to (\(error)); starting a headless weston.")
-        let weston = try HeadlessWeston(width: 640, height: 480)
-        headless = weston
-        display = try weston.connect()
-    }
+    let (display, headless) = try HeadlessWeston.connectOrStart(socket: socket)
     let seconds = requestedSeconds ?? (headless == nil ? .infinity : 2)
     let window = ToplevelWindow(display: display, title: "Strata: rounded rectangles", appID: "strata.rounded-rects", width: 480, height: 320)
     window.isAnimating = { true }
@@ -53,12 +43,7 @@ func run() throws {
     let stats = window.statistics
     let intervals = stats.callbackIntervals
     print("frames: \(window.frameNumber), median callback interval: \(FrameStatistics.percentile(intervals, 50).map { "\(Int($0 * 1000)) ms" } ?? "n/a"), buffers allocated: \(window.pool.allocationCount)")
-    if let headless {
-        let shot = try headless.screenshot()
-        try shot.writePNG(to: screenshotPath)
-        let cwd = getcwd(nil, 0).map { p in defer { free(p) }; return String(cString: p) } ?? "."
-        print("Saved a screenshot of the demo to \(screenshotPath.hasPrefix("/") ? screenshotPath : cwd + "/" + screenshotPath)")
-    }
+    try headless?.saveScreenshot(to: screenshotPath)
     window.close()
     try display.connection.roundtrip()
 }

@@ -131,6 +131,27 @@ public final class HeadlessWeston {
         return (status, tail(of: log, lines: 200))
     }
 
+    /// Connects to the compositor at `socket` (or `WAYLAND_DISPLAY`); when there is
+    /// none and no socket was named, starts a headless weston and connects to it.
+    /// Demos use it to run anywhere. The weston is returned to keep it running.
+    public static func connectOrStart(socket: String? = nil, width: Int = 640, height: Int = 480) throws -> (Display, HeadlessWeston?) {
+        do {
+            return (try Display(socket: socket), nil)
+        } catch {
+            guard socket == nil else { throw error }
+            print("No compositor to connect to (\(error)); starting a headless weston.")
+            let weston = try HeadlessWeston(width: width, height: height)
+            return (try weston.connect(), weston)
+        }
+    }
+
+    /// Saves a screenshot and says where, for demos run without a compositor.
+    public func saveScreenshot(to path: String) throws {
+        try screenshot().writePNG(to: path)
+        let cwd = getcwd(nil, 0).map { p in defer { free(p) }; return String(cString: p) } ?? "."
+        print("Saved a screenshot of the demo to \(path.hasPrefix("/") ? path : cwd + "/" + path)")
+    }
+
     /// Kills weston at once (SIGKILL), as a crash would.
     public func crash() {
         guard let p = process else { return }

@@ -50,5 +50,17 @@ struct ExampleTests {
         let bounce = try RenderedImage(contentsOfFile: weston.runtimeDirectory + "/listing-3-3-bounce.png")
         #expect(bounce.width == 320 * 9)
     }
+
+    @Test("strata-demo animates a layer tree in a window and stops on time")
+    func strataDemo() throws {
+        let binary = ".build/debug/strata-demo"
+        try #require(access(binary, X_OK) == 0, "build the examples first (swift build --build-tests)")
+        let weston = try HeadlessWeston()
+        let (status, output) = try weston.runClient([binary, "--seconds", "2"], timeout: 30)
+        #expect(status == 0, "\(output)")
+        let frames = output.split(separator: "\n").first { $0.hasPrefix("frames: ") }
+            .flatMap { Int($0.dropFirst(8).prefix { $0.isNumber }) }
+        #expect((frames ?? 0) > 20, "\(output)")
+    }
 }
 }
