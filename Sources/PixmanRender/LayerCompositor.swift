@@ -41,9 +41,20 @@ struct LayerCompositor {
         let needsGroup = clips || (p.opacity < 1 && (!sublayers.isEmpty || p.contents != nil || p.borderWidth > 0))
 
         if needsGroup {
-            let group = Canvas(width: canvas.width, height: canvas.height)
-            drawContent(p, layer: layer, sublayers: sublayers, transform: m, opacity: 1, into: group, depth: depth)
-            compositeGroup(group, onto: canvas, clipTo: clips ? outline(p, m) : nil, opacity: p.opacity)
+            // The group only needs the pixels the layer can touch: its outline (and
+            // contents) when it clips or has no sublayers, else the whole canvas.
+            let shape = outline(p, m)
+            var area = Rect.boundingBox(of: shape)
+            if let image = p.contents {
+                let placed = Self.contentsFrame(p, imageSize: image.size).corners.map { $0.applying(m) }
+                area = area.union(Rect.boundingBox(of: placed))
+            }
+            if !clips && !sublayers.isEmpty { area = Rect(x: 0, y: 0, width: Double(canvas.width), height: Double(canvas.height)) }
+            guard let box = pixelBox(area, canvas) else { return }
+            let group = Canvas(width: box.width, height: box.height)
+            let shift = AffineTransform(translationX: -Double(box.x), y: -Double(box.y))
+            drawContent(p, layer: layer, sublayers: sublayers, transform: m.concatenating(shift), opacity: 1, into: group, depth: depth)
+            compositeGroup(group, at: (box.x, box.y), onto: canvas, clipTo: clips ? shape : nil, opacity: p.opacity)
         } else {
             drawContent(p, layer: layer, sublayers: sublayers, transform: m, opacity: p.opacity, into: canvas, depth: depth)
         }
@@ -74,10 +85,12 @@ struct LayerCompositor {
                 drawContent(p, layer: layer, sublayers: sublayers, transform: moved, opacity: 1, into: target, depth: depth)
             }
             // A fade is a cross-dissolve: the two states' weights add up to one.
-            if target !== group { compositeGroup(target, onto: group, clipTo: nil, opacity: opacity, op: t.type == .fade ? PIXMAN_OP_ADD : PIXMAN_OP_OVER) }
+            if target !== group {
+                compositeGroup(target, at: (0, 0), onto: group, clipTo: nil, opacity: opacity, op: t.type == .fade ? PIXMAN_OP_ADD : PIXMAN_OP_OVER)
+            }
         }
         for old in t.oldOnTop ? [false, true] : [true, false] { drawState(old: old) }
-        compositeGroup(group, onto: canvas, clipTo: t.type == .fade ? nil : outline(p, m), opacity: p.opacity)
+        compositeGroup(group, at: (0, 0), onto: canvas, clipTo: t.type == .fade ? nil : outline(p, m), opacity: p.opacity)
     }
 
     private func drawContent(_ p: Layer, layer: Layer, sublayers: [Layer], transform m: AffineTransform, opacity: Double,
@@ -167,16 +180,27 @@ struct LayerCompositor {
         pixman_image_set_transform(src, nil)
     }
 
-    /// Composites a group through an optional clip outline, with group opacity (rule R2, R3).
-    private func compositeGroup(_ group: Canvas, onto canvas: Canvas, clipTo outline: [Point]?, opacity: Double,
-                                op: pixman_op_t = PIXMAN_OP_OVER) {
+    /// The whole pixels of `area` inside the canvas, or nil when none.
+    private func pixelBox(_ area: Rect, _ canvas: Canvas) -> (x: Int, y: Int, width: Int, height: Int)? {
+        guard !area.isNull, area.minX.isFinite, area.minY.isFinite, area.maxX.isFinite, area.maxY.isFinite else { return nil }
+        let x0 = max(0, Int(area.minX.rounded(.down)) - 1), y0 = max(0, Int(area.minY.rounded(.down)) - 1)
+        let x1 = min(canvas.width, Int(min(1e9, area.maxX).rounded(.up)) + 1), y1 = min(canvas.height, Int(min(1e9, area.maxY).rounded(.up)) + 1)
+        guard x1 > x0, y1 > y0 else { return nil }
+        return (x0, y0, x1 - x0, y1 - y0)
+    }
+
+    /// Composites a group drawn for the canvas area at `origin` through an optional
+    /// clip outline (canvas coordinates), with group opacity (rules R2, R3).
+    private func compositeGroup(_ group: Canvas, at origin: (x: Int, y: Int), onto canvas: Canvas, clipTo outline: [Point]?,
+                                opacity: Double, op: pixman_op_t = PIXMAN_OP_OVER) {
         var mask: OpaquePointer?
         if let outline {
-            mask = ShapeRasterizer.mask(ShapeRasterizer.fan(outline), width: canvas.width, height: canvas.height)
+            let local = outline.map { Point(x: $0.x - Double(origin.x), y: $0.y - Double(origin.y)) }
+            mask = ShapeRasterizer.mask(ShapeRasterizer.fan(local), width: group.width, height: group.height)
             if opacity < 1, let m = mask {
                 var a = pixmanColor(.white, alpha: opacity)
                 if let solid = pixman_image_create_solid_fill(&a) {
-                    pixman_image_composite32(PIXMAN_OP_IN, solid, nil, m, 0, 0, 0, 0, 0, 0, Int32(canvas.width), Int32(canvas.height))
+                    pixman_image_composite32(PIXMAN_OP_IN, solid, nil, m, 0, 0, 0, 0, 0, 0, Int32(group.width), Int32(group.height))
                     pixman_image_unref(solid)
                 }
             }
@@ -184,7 +208,8 @@ struct LayerCompositor {
             var a = pixmanColor(.white, alpha: opacity)
             mask = pixman_image_create_solid_fill(&a)
         }
-        pixman_image_composite32(op, group.image, mask, canvas.image, 0, 0, 0, 0, 0, 0, Int32(canvas.width), Int32(canvas.height))
+        pixman_image_composite32(op, group.image, mask, canvas.image, 0, 0, 0, 0, Int32(origin.x), Int32(origin.y),
+                                 Int32(group.width), Int32(group.height))
         if let mask { pixman_image_unref(mask) }
     }
 }
