@@ -20,6 +20,7 @@ struct LayerCompositor {
     /// Root media time of the frame.
     let time: Double
     let contents: ContentsCache
+    let aligned: AlignedShapes
 
     func draw(_ root: Layer, into canvas: Canvas) {
         draw(root, parent: nil, parentTransform: AffineTransform(scaleX: scale, y: scale), into: canvas, depth: 0)
@@ -95,8 +96,12 @@ struct LayerCompositor {
 
     private func drawContent(_ p: Layer, layer: Layer, sublayers: [Layer], transform m: AffineTransform, opacity: Double,
                              into canvas: Canvas, depth: Int) {
+        let pixels = aligned.pixelRect(p, m)
         if let bg = p.backgroundColor, bg.alpha > 0 {
-            ShapeRasterizer.fill(ShapeRasterizer.fan(outline(p, m)), color: pixmanColor(bg, alpha: opacity), onto: canvas.image)
+            let color = pixmanColor(bg, alpha: opacity)
+            if !(pixels.map { aligned.fill($0, border: 0, color: color, onto: canvas.image) } ?? false) {
+                ShapeRasterizer.fill(ShapeRasterizer.fan(outline(p, m)), color: color, onto: canvas.image)
+            }
         }
         if let image = p.contents {
             drawContents(image, of: p, transform: m, into: canvas)
@@ -105,7 +110,10 @@ struct LayerCompositor {
             draw(s, parent: p, parentTransform: m, into: canvas, depth: depth + 1)
         }
         if p.borderWidth > 0, let color = p.borderColor, color.alpha > 0 {
-            drawBorder(p, m, color: pixmanColor(color, alpha: opacity), into: canvas)
+            let c = pixmanColor(color, alpha: opacity)
+            if !(pixels.map { aligned.fill($0, border: $0.bw, color: c, onto: canvas.image) } ?? false) {
+                drawBorder(p, m, color: c, into: canvas)
+            }
         }
     }
 

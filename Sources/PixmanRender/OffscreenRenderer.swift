@@ -16,7 +16,7 @@ public final class OffscreenRenderer {
     public let scale: Double
     /// What is behind the root layer.
     public var backgroundColor: Color = .clear
-    private let renderer = LayerRenderer()
+    let renderer = LayerRenderer()
 
     public init(width: Int, height: Int, scale: Double = 1) {
         self.width = min(16_384, max(1, width))
@@ -55,6 +55,7 @@ public final class OffscreenRenderer {
 @MainActor
 public final class LayerRenderer {
     private let contents = ContentsCache()
+    let aligned = AlignedShapes()
 
     public init() {}
 
@@ -66,7 +67,7 @@ public final class LayerRenderer {
         canvas.clear(to: background)
         root.layoutIfNeeded()
         displayIfNeeded(root)
-        LayerCompositor(width: canvas.width, height: canvas.height, scale: scale, time: time, contents: contents)
+        LayerCompositor(width: canvas.width, height: canvas.height, scale: scale, time: time, contents: contents, aligned: aligned)
             .draw(root, into: canvas)
         contents.purge()
     }

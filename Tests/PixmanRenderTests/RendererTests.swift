@@ -1,5 +1,5 @@
 import LayerKit
-import PixmanRender
+@testable import PixmanRender
 import Testing
 
 /// A clean world with a ManualMediaClock at t = 100 and an offscreen renderer.
@@ -205,6 +205,31 @@ struct RendererTests {
         #expect(one == two)
         let back = try RenderedImage(pngData: one.pngData())
         #expect(back.maximumDifference(from: one)! <= 1)
+    }
+
+    @Test("pixel-aligned rounded rectangles and borders (cached corner masks) match the general rasterizer")
+    func alignedFastPathMatchesGeneralPath() {
+        func scene(turn: Double) -> (RenderedImage, fastFills: Int) {
+            let (r, root, _) = makeRenderer(width: 120, height: 120)
+            for (i, radius) in [0.0, 6, 13, 25].enumerated() {
+                let l = box(Rect(x: 5 + Double(i % 2) * 58, y: 5 + Double(i / 2) * 58, width: 52, height: 52),
+                            Color(red: 0.8, green: 0.4, blue: 0.1, alpha: 0.9), in: root)
+                Transaction.withoutActions {
+                    l.cornerRadius = radius
+                    l.borderWidth = Double(i + 1)
+                    l.borderColor = Color(white: 1, alpha: 0.8)
+                    l.opacity = 0.7
+                    // A negligible turn takes the layer off the pixel-aligned path.
+                    l.transform = Transform3D(rotationAngle: turn, x: 0, y: 0, z: 1)
+                }
+            }
+            let image = r.render()
+            return (image, r.renderer.aligned.fastFills)
+        }
+        let (fast, fastCount) = scene(turn: 0), (general, generalCount) = scene(turn: 1e-9)
+        #expect(fastCount == 8 && generalCount == 0)   // 4 backgrounds and 4 borders took the fast path
+        let worst = fast.maximumDifference(from: general) ?? 255
+        #expect(worst <= 12, "fast and general paths differ by \(worst)")
     }
 
     @Test("bad input: empty, huge and degenerate layers, corrupt images")
