@@ -33,7 +33,7 @@ let package = Package(
 
         // Renders LayerKit trees with pixman; PNG through libpng.
         .target(name: "PixmanRender", dependencies: ["LayerKit", "CPixman", "CPNG"]),
-        .testTarget(name: "PixmanRenderTests", dependencies: ["PixmanRender", "LayerKit"]),
+        .testTarget(name: "PixmanRenderTests", dependencies: ["PixmanRender", "LayerKit", "CPixman"]),
 
         // The app toolkit: layer trees in windows (views and controls to come).
         .target(name: "Strata", dependencies: ["LayerKit", "WaylandClient", "PixmanRender"]),

@@ -23,6 +23,9 @@ func snapshot(to path: String) throws {
         card.cornerRadius = 14
         card.borderWidth = i % 2 == 0 ? 3 : 0
         card.borderColor = .white
+        card.shadowOpacity = 0.6
+        card.shadowRadius = 8
+        card.shadowOffset = Size(width: 0, height: 8)
         root.addSublayer(card)
         cards.append(card)
     }
@@ -32,11 +35,17 @@ func snapshot(to path: String) throws {
     clip.masksToBounds = true
     clip.backgroundColor = Color(white: 0.9)
     root.addSublayer(clip)
+    // A gradient-free "spotlight": a mask layer lets only a circle of the stripe show.
+    let spot = Layer()
+    spot.frame = Rect(x: 40, y: 0, width: 100, height: 100)
+    spot.cornerRadius = 50
+    spot.backgroundColor = .black
     let stripe = Layer()
     stripe.frame = Rect(x: -20, y: 40, width: 240, height: 24)
     stripe.backgroundColor = .magenta
     stripe.transform = Transform3D(rotationAngle: -0.35, x: 0, y: 0, z: 1)
     clip.addSublayer(stripe)
+    stripe.mask = spot
     Transaction.flush()   // presented from here on: changes animate
 
     // Fan the cards out, 1 s, ease in-out; render the middle of it.

@@ -8,9 +8,10 @@ import LayerKit
 /// group opacity; `masksToBounds` clipping to the rounded bounds; hidden layers
 /// skipped; every value taken from the presentation at the frame's time.
 ///
-/// Transitions draw the state before the change and after it (rule G2).
-/// Not yet drawn: shadows, `mask` layers, perspective (the affine part of a 3D
-/// transform is used), `ShapeLayer` paths.
+/// Transitions draw the state before the change and after it (rule G2); shadows
+/// are blurred copies of the layer's alpha (or `shadowPath`); `mask` layers clip
+/// by their alpha. Not yet drawn: perspective (the affine part of a 3D transform
+/// is used), `isDoubleSided`, `ShapeLayer` paths.
 @MainActor
 struct LayerCompositor {
     let width: Int
@@ -41,24 +42,77 @@ struct LayerCompositor {
         let clips = p.masksToBounds && (!sublayers.isEmpty || p.contents != nil)
         let needsGroup = clips || (p.opacity < 1 && (!sublayers.isEmpty || p.contents != nil || p.borderWidth > 0))
 
-        if needsGroup {
-            // The group only needs the pixels the layer can touch: its outline (and
-            // contents) when it clips or has no sublayers, else the whole canvas.
+        if p.shadowOpacity > 0, !p.masksToBounds, let color = p.shadowColor, color.alpha > 0 {
+            drawShadow(p, layer: layer, sublayers: sublayers, transform: m, color: color, into: canvas, depth: depth)
+        }
+        if needsGroup || p.mask != nil {
             let shape = outline(p, m)
-            var area = Rect.boundingBox(of: shape)
-            if let image = p.contents {
-                let placed = Self.contentsFrame(p, imageSize: image.size).corners.map { $0.applying(m) }
-                area = area.union(Rect.boundingBox(of: placed))
-            }
-            if !clips && !sublayers.isEmpty { area = Rect(x: 0, y: 0, width: Double(canvas.width), height: Double(canvas.height)) }
-            guard let box = pixelBox(area, canvas) else { return }
+            guard let box = pixelBox(contentArea(p, m, clips: clips, hasSublayers: !sublayers.isEmpty, canvas: canvas), canvas) else { return }
             let group = Canvas(width: box.width, height: box.height)
-            let shift = AffineTransform(translationX: -Double(box.x), y: -Double(box.y))
-            drawContent(p, layer: layer, sublayers: sublayers, transform: m.concatenating(shift), opacity: 1, into: group, depth: depth)
+            let shifted = m.concatenating(AffineTransform(translationX: -Double(box.x), y: -Double(box.y)))
+            drawContent(p, layer: layer, sublayers: sublayers, transform: shifted, opacity: 1, into: group, depth: depth)
+            if let maskLayer = p.mask {
+                // The mask layer's alpha clips the layer (rule R3); it sits in the layer's coordinates.
+                let maskCanvas = Canvas(width: box.width, height: box.height)
+                draw(maskLayer, parent: nil, parentTransform: shifted, into: maskCanvas, depth: depth + 1)
+                pixman_image_composite32(PIXMAN_OP_IN_REVERSE, maskCanvas.image, nil, group.image, 0, 0, 0, 0, 0, 0, Int32(box.width), Int32(box.height))
+            }
             compositeGroup(group, at: (box.x, box.y), onto: canvas, clipTo: clips ? shape : nil, opacity: p.opacity)
         } else {
             drawContent(p, layer: layer, sublayers: sublayers, transform: m, opacity: p.opacity, into: canvas, depth: depth)
         }
+    }
+
+    /// The device area a layer can draw into: its outline (and contents) when it
+    /// clips or has no sublayers, else the whole canvas.
+    private func contentArea(_ p: Layer, _ m: AffineTransform, clips: Bool, hasSublayers: Bool, canvas: Canvas) -> Rect {
+        if !clips && hasSublayers { return Rect(x: 0, y: 0, width: Double(canvas.width), height: Double(canvas.height)) }
+        var area = Rect.boundingBox(of: outline(p, m))
+        if let image = p.contents {
+            area = area.union(Rect.boundingBox(of: Self.contentsFrame(p, imageSize: image.size).corners.map { $0.applying(m) }))
+        }
+        return area
+    }
+
+    /// The layer's shadow, under it: the alpha of `shadowPath` or else of the layer
+    /// itself, blurred by `shadowRadius` (σ = radius / 2), moved by `shadowOffset`,
+    /// in `shadowColor` at `shadowOpacity` (and the layer's opacity).
+    private func drawShadow(_ p: Layer, layer: Layer, sublayers: [Layer], transform m: AffineTransform, color: Color,
+                            into canvas: Canvas, depth: Int) {
+        let sigma = max(0, p.shadowRadius) * deviceScale(m) / 2
+        let margin = Double(Int((3 * sigma).rounded(.up)) + 2)
+        let offset = Point(x: m.a * p.shadowOffset.width + m.c * p.shadowOffset.height,
+                           y: m.b * p.shadowOffset.width + m.d * p.shadowOffset.height)
+        var area: Rect
+        let polygons = p.shadowPath.map { $0.polylines.map { $0.map { $0.applying(m) } } }
+        if let polygons {
+            area = Rect.boundingBox(of: polygons.flatMap { $0 })
+        } else {
+            area = contentArea(p, m, clips: false, hasSublayers: !sublayers.isEmpty, canvas: canvas)
+        }
+        // Where the shadow lands, and the area of the layer it comes from.
+        let (ox, oy) = (offset.x.rounded(), offset.y.rounded())
+        guard let box = pixelBox(area.insetBy(dx: -margin, dy: -margin).offsetBy(dx: ox, dy: oy), canvas) else { return }
+        let source = Canvas(width: box.width, height: box.height)
+        let shift = AffineTransform(translationX: -(Double(box.x) - ox), y: -(Double(box.y) - oy))
+        if let polygons {
+            var white = pixmanColor(.white)
+            if let solid = pixman_image_create_solid_fill(&white) {
+                PolygonFill.composite(PolygonFill.trapezoids(polygons.map { $0.map { $0.applying(shift) } }, evenOdd: false),
+                                      source: solid, onto: source.image)
+                pixman_image_unref(solid)
+            }
+        } else {
+            drawContent(p, layer: layer, sublayers: sublayers, transform: m.concatenating(shift), opacity: 1, into: source, depth: depth)
+        }
+        guard let blurred = ShadowBlur.blurredAlpha(of: source.image, width: box.width, height: box.height, sigma: sigma) else { return }
+        var c = pixmanColor(color, alpha: p.shadowOpacity * p.opacity)
+        if let solid = pixman_image_create_solid_fill(&c) {
+            pixman_image_composite32(PIXMAN_OP_OVER, solid, blurred, canvas.image, 0, 0, 0, 0,
+                                     Int32(box.x), Int32(box.y), Int32(box.width), Int32(box.height))
+            pixman_image_unref(solid)
+        }
+        pixman_image_unref(blurred)
     }
 
     /// Sublayers in `zPosition`, then insertion order (rule R1).

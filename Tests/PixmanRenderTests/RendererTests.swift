@@ -1,5 +1,6 @@
 import LayerKit
 @testable import PixmanRender
+import CPixman
 import Testing
 
 /// A clean world with a ManualMediaClock at t = 100 and an offscreen renderer.
@@ -328,5 +329,89 @@ struct TransitionRenderingTests {
         let mid = r.render(atTime: 100.5).rgba8(x: 50, y: 50)
         #expect(near(mid, (255, 255, 0, 255), 2) == false)          // not yet all yellow
         #expect(mid.g == 255 && abs(Int(mid.r) - 128) <= 2)         // green fading into yellow
+    }
+}
+
+/// Shadows, mask layers and polygon fills.
+@MainActor
+@Suite("Shadows and masks", .serialized)
+struct ShadowAndMaskTests {
+    @Test("a shadow falls off smoothly and symmetrically, offset by shadowOffset, under the layer")
+    func shadowFalloff() {
+        let (r, root, _) = makeRenderer(width: 120, height: 120)
+        let l = box(Rect(x: 40, y: 40, width: 40, height: 40), .white, in: root)
+        Transaction.withoutActions {
+            l.shadowOpacity = 1
+            l.shadowRadius = 8
+            l.shadowOffset = Size(width: 0, height: 10)
+            l.shadowColor = .black
+        }
+        let img = r.render()
+        #expect(near(img.rgba8(x: 60, y: 60), (255, 255, 255, 255), 0))     // the layer covers its shadow
+        // Below the layer (the offset side) the shadow fades with distance…
+        let column = (82...96).map { Int(img.rgba8(x: 60, y: $0).a) }
+        #expect(zip(column, column.dropFirst()).allSatisfy { $0 >= $1 }, "\(column)")
+        #expect(column.first! > 100 && column.last! < column.first! / 3)
+        // …the same on the left and the right…
+        for y in [70, 85] {
+            for d in 1...10 { #expect(abs(Int(img.rgba8(x: 39 - d + 1, y: y).a) - Int(img.rgba8(x: 80 + d - 1, y: y).a)) <= 2) }
+        }
+        // …and above the layer less of it reaches than below.
+        #expect(img.rgba8(x: 60, y: 37).a < img.rgba8(x: 60, y: 84).a)
+    }
+
+    @Test("shadowPath shapes the shadow; masksToBounds clips it away")
+    func shadowPathAndClip() {
+        let (r, root, _) = makeRenderer(width: 120, height: 120)
+        let l = box(Rect(x: 10, y: 10, width: 40, height: 40), nil, in: root)
+        let triangle = Path()
+        triangle.move(to: Point(x: 0, y: 0))
+        triangle.addLine(to: Point(x: 80, y: 0))
+        triangle.addLine(to: Point(x: 0, y: 80))
+        triangle.closeSubpath()
+        Transaction.withoutActions {
+            l.shadowOpacity = 1
+            l.shadowRadius = 0
+            l.shadowOffset = .zero
+            l.shadowPath = triangle
+        }
+        let img = r.render()
+        #expect(img.rgba8(x: 20, y: 20).a == 255 && img.rgba8(x: 70, y: 15).a == 255)   // inside the triangle
+        #expect(img.rgba8(x: 60, y: 60).a == 0)                                          // beyond its diagonal
+        Transaction.withoutActions { l.masksToBounds = true }
+        #expect(r.render().pixels.allSatisfy { $0 == 0 })
+    }
+
+    @Test("rule R3: a mask layer clips by its alpha")
+    func maskLayer() {
+        let (r, root, _) = makeRenderer(width: 100, height: 100)
+        let l = box(Rect(x: 0, y: 0, width: 100, height: 100), .blue, in: root)
+        let m = Layer()
+        Transaction.withoutActions {
+            m.frame = Rect(x: 50, y: 0, width: 50, height: 100)
+            m.backgroundColor = Color(white: 0, alpha: 0.5)
+            l.mask = m
+        }
+        let img = r.render()
+        #expect(img.rgba8(x: 25, y: 50).a == 0)                        // outside the mask
+        #expect(abs(Int(img.rgba8(x: 75, y: 50).a) - 128) <= 1)        // half the mask's alpha
+        #expect(img.rgba8(x: 75, y: 50).b == 255)
+    }
+
+    @Test("polygons fill by non-zero or even-odd winding")
+    func polygonWinding() {
+        let outer = [Point(x: 0, y: 0), Point(x: 40, y: 0), Point(x: 40, y: 40), Point(x: 0, y: 40)]
+        let inner = [Point(x: 10, y: 10), Point(x: 30, y: 10), Point(x: 30, y: 30), Point(x: 10, y: 30)]
+        func coverage(evenOdd: Bool) -> RenderedImage {
+            let canvas = Canvas(width: 40, height: 40)
+            var white = pixmanColor(.white)
+            let solid = pixman_image_create_solid_fill(&white)!
+            PolygonFill.composite(PolygonFill.trapezoids([outer, inner], evenOdd: evenOdd), source: solid, onto: canvas.image)
+            pixman_image_unref(solid)
+            return RenderedImage(width: 40, height: 40, pixels: canvas.words)
+        }
+        let nonZero = coverage(evenOdd: false), evenOdd = coverage(evenOdd: true)
+        #expect(nonZero.rgba8(x: 20, y: 20).a == 255 && nonZero.rgba8(x: 5, y: 5).a == 255)   // same direction: no hole
+        #expect(evenOdd.rgba8(x: 20, y: 20).a == 0 && evenOdd.rgba8(x: 5, y: 5).a == 255)     // even-odd: a hole
     }
 }

@@ -31,8 +31,9 @@ struct ExampleTests {
         #expect(status == 0, "\(output)")
         let image = try RenderedImage(contentsOfFile: path)
         #expect(image.width == 480 && image.height == 320)
-        let stripe = image.rgba8(x: 240, y: 240)
-        #expect(stripe.r == 255 && stripe.g == 0 && stripe.b == 255)   // the clipped magenta stripe
+        let stripe = image.rgba8(x: 220, y: 240)
+        #expect(stripe.r == 255 && stripe.g == 0 && stripe.b == 255)   // the clipped, masked magenta stripe
+        #expect(image.rgba8(x: 300, y: 215).g > 200)                    // masked away: the clip's light background
         #expect(image.rgba8(x: 150, y: 195).r == 0x20)                 // clipped away by the rounded corner
     }
 

@@ -1,0 +1,72 @@
+import CPixman
+import LayerKit
+
+/// Any polygon set — concave, with holes, self-intersecting — as pixman
+/// trapezoids, by sweeping horizontal bands between vertex heights. Non-zero or
+/// even-odd winding. Edges are not split where they cross inside a band, so
+/// self-intersections are approximated to within a band.
+enum PolygonFill {
+    private struct Edge { let x0, y0, x1, y1: Double; let winding: Int }
+
+    static func trapezoids(_ polylines: [[Point]], evenOdd: Bool) -> [pixman_trapezoid_t] {
+        var edges: [Edge] = []
+        var ys: Set<Double> = []
+        for line in polylines where line.count > 2 {
+            for i in 0..<line.count {
+                let a = line[i], b = line[(i + 1) % line.count]
+                guard a.y != b.y, a.x.isFinite, a.y.isFinite, b.x.isFinite, b.y.isFinite else { continue }
+                edges.append(a.y < b.y ? Edge(x0: a.x, y0: a.y, x1: b.x, y1: b.y, winding: 1)
+                                       : Edge(x0: b.x, y0: b.y, x1: a.x, y1: a.y, winding: -1))
+                ys.insert(a.y)
+                ys.insert(b.y)
+            }
+        }
+        let bands = ys.sorted()
+        var traps: [pixman_trapezoid_t] = []
+        for (top, bottom) in zip(bands, bands.dropFirst()) {
+            let mid = (top + bottom) / 2
+            let crossing = edges.filter { $0.y0 <= mid && $0.y1 > mid }
+                .map { e in (x: e.x0 + (e.x1 - e.x0) * (mid - e.y0) / (e.y1 - e.y0), edge: e) }
+                .sorted { $0.x < $1.x }
+            var winding = 0
+            for (i, c) in crossing.enumerated() {
+                let before = winding
+                winding += evenOdd ? 1 : c.edge.winding
+                let inside = evenOdd ? winding % 2 != 0 : winding != 0
+                let wasInside = evenOdd ? before % 2 != 0 : before != 0
+                guard inside, !wasInside || evenOdd, i + 1 < crossing.count else { continue }
+                // Find where this span ends: the next crossing that leaves the inside.
+                var w = winding
+                var j = i + 1
+                while j < crossing.count {
+                    w += evenOdd ? 1 : crossing[j].edge.winding
+                    if evenOdd ? w % 2 == 0 : w == 0 { break }
+                    j += 1
+                }
+                guard j < crossing.count else { continue }
+                let l = crossing[i].edge, r = crossing[j].edge
+                traps.append(pixman_trapezoid_t(
+                    top: fixed(top), bottom: fixed(bottom),
+                    left: pixman_line_fixed_t(p1: point(l.x0, l.y0), p2: point(l.x1, l.y1)),
+                    right: pixman_line_fixed_t(p1: point(r.x0, r.y0), p2: point(r.x1, r.y1))))
+            }
+        }
+        return traps
+    }
+
+    private static func fixed(_ v: Double) -> pixman_fixed_t {
+        pixman_fixed_t(clamping: Int64((max(-30000, min(30000, v)) * 65536).rounded()))
+    }
+
+    private static func point(_ x: Double, _ y: Double) -> pixman_point_fixed_t {
+        pixman_point_fixed_t(x: fixed(x), y: fixed(y))
+    }
+
+    /// Composites `source` through the polygons' coverage.
+    static func composite(_ traps: [pixman_trapezoid_t], source: OpaquePointer, onto destination: OpaquePointer,
+                          op: pixman_op_t = PIXMAN_OP_OVER) {
+        guard !traps.isEmpty else { return }
+        var t = traps
+        pixman_composite_trapezoids(op, source, destination, PIXMAN_a8, 0, 0, 0, 0, Int32(t.count), &t)
+    }
+}

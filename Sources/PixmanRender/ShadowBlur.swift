@@ -1,0 +1,30 @@
+import CPixman
+import Glibc
+
+/// A Gaussian blur of an image's alpha, as two one-dimensional pixman
+/// convolutions (horizontal, then vertical), for layer shadows.
+enum ShadowBlur {
+    /// The alpha of `source` (any format), blurred with standard deviation `sigma`
+    /// pixels, as a new a8 image of the same size. The caller unrefs it.
+    static func blurredAlpha(of source: OpaquePointer, width: Int, height: Int, sigma: Double) -> OpaquePointer? {
+        guard let alpha = pixman_image_create_bits(PIXMAN_a8, Int32(width), Int32(height), nil, 0) else { return nil }
+        pixman_image_composite32(PIXMAN_OP_SRC, source, nil, alpha, 0, 0, 0, 0, 0, 0, Int32(width), Int32(height))
+        guard sigma > 0.25 else { return alpha }
+        let radius = min(200, Int((3 * sigma).rounded(.up)))
+        var weights = (-radius...radius).map { exp(-Double($0 * $0) / (2 * sigma * sigma)) }
+        let sum = weights.reduce(0, +)
+        weights = weights.map { $0 / sum }
+        let taps = weights.map { pixman_fixed_t(($0 * 65536).rounded()) }
+        let size = pixman_fixed_t(Int32(2 * radius + 1) << 16), one = pixman_fixed_t(1 << 16)
+        func pass(_ input: OpaquePointer, _ params: [pixman_fixed_t]) -> OpaquePointer? {
+            guard let out = pixman_image_create_bits(PIXMAN_a8, Int32(width), Int32(height), nil, 0) else { return nil }
+            var p = params
+            pixman_image_set_filter(input, PIXMAN_FILTER_CONVOLUTION, &p, Int32(p.count))
+            pixman_image_composite32(PIXMAN_OP_SRC, input, nil, out, 0, 0, 0, 0, 0, 0, Int32(width), Int32(height))
+            pixman_image_unref(input)
+            return out
+        }
+        guard let horizontal = pass(alpha, [size, one] + taps) else { return nil }
+        return pass(horizontal, [one, size] + taps)
+    }
+}
