@@ -1,5 +1,6 @@
 // Builds a small layer tree, animates it, and renders frames offscreen to PNG —
 // no compositor needed. Usage: layer-snapshot [OUTPUT.png]
+import Glibc
 import LayerKit
 import PixmanRender
 
@@ -46,6 +47,25 @@ func snapshot(to path: String) throws {
     stripe.transform = Transform3D(rotationAngle: -0.35, x: 0, y: 0, z: 1)
     clip.addSublayer(stripe)
     stripe.mask = spot
+
+    // A star, filled even-odd and stroked; its stroke draws itself in.
+    let star = ShapeLayer()
+    star.frame = Rect(x: 370, y: 190, width: 100, height: 100)
+    let starPath = Path()
+    for k in 0..<5 {
+        let a = -Double.pi / 2 + Double(k * 2) * 2 * .pi / 5
+        let p = Point(x: 50 + 45 * cos(a), y: 52 + 45 * sin(a))
+        k == 0 ? starPath.move(to: p) : starPath.addLine(to: p)
+    }
+    starPath.closeSubpath()
+    star.path = starPath
+    star.fillRule = .evenOdd
+    star.fillColor = Color.yellow.withAlpha(0.6)
+    star.strokeColor = .white
+    star.lineWidth = 4
+    star.lineJoin = .round
+    star.strokeEnd = 0
+    root.addSublayer(star)
     Transaction.flush()   // presented from here on: changes animate
 
     // Fan the cards out, 1 s, ease in-out; render the middle of it.
@@ -56,6 +76,7 @@ func snapshot(to path: String) throws {
         card.transform = Transform3D(rotationAngle: Double(i - 2) * 0.12, x: 0, y: 0, z: 1)
         card.opacity = 0.6 + 0.08 * Double(i)
     }
+    star.strokeEnd = 1
     Transaction.commit()
     clock.advance(by: 0.5)
     try renderer.render().writePNG(to: path)

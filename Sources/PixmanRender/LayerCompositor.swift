@@ -10,8 +10,8 @@ import LayerKit
 ///
 /// Transitions draw the state before the change and after it (rule G2); shadows
 /// are blurred copies of the layer's alpha (or `shadowPath`); `mask` layers clip
-/// by their alpha. Not yet drawn: perspective (the affine part of a 3D transform
-/// is used), `isDoubleSided`, `ShapeLayer` paths.
+/// by their alpha; `ShapeLayer` paths are filled and stroked. Not yet drawn:
+/// perspective (the affine part of a 3D transform is used), `isDoubleSided`.
 @MainActor
 struct LayerCompositor {
     let width: Int
@@ -40,7 +40,7 @@ struct LayerCompositor {
             return
         }
         let clips = p.masksToBounds && (!sublayers.isEmpty || p.contents != nil)
-        let needsGroup = clips || (p.opacity < 1 && (!sublayers.isEmpty || p.contents != nil || p.borderWidth > 0))
+        let needsGroup = clips || (p.opacity < 1 && (!sublayers.isEmpty || p.contents != nil || p.borderWidth > 0 || p is ShapeLayer))
 
         if p.shadowOpacity > 0, !p.masksToBounds, let color = p.shadowColor, color.alpha > 0 {
             drawShadow(p, layer: layer, sublayers: sublayers, transform: m, color: color, into: canvas, depth: depth)
@@ -68,6 +68,11 @@ struct LayerCompositor {
     private func contentArea(_ p: Layer, _ m: AffineTransform, clips: Bool, hasSublayers: Bool, canvas: Canvas) -> Rect {
         if !clips && hasSublayers { return Rect(x: 0, y: 0, width: Double(canvas.width), height: Double(canvas.height)) }
         var area = Rect.boundingBox(of: outline(p, m))
+        if !clips, let shape = p as? ShapeLayer, let path = shape.path {
+            // A shape may reach outside its bounds (by its path and half its line width, more at miters).
+            let reach = shape.lineWidth * max(1, shape.miterLimit)
+            area = area.union(Rect.boundingBox(of: path.boundingBox.insetBy(dx: -reach, dy: -reach).corners.map { $0.applying(m) }))
+        }
         if let image = p.contents {
             area = area.union(Rect.boundingBox(of: Self.contentsFrame(p, imageSize: image.size).corners.map { $0.applying(m) }))
         }
@@ -160,6 +165,9 @@ struct LayerCompositor {
         if let image = p.contents {
             drawContents(image, of: p, transform: m, into: canvas)
         }
+        if let shape = p as? ShapeLayer {
+            drawShape(shape, transform: m, opacity: opacity, into: canvas)
+        }
         for s in sublayers {
             draw(s, parent: p, parentTransform: m, into: canvas, depth: depth + 1)
         }
@@ -169,6 +177,29 @@ struct LayerCompositor {
                 drawBorder(p, m, color: c, into: canvas)
             }
         }
+    }
+
+    /// A shape layer's path (in its coordinates): filled by its rule, then stroked,
+    /// trimmed to `strokeStart…strokeEnd`, with its caps and joins.
+    private func drawShape(_ shape: ShapeLayer, transform m: AffineTransform, opacity: Double, into canvas: Canvas) {
+        guard let path = shape.path else { return }
+        let lines = path.polylines
+        if let fill = shape.fillColor, fill.alpha > 0 {
+            let polygons = lines.map { $0.map { $0.applying(m) } }
+            fillPolygons(polygons, evenOdd: shape.fillRule == .evenOdd, color: pixmanColor(fill, alpha: opacity), into: canvas)
+        }
+        if let stroke = shape.strokeColor, stroke.alpha > 0, shape.lineWidth > 0 {
+            let trimmed = Stroker.trim(lines, start: shape.strokeStart, end: shape.strokeEnd)
+            let pieces = Stroker.outline(trimmed, width: shape.lineWidth, cap: shape.lineCap, join: shape.lineJoin, miterLimit: shape.miterLimit)
+            fillPolygons(pieces.map { $0.map { $0.applying(m) } }, evenOdd: false, color: pixmanColor(stroke, alpha: opacity), into: canvas)
+        }
+    }
+
+    private func fillPolygons(_ polygons: [[Point]], evenOdd: Bool, color: pixman_color_t, into canvas: Canvas) {
+        var c = color
+        guard let solid = pixman_image_create_solid_fill(&c) else { return }
+        PolygonFill.composite(PolygonFill.trapezoids(polygons, evenOdd: evenOdd), source: solid, onto: canvas.image)
+        pixman_image_unref(solid)
     }
 
     /// The layer's rounded bounds in device space.

@@ -2,9 +2,9 @@ import CPixman
 import LayerKit
 
 /// Any polygon set — concave, with holes, self-intersecting — as pixman
-/// trapezoids, by sweeping horizontal bands between vertex heights. Non-zero or
-/// even-odd winding. Edges are not split where they cross inside a band, so
-/// self-intersections are approximated to within a band.
+/// trapezoids, by sweeping horizontal bands between the heights of vertices and
+/// of edge crossings (so no two edges cross inside a band). Non-zero or even-odd
+/// winding.
 enum PolygonFill {
     private struct Edge { let x0, y0, x1, y1: Double; let winding: Int }
 
@@ -19,6 +19,16 @@ enum PolygonFill {
                                        : Edge(x0: b.x, y0: b.y, x1: a.x, y1: a.y, winding: -1))
                 ys.insert(a.y)
                 ys.insert(b.y)
+            }
+        }
+        // Heights where two edges cross (edges sorted by top, so the inner loop stops early).
+        let byTop = edges.sorted { $0.y0 < $1.y0 }
+        for i in byTop.indices {
+            let e = byTop[i]
+            var j = i + 1
+            while j < byTop.count && byTop[j].y0 < e.y1 {
+                if let y = crossing(e, byTop[j]) { ys.insert(y) }
+                j += 1
             }
         }
         let bands = ys.sorted()
@@ -52,6 +62,17 @@ enum PolygonFill {
             }
         }
         return traps
+    }
+
+    /// The height at which two edges cross strictly inside both, if they do.
+    private static func crossing(_ a: Edge, _ b: Edge) -> Double? {
+        let top = max(a.y0, b.y0), bottom = min(a.y1, b.y1)
+        guard bottom > top else { return nil }
+        func x(_ e: Edge, _ y: Double) -> Double { e.x0 + (e.x1 - e.x0) * (y - e.y0) / (e.y1 - e.y0) }
+        let d0 = x(a, top) - x(b, top), d1 = x(a, bottom) - x(b, bottom)
+        guard d0 * d1 < 0 else { return nil }
+        let y = top + (bottom - top) * d0 / (d0 - d1)
+        return y > top && y < bottom ? y : nil
     }
 
     private static func fixed(_ v: Double) -> pixman_fixed_t {

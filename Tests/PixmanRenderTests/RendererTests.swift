@@ -415,3 +415,67 @@ struct ShadowAndMaskTests {
         #expect(evenOdd.rgba8(x: 20, y: 20).a == 0 && evenOdd.rgba8(x: 5, y: 5).a == 255)     // even-odd: a hole
     }
 }
+
+/// ShapeLayer fills and strokes.
+@MainActor
+@Suite("Shape layers", .serialized)
+struct ShapeLayerTests {
+    func shape(_ configure: (ShapeLayer) -> Void) -> RenderedImage {
+        let (r, root, _) = makeRenderer(width: 100, height: 100)
+        let s = ShapeLayer()
+        Transaction.withoutActions {
+            s.frame = Rect(x: 0, y: 0, width: 100, height: 100)
+            configure(s)
+            root.addSublayer(s)
+        }
+        return r.render()
+    }
+
+    @Test("paths fill by their fill rule; the default fill is opaque black")
+    func fills() {
+        let ring = Path(rect: Rect(x: 10, y: 10, width: 80, height: 80))
+        ring.append(Path(rect: Rect(x: 30, y: 30, width: 40, height: 40)))   // same direction
+        let nonZero = shape { $0.path = ring }
+        #expect(near(nonZero.rgba8(x: 50, y: 50), (0, 0, 0, 255), 0) && nonZero.rgba8(x: 5, y: 5).a == 0)
+        let evenOdd = shape { $0.path = ring; $0.fillRule = .evenOdd; $0.fillColor = .green }
+        #expect(evenOdd.rgba8(x: 50, y: 50).a == 0 && near(evenOdd.rgba8(x: 20, y: 20), (0, 255, 0, 255), 0))
+    }
+
+    @Test("a self-intersecting star: even-odd leaves the centre empty, non-zero fills it")
+    func selfIntersecting() {
+        let star = Path()
+        for k in 0..<5 {
+            let a = -Double.pi / 2 + Double(k * 2) * 2 * .pi / 5
+            let p = Point(x: 50 + 45 * cos(a), y: 52 + 45 * sin(a))
+            k == 0 ? star.move(to: p) : star.addLine(to: p)
+        }
+        star.closeSubpath()
+        let evenOdd = shape { $0.path = star; $0.fillRule = .evenOdd }
+        let nonZero = shape { $0.path = star }
+        #expect(evenOdd.rgba8(x: 50, y: 55).a == 0 && nonZero.rgba8(x: 50, y: 55).a == 255)
+        #expect(evenOdd.rgba8(x: 50, y: 15).a == 255 && nonZero.rgba8(x: 50, y: 15).a == 255)   // the top point
+        #expect(evenOdd.rgba8(x: 50, y: 2).a == 0)
+    }
+
+    @Test("strokes have the line width, caps and joins; strokeEnd trims them")
+    func strokes() {
+        let line = Path()
+        line.move(to: Point(x: 20, y: 50))
+        line.addLine(to: Point(x: 80, y: 50))
+        let butt = shape { $0.path = line; $0.fillColor = nil; $0.strokeColor = .red; $0.lineWidth = 10 }
+        #expect(butt.rgba8(x: 50, y: 45).a == 255 && butt.rgba8(x: 50, y: 54).a == 255 && butt.rgba8(x: 50, y: 56).a == 0)
+        #expect(butt.rgba8(x: 18, y: 50).a == 0)                       // butt: ends at the end point
+        let square = shape { $0.path = line; $0.fillColor = nil; $0.strokeColor = .red; $0.lineWidth = 10; $0.lineCap = .square }
+        #expect(square.rgba8(x: 17, y: 50).a == 255 && square.rgba8(x: 14, y: 50).a == 0)
+        let half = shape { $0.path = line; $0.fillColor = nil; $0.strokeColor = .red; $0.lineWidth = 10; $0.strokeEnd = 0.5 }
+        #expect(half.rgba8(x: 45, y: 50).a == 255 && half.rgba8(x: 55, y: 50).a == 0)
+        let corner = Path()
+        corner.move(to: Point(x: 20, y: 80))
+        corner.addLine(to: Point(x: 50, y: 20))
+        corner.addLine(to: Point(x: 80, y: 80))
+        let miter = shape { $0.path = corner; $0.fillColor = nil; $0.strokeColor = .blue; $0.lineWidth = 8 }
+        let bevel = shape { $0.path = corner; $0.fillColor = nil; $0.strokeColor = .blue; $0.lineWidth = 8; $0.lineJoin = .bevel }
+        // The miter's tip reaches above the corner; a bevel cuts it off.
+        #expect(miter.rgba8(x: 50, y: 13).a > 200 && bevel.rgba8(x: 50, y: 13).a == 0)
+    }
+}

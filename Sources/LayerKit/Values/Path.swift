@@ -66,6 +66,11 @@ public final class Path: Hashable, @unchecked Sendable, CustomStringConvertible 
         closeSubpath()
     }
 
+    /// Appends the elements of another path (a new subpath for each of its moves).
+    public func append(_ other: Path) {
+        for e in other.elements { append(e) }
+    }
+
     /// An independent copy.
     public func copy() -> Path { Path(elements: elements) }
 
