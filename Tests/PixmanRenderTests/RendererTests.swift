@@ -1,6 +1,7 @@
 import LayerKit
 @testable import PixmanRender
 import CPixman
+import Glibc
 import Testing
 
 /// A clean world with a ManualMediaClock at t = 100 and an offscreen renderer.
