@@ -16,7 +16,12 @@ public final class LayerWindow {
     public let window: ToplevelWindow
     public let rootLayer: Layer
     /// What is behind the root layer.
-    public var backgroundColor: Color = .black { didSet { window.setNeedsDisplay() } }
+    public var backgroundColor: Color = .black {
+        didSet {
+            renderer.repaintEverything()
+            window.setNeedsDisplay()
+        }
+    }
     private let renderer = LayerRenderer()
     private let loop: EventLoop?
     private var wakeUp: EventLoop.TimerToken?
@@ -45,9 +50,12 @@ public final class LayerWindow {
         window.onDraw = { [unowned self] ctx in
             // On the system clock frames are where animation events fall due.
             AnimationTimeline.deliverDueEvents()
-            renderer.render(self.rootLayer, into: ctx.buffer.image, scale: ctx.scale, atTime: ctx.targetTime, background: backgroundColor)
+            let repainted = renderer.render(self.rootLayer, into: ctx.buffer.image, scale: ctx.scale, atTime: ctx.targetTime,
+                                            background: backgroundColor, bufferAge: Int(clamping: ctx.bufferAge))
             scheduleWakeUp()
-            return .full
+            guard let repainted else { return .full }
+            if repainted.isEmpty { return .none }   // nothing changed: nothing is committed
+            return .rects(repainted.map { (Int($0.minX), Int($0.minY), Int($0.width), Int($0.height)) })
         }
     }
 

@@ -480,3 +480,99 @@ struct ShapeLayerTests {
         #expect(miter.rgba8(x: 50, y: 13).a > 200 && bevel.rgba8(x: 50, y: 13).a == 0)
     }
 }
+
+/// Damage tracking: what a frame repaints, and that repainting only that is exact.
+@MainActor
+@Suite("Damage tracking", .serialized)
+struct DamageTests {
+    func area(_ rects: [Rect]) -> Double { rects.reduce(0) { $0 + $1.width * $1.height } }
+
+    @Test("a moved layer damages its old and new place; an unchanged frame repaints nothing")
+    func movingLayer() {
+        let (r, root, _) = makeRenderer(width: 200, height: 200)
+        _ = box(Rect(x: 100, y: 100, width: 50, height: 50), .blue, in: root)
+        let l = box(Rect(x: 10, y: 10, width: 20, height: 20), .red, in: root)
+        _ = r.render()
+        #expect(area(r.lastDamage) == 200 * 200)   // the first frame is whole
+        _ = r.render()
+        #expect(r.lastDamage.isEmpty)
+        Transaction.withoutActions { l.position = Point(x: 60, y: 20) }
+        _ = r.render()
+        // Old place (9…31) and new place (49…71), a pixel of slack around each.
+        let expected = [Rect(x: 9, y: 9, width: 22, height: 22), Rect(x: 49, y: 9, width: 22, height: 22)]
+        #expect(Set(r.lastDamage) == Set(expected))
+    }
+
+    @Test("resizing, fading, hiding and reparenting damage what they should")
+    func otherChanges() {
+        let (r, root, _) = makeRenderer(width: 200, height: 200)
+        let a = box(Rect(x: 10, y: 10, width: 20, height: 20), .red, in: root)
+        let holder = box(Rect(x: 100, y: 100, width: 80, height: 80), nil, in: root)
+        _ = r.render()
+        Transaction.withoutActions { a.bounds.size = Size(width: 40, height: 20) }   // grows about its centre
+        _ = r.render()
+        // Old 9…31 and new −1…41 (clipped to the image at 0), with a pixel of slack.
+        #expect(Rect.boundingBox(of: r.lastDamage.flatMap(\.corners)) == Rect(x: 0, y: 9, width: 41, height: 22))
+        Transaction.withoutActions { a.opacity = 0.5 }
+        _ = r.render()
+        #expect(Set(r.lastDamage) == [Rect(x: 0, y: 9, width: 41, height: 22)])   // in place: the same rectangle
+        Transaction.withoutActions { a.isHidden = true }
+        _ = r.render()
+        #expect(!r.lastDamage.isEmpty)
+        Transaction.withoutActions { a.isHidden = false; holder.addSublayer(a) }
+        _ = r.render()
+        #expect(r.lastDamage.contains { $0.contains(Point(x: 120, y: 120)) })   // its new place inside the holder
+    }
+
+    @Test("frames repainted from damage equal full repaints (random trees, random changes)")
+    func damageEqualsFullRepaint() {
+        var rng = SeededRandom(seed: 42)
+        let (r, root, clock) = makeRenderer(width: 160, height: 120)
+        var layers: [Layer] = [root]
+        for _ in 0..<25 {
+            let parent = layers[rng.int(layers.count)]
+            let l = box(Rect(x: rng.double(-20, 140), y: rng.double(-20, 100), width: rng.double(2, 60), height: rng.double(2, 60)),
+                        Color(red: rng.double(0, 1), green: rng.double(0, 1), blue: rng.double(0, 1), alpha: rng.double(0.3, 1)), in: parent)
+            Transaction.withoutActions {
+                l.cornerRadius = rng.double(0, 12)
+                if rng.int(3) == 0 { l.borderWidth = 2; l.borderColor = .white }
+                if rng.int(4) == 0 { l.opacity = 0.6 }
+                if rng.int(5) == 0 { l.masksToBounds = true }
+            }
+            layers.append(l)
+        }
+        _ = r.render()
+        for step in 0..<40 {
+            let l = layers[1 + rng.int(layers.count - 1)]
+            Transaction.withoutActions {
+                switch rng.int(6) {
+                case 0: l.position = Point(x: rng.double(0, 160), y: rng.double(0, 120))
+                case 1: l.opacity = rng.double(0.2, 1)
+                case 2: l.isHidden.toggle()
+                case 3: l.backgroundColor = Color(red: rng.double(0, 1), green: 0.5, blue: 0.5)
+                case 4: l.transform = Transform3D(rotationAngle: rng.double(-1, 1), x: 0, y: 0, z: 1)
+                default: l.zPosition = rng.double(-1, 1)
+                }
+            }
+            if step % 7 == 0 { clock.advance(by: 0.1) }
+            let damaged = r.render()
+            let fresh = OffscreenRenderer(width: 160, height: 120)
+            fresh.rootLayer = root
+            let full = fresh.render()
+            fresh.rootLayer = nil
+            #expect(damaged == full, "step \(step) differs by \(damaged.maximumDifference(from: full) ?? -1)")
+        }
+    }
+}
+
+/// A small deterministic generator (xorshift), so failures reproduce.
+struct SeededRandom {
+    var state: UInt64
+    init(seed: UInt64) { state = seed &* 0x9E3779B97F4A7C15 | 1 }
+    mutating func next() -> UInt64 {
+        state ^= state << 13; state ^= state >> 7; state ^= state << 17
+        return state
+    }
+    mutating func int(_ n: Int) -> Int { Int(next() % UInt64(max(1, n))) }
+    mutating func double(_ a: Double, _ b: Double) -> Double { a + (b - a) * Double(next() % 1_000_000) / 1_000_000 }
+}

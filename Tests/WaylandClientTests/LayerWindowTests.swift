@@ -94,5 +94,53 @@ struct LayerWindowTests {
         #expect(mover.animationKeys.isEmpty)
         Transaction.endOfTurnScheduler = { _ in }
     }
+
+    @Test("frames repaint only the damage, per buffer age, and the screen stays exact; no change, no commit")
+    func damageInWindow() throws {
+        MediaTime.clock = MonotonicMediaClock()
+        Transaction.reset()
+        let weston = try HeadlessWeston()
+        let display = try weston.connect()
+        let lw = LayerWindow(display: display, title: "damage")
+        lw.backgroundColor = Color(red: 0.1, green: 0.2, blue: 0.3)
+        lw.window.setFullscreen(true)
+        buildScene(in: lw.rootLayer)
+        let mover = Layer()
+        Transaction.withoutActions {
+            mover.frame = Rect(x: 10, y: 400, width: 30, height: 30)
+            mover.backgroundColor = .magenta
+            lw.rootLayer.addSublayer(mover)
+        }
+        Transaction.flush()
+        try display.connection.dispatch(until: { lw.window.states.contains(.fullscreen) && lw.window.frameNumber > 0 }, timeout: 5)
+        // Several small moves: the two buffers take turns, each repaired by the damage of both frames since.
+        for step in 1...6 {
+            let frames = lw.window.frameNumber
+            let traffic = try WaylandTraffic.recording {
+                Transaction.withoutActions { mover.position = Point(x: 25 + Double(step) * 37, y: 415) }
+                Transaction.flush()
+                try display.connection.dispatch(until: { lw.window.frameNumber > frames }, timeout: 5, what: "frame \(step)")
+            }
+            let damages = traffic.filter { $0.name == "damage_buffer" }.count
+            #expect(damages >= 1 && damages <= 4, "step \(step): \(damages) damage rectangles")
+        }
+        // A redraw with nothing changed commits nothing.
+        let quiet = try WaylandTraffic.recording {
+            lw.window.setNeedsDisplay()
+            let start = MonotonicClock.now
+            while MonotonicClock.now - start < 0.3 { try display.connection.dispatch(timeout: 0.05) }
+        }
+        #expect(!quiet.contains { $0.name == "attach" })
+        lw.window.setNeedsDisplay()   // one more callback, so the compositor has shown the last frame
+        let callbacks = lw.window.statistics.callbackCount
+        try display.connection.dispatch(until: { lw.window.statistics.callbackCount > callbacks }, timeout: 5)
+        let shot = try weston.screenshot()
+        let offscreen = OffscreenRenderer(width: 640, height: 480)
+        offscreen.backgroundColor = lw.backgroundColor
+        offscreen.rootLayer = lw.rootLayer
+        let expected = offscreen.render()
+        let difference = try #require(shot.maximumDifference(from: expected))
+        #expect(difference <= 1, "screen and offscreen render differ by \(difference) after damage-only frames")
+    }
 }
 }
