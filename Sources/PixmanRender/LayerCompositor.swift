@@ -22,6 +22,9 @@ struct LayerCompositor {
     let time: Double
     let contents: ContentsCache
     let aligned: AlignedShapes
+    /// The area being repainted, when not everything is: layers without
+    /// sublayers that cannot touch it are skipped.
+    var repaintArea: Rect? = nil
 
     func draw(_ root: Layer, into canvas: Canvas) {
         draw(root, parent: nil, parentTransform: AffineTransform(scaleX: scale, y: scale), into: canvas, depth: 0)
@@ -34,6 +37,10 @@ struct LayerCompositor {
         let m = Layer.affineTransform(of: p, in: parent).concatenating(parentTransform)
         guard m.a.isFinite, m.b.isFinite, m.c.isFinite, m.d.isFinite, m.a * m.d - m.b * m.c != 0 else { return }
 
+        if layer.sublayers.isEmpty, p.activeTransition == nil, let area = repaintArea,
+           !DamageTracker.deviceBounds(p, m).intersects(area) {
+            return
+        }
         let sublayers = Self.drawingOrder(layer.sublayers)
         if let transition = p.activeTransition, let snapshot = transition.snapshot {
             drawTransition(transition, snapshot, p, layer: layer, sublayers: sublayers, transform: m, into: canvas, depth: depth)

@@ -107,8 +107,10 @@ public final class LayerRenderer {
             pixman_region32_fini(&clip)
         }
         canvas.clear(to: background)
-        LayerCompositor(width: canvas.width, height: canvas.height, scale: scale, time: time, contents: contents, aligned: aligned)
-            .draw(root, into: canvas)
+        var compositor = LayerCompositor(width: canvas.width, height: canvas.height, scale: scale, time: time,
+                                         contents: contents, aligned: aligned)
+        compositor.repaintArea = region.map { Rect.boundingBox(of: $0.flatMap(\.corners)) }
+        compositor.draw(root, into: canvas)
         if region != nil { pixman_image_set_clip_region32(canvas.image, nil) }
         contents.purge()
         return region
