@@ -75,8 +75,9 @@ final class DamageTracker {
         if let mask = p.mask { h.combine(mask.changeCount); h.combine(mask.hasAnimations ? time : 0) }
         if layer.hasAnimations { h.combine(time) }
         // A transition also draws the state before the change, whose sublayers may be
-        // gone from the tree: while it runs, it may touch anything.
-        let bounds = p.activeTransition == nil ? Self.deviceBounds(p, m) : Rect(x: -1e9, y: -1e9, width: 2e9, height: 2e9)
+        // gone from the tree, and a projected layer is warped: either may touch anything.
+        let projective = LayerCompositor.isProjective(LayerCompositor.transform3D(of: p, in: parent).concatenating(Transform3D(parentTransform)))
+        let bounds = p.activeTransition == nil && !projective ? Self.deviceBounds(p, m) : Rect(x: -1e9, y: -1e9, width: 2e9, height: 2e9)
         records[ObjectIdentifier(layer)] = Record(bounds: bounds, signature: h.finalize())
         var childAncestry = Hasher()
         childAncestry.combine(ancestry)

@@ -10,8 +10,9 @@ import LayerKit
 ///
 /// Transitions draw the state before the change and after it (rule G2); shadows
 /// are blurred copies of the layer's alpha (or `shadowPath`); `mask` layers clip
-/// by their alpha; `ShapeLayer` paths are filled and stroked. Not yet drawn:
-/// perspective (the affine part of a 3D transform is used), `isDoubleSided`.
+/// by their alpha; `ShapeLayer` paths are filled and stroked; projective
+/// transforms (perspective, turns about x or y) warp the layer's plane, and
+/// `isDoubleSided = false` hides a back-facing layer.
 @MainActor
 struct LayerCompositor {
     let width: Int
@@ -34,7 +35,12 @@ struct LayerCompositor {
         guard depth < 4096 else { return }   // deeper trees are cut off rather than overflowing the stack
         let p: Layer = layer.hasAnimations ? layer.presentation(atTime: time) : layer
         guard !p.isHidden, p.opacity > 0 else { return }
-        let m = Layer.affineTransform(of: p, in: parent).concatenating(parentTransform)
+        let full = Self.transform3D(of: p, in: parent).concatenating(Transform3D(parentTransform))
+        if Self.isProjective(full) {
+            drawInPerspective(p, layer: layer, transform: full, into: canvas, depth: depth)
+            return
+        }
+        let m = full.affineTransform
         guard m.a.isFinite, m.b.isFinite, m.c.isFinite, m.d.isFinite, m.a * m.d - m.b * m.c != 0 else { return }
 
         if layer.sublayers.isEmpty, p.activeTransition == nil, let area = repaintArea,
@@ -68,6 +74,105 @@ struct LayerCompositor {
         } else {
             drawContent(p, layer: layer, sublayers: sublayers, transform: m, opacity: p.opacity, into: canvas, depth: depth)
         }
+    }
+
+    /// The full map from a layer's coordinates to its superlayer's (rule R1), with
+    /// depth and perspective: anchor point, `transform`, `position`, then the
+    /// superlayer's `sublayerTransform` about its anchor point.
+    static func transform3D(of p: Layer, in parent: Layer?) -> Transform3D {
+        let ax = p.bounds.origin.x + p.anchorPoint.x * p.bounds.size.width
+        let ay = p.bounds.origin.y + p.anchorPoint.y * p.bounds.size.height
+        var t = Transform3D(translationX: -ax, y: -ay, z: -p.anchorPointZ)
+            .concatenating(p.transform)
+            .concatenating(Transform3D(translationX: p.position.x, y: p.position.y, z: p.zPosition))
+        if let parent, !parent.sublayerTransform.isIdentity {
+            let cx = parent.bounds.origin.x + parent.anchorPoint.x * parent.bounds.size.width
+            let cy = parent.bounds.origin.y + parent.anchorPoint.y * parent.bounds.size.height
+            t = t.concatenating(Transform3D(translationX: -cx, y: -cy, z: 0))
+                .concatenating(parent.sublayerTransform)
+                .concatenating(Transform3D(translationX: cx, y: cy, z: 0))
+        }
+        return t
+    }
+
+    /// A layer whose map to the device is projective (perspective, turns about x or
+    /// y): drawn flat into its own plane at device resolution, then warped by the
+    /// projection (`pixman`'s projective transforms), through the projected outline.
+    /// Its sublayers share its plane (flattened, as Core Animation does without a
+    /// transform layer); what lies outside its bounds is not drawn. A layer with a
+    /// corner at or behind the eye is skipped; so is a back-facing one whose
+    /// `isDoubleSided` is false.
+    private func drawInPerspective(_ p: Layer, layer: Layer, transform t: Transform3D, into canvas: Canvas, depth: Int) {
+        let b = p.bounds
+        guard b.width > 0, b.height > 0 else { return }
+        // Homogeneous map of the z = 0 plane: (x, y, 1) → (X, Y, W), row-vector form.
+        let h = [[t.m11, t.m12, t.m14], [t.m21, t.m22, t.m24], [t.m41, t.m42, t.m44]]
+        func project(_ q: Point) -> Point? {
+            let w = q.x * h[0][2] + q.y * h[1][2] + h[2][2]
+            guard w > 1e-6, w.isFinite else { return nil }
+            return Point(x: (q.x * h[0][0] + q.y * h[1][0] + h[2][0]) / w, y: (q.x * h[0][1] + q.y * h[1][1] + h[2][1]) / w)
+        }
+        let corners = b.corners.compactMap(project)
+        guard corners.count == 4 else { return }
+        // Which way it faces: the projected outline's winding flips when seen from behind.
+        var signedArea = 0.0
+        for i in 0..<4 { signedArea += corners[i].x * corners[(i + 1) % 4].y - corners[(i + 1) % 4].x * corners[i].y }
+        if signedArea < 0 && !p.isDoubleSided { return }
+        guard let box = pixelBox(Rect.boundingBox(of: corners), canvas) else { return }
+        // The plane at roughly device resolution (never more than the canvas).
+        let reach = max(box.width, box.height)
+        let planeScale = min(max(1, Double(reach) / max(b.width, b.height)) * 1.25, 4 * scale)
+        let pw = max(1, Int((b.width * planeScale).rounded(.up))), ph = max(1, Int((b.height * planeScale).rounded(.up)))
+        guard pw * ph <= 16_384 * 4_096 else { return }
+        let plane = Canvas(width: pw, height: ph)
+        let toPlane = AffineTransform(translationX: -b.minX, y: -b.minY).concatenating(AffineTransform(scaleX: planeScale, y: planeScale))
+        let sublayers = Self.drawingOrder(layer.sublayers)
+        drawContent(p, layer: layer, sublayers: sublayers, transform: toPlane, opacity: 1, into: plane, depth: depth)
+        // plane pixel (u, v) → layer point (u/s + minX, v/s + minY) → device via h. Invert for pixman.
+        let s = planeScale
+        let forward = [[h[0][0] / s, h[0][1] / s, h[0][2] / s],
+                       [h[1][0] / s, h[1][1] / s, h[1][2] / s],
+                       [h[2][0] + b.minX * h[0][0] + b.minY * h[1][0], h[2][1] + b.minX * h[0][1] + b.minY * h[1][1],
+                        h[2][2] + b.minX * h[0][2] + b.minY * h[1][2]]]
+        guard let inverse = Self.invert3(forward) else { return }
+        // pixman multiplies column vectors: its matrix is the transpose of the row form,
+        // scaled so its w term is 1 (16.16 fixed point keeps the small perspective terms).
+        let scaleBy = abs(inverse[2][2]) > 1e-12 ? inverse[2][2] : (inverse.joined().map(abs).max() ?? 1)
+        var pt = pixman_transform_t()
+        func f(_ v: Double) -> pixman_fixed_t { pixman_fixed_t(clamping: Int64((v / scaleBy * 65536).rounded())) }
+        pt.matrix.0 = (f(inverse[0][0]), f(inverse[1][0]), f(inverse[2][0]))
+        pt.matrix.1 = (f(inverse[0][1]), f(inverse[1][1]), f(inverse[2][1]))
+        pt.matrix.2 = (f(inverse[0][2]), f(inverse[1][2]), f(inverse[2][2]))
+        pixman_image_set_transform(plane.image, &pt)
+        pixman_image_set_filter(plane.image, PIXMAN_FILTER_BILINEAR, nil, 0)
+        let local = corners.map { Point(x: $0.x - Double(box.x), y: $0.y - Double(box.y)) }
+        guard let mask = ShapeRasterizer.mask(ShapeRasterizer.fan(local), width: box.width, height: box.height) else { return }
+        if p.opacity < 1 {
+            var a = pixmanColor(.white, alpha: p.opacity)
+            if let solid = pixman_image_create_solid_fill(&a) {
+                pixman_image_composite32(PIXMAN_OP_IN, solid, nil, mask, 0, 0, 0, 0, 0, 0, Int32(box.width), Int32(box.height))
+                pixman_image_unref(solid)
+            }
+        }
+        pixman_image_composite32(PIXMAN_OP_OVER, plane.image, mask, canvas.image, Int32(box.x), Int32(box.y), 0, 0,
+                                 Int32(box.x), Int32(box.y), Int32(box.width), Int32(box.height))
+        pixman_image_unref(mask)
+    }
+
+    /// True when the map of the z = 0 plane needs a perspective divide (depth alone
+    /// only matters for ordering, and turns about x or y without perspective are affine).
+    static func isProjective(_ t: Transform3D) -> Bool {
+        t.m14 != 0 || t.m24 != 0 || t.m44 != 1
+    }
+
+    /// The inverse of a 3×3 matrix, or nil when it is singular.
+    static func invert3(_ m: [[Double]]) -> [[Double]]? {
+        let (a, b, c) = (m[0][0], m[0][1], m[0][2]), (d, e, f) = (m[1][0], m[1][1], m[1][2]), (g, h, i) = (m[2][0], m[2][1], m[2][2])
+        let det = a * (e * i - f * h) - b * (d * i - f * g) + c * (d * h - e * g)
+        guard abs(det) > 1e-300, det.isFinite else { return nil }
+        return [[(e * i - f * h) / det, (c * h - b * i) / det, (b * f - c * e) / det],
+                [(f * g - d * i) / det, (a * i - c * g) / det, (c * d - a * f) / det],
+                [(d * h - e * g) / det, (b * g - a * h) / det, (a * e - b * d) / det]]
     }
 
     /// The device area a layer can draw into: its outline (and contents) when it

@@ -576,3 +576,70 @@ struct SeededRandom {
     mutating func int(_ n: Int) -> Int { Int(next() % UInt64(max(1, n))) }
     mutating func double(_ a: Double, _ b: Double) -> Double { a + (b - a) * Double(next() % 1_000_000) / 1_000_000 }
 }
+
+/// Perspective and back faces (rule R1 with 3D transforms).
+@MainActor
+@Suite("Perspective", .serialized)
+struct PerspectiveTests {
+    /// A 100×100 white layer in the middle of a 200×200 image, its parent giving perspective.
+    func scene(turn: Double, doubleSided: Bool = true) -> RenderedImage {
+        let (r, root, _) = makeRenderer(width: 200, height: 200)
+        // The perspective's vanishing point is the container's anchor point: its centre.
+        let container = box(Rect(x: 0, y: 0, width: 200, height: 200), nil, in: root)
+        let l = box(Rect(x: 50, y: 50, width: 100, height: 100), .white, in: container)
+        Transaction.withoutActions {
+            var perspective = Transform3D.identity
+            perspective.m34 = -1.0 / 300
+            container.sublayerTransform = perspective
+            l.transform = Transform3D(rotationAngle: turn, x: 0, y: 1, z: 0)
+            l.isDoubleSided = doubleSided
+        }
+        return r.render()
+    }
+
+    @Test("corners land where the projection puts them")
+    func projectedCorners() {
+        let img = scene(turn: 0.6)
+        // Independently: the corner (x, y) of the layer, about its centre (100, 100), through the turn and m34.
+        func projected(_ x: Double, _ y: Double) -> Point {
+            let (cx, cy) = (x - 50, y - 50)
+            let c = cos(0.6), s = sin(0.6)
+            let X = cx * c, Z = -cx * s            // turned about y (row-vector convention: z = x·m13)
+            let w = 1 - Z / 300
+            return Point(x: 100 + X / w, y: 100 + cy / w)
+        }
+        for (x, y) in [(0.0, 0.0), (100.0, 0.0), (0.0, 100.0), (100.0, 100.0)] {
+            let p = projected(x, y)
+            // Just inside the corner (towards the centre) is white; just outside is empty.
+            let inX = p.x + (p.x < 100 ? 2 : -2), inY = p.y + (p.y < 100 ? 2 : -2)
+            let outX = p.x + (p.x < 100 ? -2 : 2), outY = p.y + (p.y < 100 ? -2 : 2)
+            #expect(img.rgba8(x: Int(inX), y: Int(inY)).a > 200, "inside \(p)")
+            #expect(img.rgba8(x: Int(outX), y: Int(outY)).a < 60, "outside \(p)")
+        }
+        // Perspective: the side turned away is shorter than the side turned towards the eye.
+        let left = projected(0, 0), right = projected(100, 0)
+        #expect(abs(left.y - 100) != abs(right.y - 100))
+    }
+
+    @Test("a back-facing layer shows only when double-sided")
+    func backFaces() {
+        let front = scene(turn: 0), back = scene(turn: .pi), hidden = scene(turn: .pi, doubleSided: false)
+        #expect(front.rgba8(x: 100, y: 100).a == 255 && back.rgba8(x: 100, y: 100).a == 255)
+        #expect(hidden.pixels.allSatisfy { $0 == 0 })
+    }
+
+    @Test("a layer reaching behind the eye is skipped, not drawn wrongly or crashing")
+    func behindTheEye() {
+        let (r, root, _) = makeRenderer(width: 100, height: 100)
+        let l = box(Rect(x: 0, y: 0, width: 100, height: 100), .red, in: root)
+        Transaction.withoutActions {
+            // Perspective with the eye 20 units away, turned almost edge-on: one side passes behind the eye.
+            var t = Transform3D.identity
+            t.m34 = -1.0 / 20
+            l.transform = t.rotated(by: 1.4, x: 0, y: 1, z: 0)
+        }
+        let img = r.render()
+        #expect(img.width == 100)
+        #expect(img.pixels.allSatisfy { $0 == 0 })
+    }
+}
