@@ -66,6 +66,22 @@ func snapshot(to path: String) throws {
     star.lineJoin = .round
     star.strokeEnd = 0
     root.addSublayer(star)
+
+    // A card turned away in perspective (the eye 400 units in front).
+    let stage = Layer()
+    stage.frame = Rect(x: 10, y: 180, width: 120, height: 130)
+    var perspective = Transform3D.identity
+    perspective.m34 = -1.0 / 400
+    stage.sublayerTransform = perspective
+    root.addSublayer(stage)
+    let turned = Layer()
+    turned.frame = Rect(x: 15, y: 10, width: 90, height: 110)
+    turned.backgroundColor = .orange
+    turned.cornerRadius = 12
+    turned.borderWidth = 3
+    turned.borderColor = .white
+    turned.transform = Transform3D(rotationAngle: 0.9, x: 0, y: 1, z: 0)
+    stage.addSublayer(turned)
     Transaction.flush()   // presented from here on: changes animate
 
     // Fan the cards out, 1 s, ease in-out; render the middle of it.
