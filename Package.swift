@@ -46,7 +46,7 @@ let package = Package(
         .executableTarget(name: "layer-snapshot", dependencies: ["LayerKit", "PixmanRender"], path: "Examples/LayerSnapshot"),
 
         // Benchmark scenes of ../Docs/Benchmarks.md: `swift run -c release strata-bench`.
-        .executableTarget(name: "strata-bench", dependencies: ["LayerKit", "WaylandClient", "StrataTesting", "CPixman", "AllocationCounter"],
+        .executableTarget(name: "strata-bench", dependencies: ["LayerKit", "PixmanRender", "Strata", "WaylandClient", "StrataTesting", "CPixman", "AllocationCounter"],
                          path: "Benchmarks/StrataBench"),
         // Counts heap allocations by interposing malloc; linked into the benchmark only.
         .target(name: "AllocationCounter", path: "Benchmarks/AllocationCounter"),

@@ -1,6 +1,7 @@
 import AllocationCounter
 import CPixman
 import Glibc
+import Strata
 import StrataTesting
 import WaylandClient
 
@@ -62,5 +63,56 @@ func sceneWindow720p() throws -> [Figure] {
         Figure(scene: "window-1280x720", metric: "new wl_buffers in steady state", value: Double(newBuffers), unit: "buffers", repetitions: frames.count),
         Figure(scene: "window-1280x720", metric: "heap allocations per frame", value: heapAllocations, unit: "allocations", repetitions: frames.count),
         Figure(scene: "S5 idle", metric: "CPU over 5 s idle", value: idleCPU * 1e3, unit: "ms", repetitions: 1),
+    ]
+}
+
+/// S6 `window-720p-500`: `cards(500, 1280, 720)` in a window on headless weston,
+/// every card animating `position`; frames per second next to the compositor's
+/// callback rate, and the p99 time from frame callback to commit.
+@MainActor
+func sceneWindow720p500() throws -> [Figure] {
+    let (w, h) = (1280, 720)
+    MediaTime.clock = MonotonicMediaClock()
+    let weston = try HeadlessWeston(width: w, height: h, repaintWindow: 15)
+    let display = try weston.connect()
+    let lw = LayerWindow(display: display, title: "S6", width: w, height: h)
+    lw.window.setFullscreen(true)
+    lw.backgroundColor = Color(rgba8: 0x20, 0x24, 0x28)
+    Transaction.withoutActions {
+        for i in 0..<500 {
+            let c = Card(i, w, h)
+            let l = Layer()
+            l.anchorPoint = .zero
+            l.bounds = Rect(x: 0, y: 0, width: Double(c.size), height: Double(c.size))
+            l.position = Point(x: Double(c.x), y: Double(c.y))
+            l.backgroundColor = Color(rgba8: c.r, c.g, c.b)
+            l.opacity = c.opacity
+            l.cornerRadius = c.radius
+            if c.border { l.borderWidth = 2; l.borderColor = .white }
+            lw.rootLayer.addSublayer(l)
+            let move = BasicAnimation(keyPath: "position.x")
+            move.byValue = 200.0
+            move.duration = 2
+            move.autoreverses = true
+            move.repeatCount = .infinity
+            l.add(move, forKey: "move")
+        }
+    }
+    Transaction.flush()
+    let warm = MonotonicClock.now
+    try display.connection.dispatch(until: { MonotonicClock.now - warm > 1 }, timeout: 10)
+    let framesBefore = lw.window.statistics.frames.count, callbacksBefore = lw.window.statistics.callbackCount
+    let start = MonotonicClock.now
+    try display.connection.dispatch(until: { MonotonicClock.now - start > 3 }, timeout: 10)
+    let frames = Array(lw.window.statistics.frames.dropFirst(framesBefore))
+    let seconds = MonotonicClock.now - start
+    let latencies = frames.compactMap { f in f.callbackTime.map { f.commitTime - $0 } }
+    let callbacks = lw.window.statistics.callbackCount - callbacksBefore
+    for l in lw.rootLayer.sublayers { l.removeAllAnimations() }
+    return [
+        Figure(scene: "S6 window-720p-500", metric: "frames committed per second", value: Double(frames.count) / seconds, unit: "fps", repetitions: frames.count),
+        Figure(scene: "S6 window-720p-500", metric: "frame callbacks per second", value: Double(callbacks) / seconds, unit: "Hz", repetitions: callbacks),
+        Figure(scene: "S6 window-720p-500", metric: "callback→commit p50", value: (FrameStatistics.percentile(latencies, 50) ?? .nan) * 1e3, unit: "ms", repetitions: latencies.count),
+        Figure(scene: "S6 window-720p-500", metric: "callback→commit p99", value: (FrameStatistics.percentile(latencies, 99) ?? .nan) * 1e3, unit: "ms", repetitions: latencies.count),
     ]
 }

@@ -82,11 +82,11 @@ final class AlignedShapes {
         let segments = ShapeRasterizer.segments(forRadius: Double(r), scale: 1)
         let square = Rect(x: 0, y: 0, width: side, height: side)
         let outer = ShapeRasterizer.roundedRect(square, radius: Double(r), segments: segments)
-        let triangles = border == 0
-            ? ShapeRasterizer.fan(outer)
+        let coverage = border == 0
+            ? ShapeRasterizer.convex(outer)
             : ShapeRasterizer.ring(outer: outer, inner: ShapeRasterizer.roundedRect(square.insetBy(dx: Double(border), dy: Double(border)),
                                                                                    radius: Double(r - border), segments: segments))
-        guard let m = ShapeRasterizer.mask(triangles, width: 2 * r, height: 2 * r) else { return nil }
+        guard let m = ShapeRasterizer.mask(coverage, width: 2 * r, height: 2 * r) else { return nil }
         masks[key] = m
         return m
     }

@@ -146,7 +146,7 @@ struct LayerCompositor {
         pixman_image_set_transform(plane.image, &pt)
         pixman_image_set_filter(plane.image, PIXMAN_FILTER_BILINEAR, nil, 0)
         let local = corners.map { Point(x: $0.x - Double(box.x), y: $0.y - Double(box.y)) }
-        guard let mask = ShapeRasterizer.mask(ShapeRasterizer.fan(local), width: box.width, height: box.height) else { return }
+        guard let mask = ShapeRasterizer.mask(ShapeRasterizer.convex(local), width: box.width, height: box.height) else { return }
         if p.opacity < 1 {
             var a = pixmanColor(.white, alpha: p.opacity)
             if let solid = pixman_image_create_solid_fill(&a) {
@@ -271,7 +271,7 @@ struct LayerCompositor {
         if let bg = p.backgroundColor, bg.alpha > 0 {
             let color = pixmanColor(bg, alpha: opacity)
             if !(pixels.map { aligned.fill($0, border: 0, color: color, onto: canvas.image) } ?? false) {
-                ShapeRasterizer.fill(ShapeRasterizer.fan(outline(p, m)), color: color, onto: canvas.image)
+                ShapeRasterizer.fill(ShapeRasterizer.convex(outline(p, m)), color: color, onto: canvas.image)
             }
         }
         if let image = p.contents {
@@ -381,7 +381,7 @@ struct LayerCompositor {
         pixman_image_set_repeat(src, PIXMAN_REPEAT_PAD)
         // Only inside the placed frame: its device outline is the coverage.
         let corners = Rect(x: frame.minX, y: frame.minY, width: frame.width, height: frame.height).corners.map { $0.applying(m) }
-        ShapeRasterizer.composite(ShapeRasterizer.fan(corners), source: src, onto: canvas.image)
+        ShapeRasterizer.composite(ShapeRasterizer.convex(corners), source: src, onto: canvas.image)
         pixman_image_set_transform(src, nil)
     }
 
@@ -401,7 +401,7 @@ struct LayerCompositor {
         var mask: OpaquePointer?
         if let outline {
             let local = outline.map { Point(x: $0.x - Double(origin.x), y: $0.y - Double(origin.y)) }
-            mask = ShapeRasterizer.mask(ShapeRasterizer.fan(local), width: group.width, height: group.height)
+            mask = ShapeRasterizer.mask(ShapeRasterizer.convex(local), width: group.width, height: group.height)
             if opacity < 1, let m = mask {
                 var a = pixmanColor(.white, alpha: opacity)
                 if let solid = pixman_image_create_solid_fill(&a) {

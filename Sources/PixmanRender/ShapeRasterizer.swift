@@ -3,7 +3,7 @@ import Glibc
 import LayerKit
 
 /// Turns layer shapes — rounded rectangles and rings, in device space — into
-/// anti-aliased coverage with pixman's triangle rasterizer.
+/// anti-aliased coverage with pixman's trapezoid rasterizer.
 enum ShapeRasterizer {
     /// The outline of a rounded rectangle in its own coordinates, clockwise from the
     /// top-left corner's start. Every call with the same `segments` yields the same
@@ -32,59 +32,36 @@ enum ShapeRasterizer {
         return min(64, max(2, Int((Double.pi / 2 / (2 * acos(max(0, 1 - 0.1 / r)))).rounded(.up))))
     }
 
-    static func fixed(_ p: Point) -> pixman_point_fixed_t {
-        func f(_ v: Double) -> pixman_fixed_t {
-            pixman_fixed_t(clamping: Int64((max(-30000, min(30000, v)) * 65536).rounded()))
-        }
-        return pixman_point_fixed_t(x: f(p.x), y: f(p.y))
+    /// The coverage of a convex polygon, as trapezoids (one per band between vertex
+    /// heights: the work is proportional to the area, unlike a triangle fan).
+    static func convex(_ polygon: [Point]) -> [pixman_trapezoid_t] {
+        polygon.count >= 3 ? PolygonFill.trapezoids([polygon], evenOdd: false) : []
     }
 
-    /// Triangles of a convex polygon (a fan from its first point).
-    static func fan(_ polygon: [Point]) -> [pixman_triangle_t] {
-        guard polygon.count >= 3 else { return [] }
-        let p0 = fixed(polygon[0])
-        return (1..<(polygon.count - 1)).map {
-            pixman_triangle_t(p1: p0, p2: fixed(polygon[$0]), p3: fixed(polygon[$0 + 1]))
-        }
+    /// The coverage of the band between an outline and an outline inside it.
+    static func ring(outer: [Point], inner: [Point]) -> [pixman_trapezoid_t] {
+        PolygonFill.trapezoids([outer, inner], evenOdd: true)
     }
 
-    /// Triangles of the band between two outlines with the same number of points.
-    static func ring(outer: [Point], inner: [Point]) -> [pixman_triangle_t] {
-        guard outer.count == inner.count, outer.count >= 3 else { return [] }
-        var t: [pixman_triangle_t] = []
-        t.reserveCapacity(outer.count * 2)
-        for i in 0..<outer.count {
-            let j = (i + 1) % outer.count
-            t.append(pixman_triangle_t(p1: fixed(outer[i]), p2: fixed(outer[j]), p3: fixed(inner[i])))
-            t.append(pixman_triangle_t(p1: fixed(inner[i]), p2: fixed(outer[j]), p3: fixed(inner[j])))
-        }
-        return t
-    }
-
-    /// Composites `source` through the coverage of `triangles` onto `destination`.
-    static func composite(_ triangles: [pixman_triangle_t], source: OpaquePointer, onto destination: OpaquePointer,
+    /// Composites `source` through the coverage of `traps` onto `destination`.
+    static func composite(_ traps: [pixman_trapezoid_t], source: OpaquePointer, onto destination: OpaquePointer,
                           op: pixman_op_t = PIXMAN_OP_OVER) {
-        guard !triangles.isEmpty else { return }
-        var tris = triangles
-        pixman_composite_triangles(op, source, destination, PIXMAN_a8, 0, 0, 0, 0, Int32(tris.count), &tris)
+        PolygonFill.composite(traps, source: source, onto: destination, op: op)
     }
 
-    /// Fills `triangles` with a solid colour.
-    static func fill(_ triangles: [pixman_triangle_t], color: pixman_color_t, onto destination: OpaquePointer) {
+    /// Fills `traps` with a solid colour.
+    static func fill(_ traps: [pixman_trapezoid_t], color: pixman_color_t, onto destination: OpaquePointer) {
         var c = color
         guard let src = pixman_image_create_solid_fill(&c) else { return }
-        composite(triangles, source: src, onto: destination)
+        composite(traps, source: src, onto: destination)
         pixman_image_unref(src)
     }
 
-    /// An a8 mask of the triangles' coverage, `width × height`.
-    static func mask(_ triangles: [pixman_triangle_t], width: Int, height: Int) -> OpaquePointer? {
+    /// An a8 mask of the coverage of `traps`, `width × height`.
+    static func mask(_ traps: [pixman_trapezoid_t], width: Int, height: Int) -> OpaquePointer? {
         guard let m = pixman_image_create_bits(PIXMAN_a8, Int32(width), Int32(height), nil, 0) else { return nil }
-        var white = pixman_color_t(red: 0xffff, green: 0xffff, blue: 0xffff, alpha: 0xffff)
-        if let src = pixman_image_create_solid_fill(&white) {
-            composite(triangles, source: src, onto: m, op: PIXMAN_OP_ADD)
-            pixman_image_unref(src)
-        }
+        var t = traps
+        if !t.isEmpty { pixman_add_trapezoids(m, 0, 0, Int32(t.count), &t) }
         return m
     }
 }

@@ -86,16 +86,19 @@ public struct Transform3D: Hashable, Sendable, CustomStringConvertible {
         [[m11, m12, m13, m14], [m21, m22, m23, m24], [m31, m32, m33, m34], [m41, m42, m43, m44]]
     }
 
-    /// `self` applied first, then `t` (`CATransform3DConcat(self, t)`).
+    /// `self` applied first, then `t` (`CATransform3DConcat(self, t)`). Written out
+    /// element by element: it runs for every layer of every frame.
     public func concatenating(_ t: Transform3D) -> Transform3D {
-        let a = rows, b = t.rows
-        var r = [[Double]](repeating: [0, 0, 0, 0], count: 4)
-        for i in 0..<4 {
-            for j in 0..<4 {
-                r[i][j] = a[i][0] * b[0][j] + a[i][1] * b[1][j] + a[i][2] * b[2][j] + a[i][3] * b[3][j]
-            }
+        func row(_ a1: Double, _ a2: Double, _ a3: Double, _ a4: Double) -> (Double, Double, Double, Double) {
+            (a1 * t.m11 + a2 * t.m21 + a3 * t.m31 + a4 * t.m41,
+             a1 * t.m12 + a2 * t.m22 + a3 * t.m32 + a4 * t.m42,
+             a1 * t.m13 + a2 * t.m23 + a3 * t.m33 + a4 * t.m43,
+             a1 * t.m14 + a2 * t.m24 + a3 * t.m34 + a4 * t.m44)
         }
-        return Transform3D(rows: r)
+        let r1 = row(m11, m12, m13, m14), r2 = row(m21, m22, m23, m24)
+        let r3 = row(m31, m32, m33, m34), r4 = row(m41, m42, m43, m44)
+        return Transform3D(m11: r1.0, m12: r1.1, m13: r1.2, m14: r1.3, m21: r2.0, m22: r2.1, m23: r2.2, m24: r2.3,
+                           m31: r3.0, m32: r3.1, m33: r3.2, m34: r3.3, m41: r4.0, m42: r4.1, m43: r4.2, m44: r4.3)
     }
 
     public func translatedBy(x: Double, y: Double, z: Double) -> Transform3D {
