@@ -73,7 +73,10 @@ public final class LayerRenderer {
     let aligned = AlignedShapes()
     private let damage = DamageTracker()
 
-    public init() {}
+    public init() {
+        // Layers that draw themselves (setNeedsDisplay + draw(in:)) get pixman backing stores.
+        if Layer.backingStoreRenderer == nil { Layer.backingStoreRenderer = PixmanDrawingContext.backingStore(for:) }
+    }
 
     /// Makes the next frame repaint everything (after a change the layers do not
     /// show, such as the background colour).

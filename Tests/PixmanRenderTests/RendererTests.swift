@@ -643,3 +643,67 @@ struct PerspectiveTests {
         #expect(img.pixels.allSatisfy { $0 == 0 })
     }
 }
+
+/// Layers that draw themselves: `setNeedsDisplay()`, `display()`, `draw(in:)`.
+@MainActor
+@Suite("Custom drawing", .serialized)
+struct CustomDrawingTests {
+    final class Dial: Layer {
+        var draws = 0
+        override func draw(in context: any DrawingContext) {
+            draws += 1
+            context.fill(Path(ellipseIn: context.bounds), color: .green)
+            context.saveState()
+            context.clip(to: Rect(x: 0, y: 0, width: context.bounds.width / 2, height: context.bounds.height))
+            context.fill(context.bounds, color: .red)          // only the left half
+            context.restoreState()
+            context.concatenate(AffineTransform(translationX: 30, y: 0))
+            context.stroke(Path(rect: Rect(x: 5, y: 5, width: 10, height: 10)), color: .blue, lineWidth: 2)
+        }
+    }
+
+    @Test("setNeedsDisplay makes a layer draw itself once into its contents, at contentsScale")
+    func subclassDraws() throws {
+        let (r, root, _) = makeRenderer(width: 100, height: 100)
+        let dial = Dial()
+        Transaction.withoutActions {
+            dial.frame = Rect(x: 0, y: 0, width: 60, height: 40)
+            dial.contentsScale = 2
+            root.addSublayer(dial)
+        }
+        dial.setNeedsDisplay()
+        let img = r.render()
+        #expect(dial.draws == 1)
+        let contents = try #require(dial.contents)
+        #expect(contents.width == 120 && contents.height == 80)
+        #expect(near(img.rgba8(x: 10, y: 20), (255, 0, 0, 255), 0))        // the clipped red half
+        #expect(near(img.rgba8(x: 50, y: 20), (0, 255, 0, 255), 1))        // the ellipse's right half
+        #expect(near(img.rgba8(x: 35, y: 10), (0, 0, 255, 255), 1))        // the translated stroke
+        _ = r.render()
+        #expect(dial.draws == 1)                                            // not marked: not drawn again
+        dial.setNeedsDisplay()
+        _ = r.render()
+        #expect(dial.draws == 2)
+    }
+
+    @Test("a delegate's draw(_:in:) draws; a delegate's display(_:) takes over")
+    func delegateDrawing() {
+        final class Painter: LayerDelegate {
+            func draw(_ layer: Layer, in context: any DrawingContext) { context.fill(context.bounds, color: .yellow) }
+        }
+        final class Provider: LayerDelegate {
+            func display(_ layer: Layer) { layer.contents = Image(width: 1, height: 1, color: .magenta) }
+        }
+        let (r, root, _) = makeRenderer(width: 40, height: 20)
+        let painted = box(Rect(x: 0, y: 0, width: 20, height: 20), nil, in: root)
+        let provided = box(Rect(x: 20, y: 0, width: 20, height: 20), nil, in: root)
+        let painter = Painter(), provider = Provider()
+        painted.delegate = painter
+        provided.delegate = provider
+        painted.setNeedsDisplay()
+        provided.setNeedsDisplay()
+        let img = r.render()
+        #expect(near(img.rgba8(x: 10, y: 10), (255, 255, 0, 255), 0))
+        #expect(near(img.rgba8(x: 30, y: 10), (255, 0, 255, 255), 0))
+    }
+}

@@ -325,9 +325,17 @@ open class Layer {
         display()
     }
 
-    /// Provides the layer's contents: asks the delegate's `display(_:)` by default.
+    /// Provides the layer's contents (`CALayer.display()`): the delegate's
+    /// `display(_:)` when there is a delegate, else drawing with ``draw(in:)``
+    /// into a backing image.
     open func display() {
-        delegate?.display(self)
+        if let delegate { delegate.display(self) } else { displayIntoBackingStore() }
+    }
+
+    /// Draws the layer's own content (`CALayer.draw(in:)`): the delegate's
+    /// `draw(_:in:)` by default. Subclasses override it to draw.
+    open func draw(in context: any DrawingContext) {
+        delegate?.draw(self, in: context)
     }
 
     public func setNeedsLayout() {
