@@ -2,13 +2,14 @@ import CPixman
 import LayerKit
 
 /// pixman images for layer `contents`, made once per `Image` and dropped when the
-/// `Image` is gone.
+/// `Image` is gone — or, past ``byteLimit``, the least recently used first.
 @MainActor
 final class ContentsCache {
     private final class Entry {
         weak var image: Image?
         let pixman: OpaquePointer
         let pixels: UnsafeMutablePointer<UInt32>
+        let byteCount: Int
         init?(_ image: Image) {
             guard image.width > 0, image.height > 0 else { return nil }
             pixels = .allocate(capacity: image.pixels.count)
@@ -19,6 +20,7 @@ final class ContentsCache {
             }
             self.image = image
             pixman = p
+            byteCount = image.pixels.count * 4
         }
         deinit {
             pixman_image_unref(pixman)
@@ -27,18 +29,42 @@ final class ContentsCache {
     }
 
     private var entries: [ObjectIdentifier: Entry] = [:]
+    private var lastUse: [ObjectIdentifier: Int] = [:]
+    private var clock = 0
+    private var bytes = 0
+    /// Pixel memory kept at most (256 MiB).
+    var byteLimit = 256 << 20
 
     /// The pixman image for `image`, or nil for an empty image.
     func pixmanImage(for image: Image) -> OpaquePointer? {
         let id = ObjectIdentifier(image)
+        clock += 1
+        lastUse[id] = clock
         if let e = entries[id], e.image === image { return e.pixman }
         guard let e = Entry(image) else { return nil }
         entries[id] = e
+        bytes += image.pixels.count * 4
+        evict(keeping: id)
         return e.pixman
     }
 
+    /// Drops the least recently used images until the cache fits its limit.
+    private func evict(keeping kept: ObjectIdentifier) {
+        while bytes > byteLimit, let oldest = lastUse.filter({ $0.key != kept }).min(by: { $0.value < $1.value })?.key {
+            remove(oldest)
+        }
+    }
+
+    private func remove(_ id: ObjectIdentifier) {
+        if let e = entries.removeValue(forKey: id) { bytes -= e.byteCount }
+        lastUse[id] = nil
+    }
+
+    /// Pixel bytes held now.
+    var heldBytes: Int { bytes }
+
     /// Drops images that no longer exist.
     func purge() {
-        entries = entries.filter { $0.value.image != nil }
+        for (id, e) in entries where e.image == nil { remove(id) }
     }
 }

@@ -707,3 +707,36 @@ struct CustomDrawingTests {
         #expect(near(img.rgba8(x: 30, y: 10), (255, 0, 255, 255), 0))
     }
 }
+
+/// Limits: caches stay bounded, deep nesting stays safe.
+@MainActor
+@Suite("Renderer limits", .serialized)
+struct RendererLimitTests {
+    @Test("the contents cache stays within its byte limit, dropping the least recently used")
+    func contentsCacheBound() throws {
+        let cache = ContentsCache()
+        cache.byteLimit = 3 * 100 * 100 * 4
+        let images = (0..<6).map { Image(width: 100, height: 100, color: Color(white: Double($0) / 6)) }
+        for image in images { #expect(cache.pixmanImage(for: image) != nil) }
+        #expect(cache.heldBytes <= cache.byteLimit)
+        #expect(cache.heldBytes == 3 * 100 * 100 * 4)
+    }
+
+    @Test("thousands of nested masks render without crashing or hanging")
+    func nestedMasks() {
+        let (r, root, _) = makeRenderer(width: 50, height: 50)
+        let top = box(Rect(x: 0, y: 0, width: 50, height: 50), .red, in: root)
+        var current = top
+        Transaction.withoutActions {
+            for _ in 0..<2000 {
+                let m = Layer()
+                m.frame = Rect(x: 0, y: 0, width: 50, height: 50)
+                m.backgroundColor = .black
+                current.mask = m
+                current = m
+            }
+        }
+        let img = r.render()
+        #expect(near(img.rgba8(x: 25, y: 25), (255, 0, 0, 255), 0))   // every mask is opaque: the layer shows
+    }
+}
