@@ -76,3 +76,17 @@ struct EventLoopTests {
     }
 }
 }
+
+extension Integration.EventLoopTests {
+    @Test("run() refuses, with a clear error, where the main queue is served elsewhere")
+    func runRefusedUnderDispatchMain() throws {
+        let weston = try HeadlessWeston()
+        let display = try weston.connect()
+        let loop = EventLoop(connection: display.connection)
+        // The test runner serves the main queue itself (dispatchMain), so the blocking run() cannot.
+        #expect(throws: WaylandError.self) { try loop.run() }
+        do { try loop.run() } catch {
+            guard case .loopUnavailable = error else { Issue.record("expected .loopUnavailable, got \(error)"); return }
+        }
+    }
+}

@@ -72,8 +72,7 @@ public final class EventLoop {
     /// (not under `dispatchMain()`); use ``runAsync()`` otherwise.
     public func run() throws(WaylandError) {
         guard mainQueueFD >= 0 else {
-            printError("WaylandClient: the main dispatch queue is served elsewhere (dispatchMain or async main): use runAsync()")
-            throw .timedOut("a main queue this loop can serve")
+            throw .loopUnavailable("the main dispatch queue is served elsewhere (dispatchMain or an async main): use runAsync()")
         }
         running = true
         defer { running = false }

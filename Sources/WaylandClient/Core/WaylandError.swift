@@ -14,6 +14,8 @@ public enum WaylandError: Error, Equatable, CustomStringConvertible {
     case unsupportedVersion(interface: String, required: UInt32, available: UInt32)
     /// Waited longer than allowed for the compositor.
     case timedOut(String)
+    /// The event loop cannot run this way here (e.g. `run()` while `dispatchMain()` serves the main queue).
+    case loopUnavailable(String)
 
     public var description: String {
         switch self {
@@ -23,6 +25,7 @@ public enum WaylandError: Error, Equatable, CustomStringConvertible {
         case let .missingGlobal(i): "the compositor does not offer \(i)"
         case let .unsupportedVersion(i, r, a): "\(i) version \(r) needed, the compositor offers \(a)"
         case let .timedOut(what): "timed out waiting for \(what)"
+        case let .loopUnavailable(why): "the event loop cannot run: \(why)"
         }
     }
 }
