@@ -18,6 +18,8 @@ final class AnimationEntry {
     var capturedFrom: Any?
     /// The animated key path, parsed once.
     var target: ParsedKeyPath?
+    /// A basic animation's start and end, once known not to depend on the model.
+    var fixedEndpoints: (from: Any, to: Any)?
     /// Arithmetic for the animated values' type, resolved on first use.
     var ops: ValueOps?
     /// For a transition: the state it starts from.

@@ -77,10 +77,15 @@ open class BasicAnimation: PropertyAnimation {
 
     /// The start and end values, with a missing colour taken as clear.
     func endpoints(model: Layer, entry: AnimationEntry) -> (from: Any, to: Any)? {
+        if let fixed = entry.fixedEndpoints { return fixed }
         guard let (from, to) = rawEndpoints(model: model, entry: entry) else { return nil }
         // A missing optional colour (e.g. no backgroundColor) animates as clear.
         func filled(_ v: Any?, _ other: Any?) -> Any? { v ?? (other is Color ? Color.clear : nil) }
         guard let a = filled(from, to), let b = filled(to, from) else { return nil }
+        // Unless an end is the model value (from-only, or nothing given), the ends never change.
+        if !(fromValue != nil && toValue == nil && byValue == nil) && !(fromValue == nil && toValue == nil && byValue == nil) {
+            entry.fixedEndpoints = (a, b)
+        }
         return (a, b)
     }
 
