@@ -69,6 +69,51 @@ final class AlignedShapes {
         return true
     }
 
+    /// A translucent layer with a background and a border, drawn as group opacity
+    /// without a group canvas: the straight parts of the background, of the border
+    /// (over the background) and the four corners are disjoint, so each can take
+    /// the opacity itself; only the corners, where the border's anti-aliased inner
+    /// edge meets the background, are composed in a small r×r canvas first.
+    func fillTranslucentCard(_ rect: (x0: Int, y0: Int, x1: Int, y1: Int, r: Int, bw: Int), background: Color, border: Color,
+                             opacity: Double, onto dst: OpaquePointer) -> Bool {
+        let (x0, y0, x1, y1, r, bw) = rect
+        guard bw > 0, r == 0 || r >= bw, x1 - x0 >= 2 * max(r, bw), y1 - y0 >= 2 * max(r, bw) else { return false }
+        func solid(_ c: pixman_color_t) -> OpaquePointer? { var c = c; return pixman_image_create_solid_fill(&c) }
+        func fill(_ src: OpaquePointer, _ boxes: [(Int, Int, Int, Int)]) {
+            for (a, b, c, d) in boxes where c > a && d > b {
+                pixman_image_composite32(PIXMAN_OP_OVER, src, nil, dst, 0, 0, 0, 0, Int32(a), Int32(b), Int32(c - a), Int32(d - b))
+            }
+        }
+        // The border over the background, as one straight colour.
+        let bg = background.clamped, bd = border.clamped
+        let a = bd.alpha + bg.alpha * (1 - bd.alpha)
+        let over = a > 0 ? Color(red: (bd.red * bd.alpha + bg.red * bg.alpha * (1 - bd.alpha)) / a,
+                                 green: (bd.green * bd.alpha + bg.green * bg.alpha * (1 - bd.alpha)) / a,
+                                 blue: (bd.blue * bd.alpha + bg.blue * bg.alpha * (1 - bd.alpha)) / a, alpha: a) : .clear
+        guard let inner = solid(pixmanColor(bg, alpha: opacity)), let band = solid(pixmanColor(over, alpha: opacity)) else { return false }
+        defer { pixman_image_unref(inner); pixman_image_unref(band) }
+        fastFills += 1
+        if r == 0 {
+            fill(inner, [(x0 + bw, y0 + bw, x1 - bw, y1 - bw)])
+            fill(band, [(x0, y0, x1, y0 + bw), (x0, y1 - bw, x1, y1), (x0, y0 + bw, x0 + bw, y1 - bw), (x1 - bw, y0 + bw, x1, y1 - bw)])
+            return true
+        }
+        fill(inner, [(x0 + r, y0 + bw, x1 - r, y1 - bw), (x0 + bw, y0 + r, x0 + r, y1 - r), (x1 - r, y0 + r, x1 - bw, y1 - r)])
+        fill(band, [(x0 + r, y0, x1 - r, y0 + bw), (x0 + r, y1 - bw, x1 - r, y1), (x0, y0 + r, x0 + bw, y1 - r), (x1 - bw, y0 + r, x1, y1 - r)])
+        guard let fillMask = cornerMask(radius: r, border: 0), let ringMask = cornerMask(radius: r, border: bw),
+              let bgSolid = solid(pixmanColor(bg)), let borderSolid = solid(pixmanColor(bd)),
+              let fade = solid(pixmanColor(.white, alpha: opacity)) else { return true }
+        defer { pixman_image_unref(bgSolid); pixman_image_unref(borderSolid); pixman_image_unref(fade) }
+        let corner = Canvas(width: r, height: r)
+        for (mx, my, dx, dy) in [(0, 0, x0, y0), (r, 0, x1 - r, y0), (0, r, x0, y1 - r), (r, r, x1 - r, y1 - r)] {
+            corner.clear(to: .clear)
+            pixman_image_composite32(PIXMAN_OP_OVER, bgSolid, fillMask, corner.image, 0, 0, Int32(mx), Int32(my), 0, 0, Int32(r), Int32(r))
+            pixman_image_composite32(PIXMAN_OP_OVER, borderSolid, ringMask, corner.image, 0, 0, Int32(mx), Int32(my), 0, 0, Int32(r), Int32(r))
+            pixman_image_composite32(PIXMAN_OP_OVER, corner.image, fade, dst, 0, 0, 0, 0, Int32(dx), Int32(dy), Int32(r), Int32(r))
+        }
+        return true
+    }
+
     /// Coverage of a 2r×2r rounded square (radius r), or of its ring of width
     /// `border`: its four quadrants are the four corners.
     private func cornerMask(radius r: Int, border: Int) -> OpaquePointer? {

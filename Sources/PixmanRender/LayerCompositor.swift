@@ -58,6 +58,14 @@ struct LayerCompositor {
         if p.shadowOpacity > 0, !p.masksToBounds, let color = p.shadowColor, color.alpha > 0 {
             drawShadow(p, layer: layer, sublayers: sublayers, transform: m, color: color, into: canvas, depth: depth)
         }
+        // A translucent card — background and border, nothing else — on whole pixels
+        // needs no group canvas (see AlignedShapes.fillTranslucentCard).
+        if needsGroup, !clips, p.mask == nil, sublayers.isEmpty, p.contents == nil, !(p is ShapeLayer),
+           let bg = p.backgroundColor, let bd = p.borderColor, p.borderWidth > 0,
+           let pixels = aligned.pixelRect(p, m),
+           aligned.fillTranslucentCard(pixels, background: bg, border: bd, opacity: p.opacity, onto: canvas.image) {
+            return
+        }
         if needsGroup || p.mask != nil {
             let shape = outline(p, m)
             guard let box = pixelBox(contentArea(p, m, clips: clips, hasSublayers: !sublayers.isEmpty, canvas: canvas), canvas) else { return }

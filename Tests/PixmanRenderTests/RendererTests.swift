@@ -229,7 +229,7 @@ struct RendererTests {
             return (image, r.renderer.aligned.fastFills)
         }
         let (fast, fastCount) = scene(turn: 0), (general, generalCount) = scene(turn: 1e-9)
-        #expect(fastCount == 8 && generalCount == 0)   // 4 backgrounds and 4 borders took the fast path
+        #expect(fastCount == 4 && generalCount == 0)   // the 4 translucent bordered cards took the fast path
         let worst = fast.maximumDifference(from: general) ?? 255
         #expect(worst <= 12, "fast and general paths differ by \(worst)")
     }
