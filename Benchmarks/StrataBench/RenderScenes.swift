@@ -20,6 +20,20 @@ struct Card {
         radius = i % 2 == 0 ? 12 : 0
         border = i % 3 == 0
     }
+
+    /// The card as a layer (anchor point at its top left, at its place).
+    @MainActor
+    func makeLayer() -> Layer {
+        let l = Layer()
+        l.anchorPoint = .zero
+        l.bounds = Rect(x: 0, y: 0, width: Double(size), height: Double(size))
+        l.position = Point(x: Double(x), y: Double(y))
+        l.backgroundColor = Color(rgba8: r, g, b)
+        l.opacity = opacity
+        l.cornerRadius = radius
+        if border { l.borderWidth = 2; l.borderColor = .white }
+        return l
+    }
 }
 
 /// The hand-written pixman reference: what a careful C client would write for the
@@ -159,14 +173,7 @@ func sceneCards(frames: Int) -> [Figure] {
         root.anchorPoint = .zero
         root.bounds = Rect(x: 0, y: 0, width: Double(w), height: Double(h))
         for c in cards {
-            let l = Layer()
-            l.anchorPoint = .zero
-            l.bounds = Rect(x: 0, y: 0, width: Double(c.size), height: Double(c.size))
-            l.position = Point(x: Double(c.x), y: Double(c.y))
-            l.backgroundColor = Color(rgba8: c.r, c.g, c.b)
-            l.opacity = c.opacity
-            l.cornerRadius = c.radius
-            if c.border { l.borderWidth = 2; l.borderColor = .white }
+            let l = c.makeLayer()
             root.addSublayer(l)
             layers.append(l)
         }

@@ -80,15 +80,7 @@ func sceneWindow720p500() throws -> [Figure] {
     lw.backgroundColor = Color(rgba8: 0x20, 0x24, 0x28)
     Transaction.withoutActions {
         for i in 0..<500 {
-            let c = Card(i, w, h)
-            let l = Layer()
-            l.anchorPoint = .zero
-            l.bounds = Rect(x: 0, y: 0, width: Double(c.size), height: Double(c.size))
-            l.position = Point(x: Double(c.x), y: Double(c.y))
-            l.backgroundColor = Color(rgba8: c.r, c.g, c.b)
-            l.opacity = c.opacity
-            l.cornerRadius = c.radius
-            if c.border { l.borderWidth = 2; l.borderColor = .white }
+            let l = Card(i, w, h).makeLayer()
             lw.rootLayer.addSublayer(l)
             let move = BasicAnimation(keyPath: "position.x")
             move.byValue = 200.0

@@ -36,6 +36,24 @@ struct LayerWindowTests {
         }
     }
 
+    /// After one more frame callback (the compositor has shown the last frame), the
+    /// screen equals an offscreen render of the window's tree.
+    @discardableResult
+    func expectScreenMatchesOffscreen(_ lw: LayerWindow, _ display: Display, _ weston: HeadlessWeston) throws -> RenderedImage {
+        lw.window.setNeedsDisplay()
+        let callbacks = lw.window.statistics.callbackCount
+        try display.connection.dispatch(until: { lw.window.statistics.callbackCount > callbacks }, timeout: 5)
+        let shot = try weston.screenshot()
+        let offscreen = OffscreenRenderer(width: 640, height: 480)
+        offscreen.backgroundColor = lw.backgroundColor
+        offscreen.rootLayer = lw.rootLayer
+        let expected = offscreen.render()
+        offscreen.rootLayer = nil
+        let difference = try #require(shot.maximumDifference(from: expected))
+        #expect(difference <= 1, "screen and offscreen render differ by \(difference)")
+        return shot
+    }
+
     @Test("the window on screen matches the offscreen render of the same tree")
     func windowMatchesOffscreen() throws {
         MediaTime.clock = MonotonicMediaClock()
@@ -48,17 +66,8 @@ struct LayerWindowTests {
         buildScene(in: lw.rootLayer)
         Transaction.flush()
         try display.connection.dispatch(until: { lw.window.states.contains(.fullscreen) && lw.window.frameNumber > 0 }, timeout: 5)
-        lw.window.setNeedsDisplay()
-        let callbacks = lw.window.statistics.callbackCount
-        try display.connection.dispatch(until: { lw.window.statistics.callbackCount > callbacks }, timeout: 5)
-        let shot = try weston.screenshot()
-        let offscreen = OffscreenRenderer(width: 640, height: 480)
-        offscreen.backgroundColor = lw.backgroundColor
-        offscreen.rootLayer = lw.rootLayer
-        let expected = offscreen.render()
-        let difference = try #require(shot.maximumDifference(from: expected))
-        #expect(difference <= 1, "screen and offscreen render differ by \(difference)")
-        #expect(shot.rgba8(x: 100, y: 100).r > 200)   // the card is there
+        let shot = try expectScreenMatchesOffscreen(lw, display, weston)
+        #expect(shot.rgba8(x: 100, y: 100).r > 200)   // the card is there: not two empty pictures
     }
 
     @Test("an implicit animation draws frames while it runs, then the window goes quiet")
@@ -131,16 +140,7 @@ struct LayerWindowTests {
             while MonotonicClock.now - start < 0.3 { try display.connection.dispatch(timeout: 0.05) }
         }
         #expect(!quiet.contains { $0.name == "attach" })
-        lw.window.setNeedsDisplay()   // one more callback, so the compositor has shown the last frame
-        let callbacks = lw.window.statistics.callbackCount
-        try display.connection.dispatch(until: { lw.window.statistics.callbackCount > callbacks }, timeout: 5)
-        let shot = try weston.screenshot()
-        let offscreen = OffscreenRenderer(width: 640, height: 480)
-        offscreen.backgroundColor = lw.backgroundColor
-        offscreen.rootLayer = lw.rootLayer
-        let expected = offscreen.render()
-        let difference = try #require(shot.maximumDifference(from: expected))
-        #expect(difference <= 1, "screen and offscreen render differ by \(difference) after damage-only frames")
+        try expectScreenMatchesOffscreen(lw, display, weston)
     }
 }
 }
