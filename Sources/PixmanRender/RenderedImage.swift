@@ -57,14 +57,14 @@ public struct RenderedImage: Sendable, Equatable {
         return RenderedImage(width: x1 - x0, height: y1 - y0, pixels: out)
     }
 
-    /// PNG bytes (libpng).
-    public func pngData() throws(PNGError) -> [UInt8] {
-        try PNGCodec.encode(width: width, height: height, pixels: pixels)
+    /// PNG bytes (libpng). Empty for an image with no pixels (0×0), which PNG cannot hold.
+    public func pngData() -> [UInt8] {
+        (try? PNGCodec.encode(width: width, height: height, pixels: pixels)) ?? []
     }
 
-    /// Writes a PNG file.
+    /// Writes a PNG file; an image with no pixels is an error.
     public func writePNG(to path: String) throws(PNGError) {
-        try PNGCodec.writeFile(pngData(), to: path)
+        try PNGCodec.writeFile(PNGCodec.encode(width: width, height: height, pixels: pixels), to: path)
     }
 
     /// The largest difference of any channel (0…255) between two images of one size;

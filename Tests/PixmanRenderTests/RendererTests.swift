@@ -207,6 +207,8 @@ struct RendererTests {
         #expect(one == two)
         let back = try RenderedImage(pngData: one.pngData())
         #expect(back.maximumDifference(from: one)! <= 1)
+        #expect(RenderedImage(width: 0, height: 0, pixels: []).pngData().isEmpty)   // nothing to encode
+        #expect(throws: PNGError.self) { try RenderedImage(width: 0, height: 0, pixels: []).writePNG(to: "/tmp/strata-empty.png") }
     }
 
     @Test("pixel-aligned rounded rectangles and borders (cached corner masks) match the general rasterizer")
