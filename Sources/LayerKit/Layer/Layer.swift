@@ -306,7 +306,6 @@ open class Layer {
 
     func propertyDidChange(_ key: String) {
         changeCount &+= 1
-        Transaction.noteChange()
     }
 
     // MARK: Display and layout

@@ -42,7 +42,6 @@ public enum Transaction {
     /// How many outermost commits have happened.
     static private(set) var commitCount = 0
     static var treeChanged = false
-    static var changedSinceCommit = false
     private static var flushScheduled = false
 
     /// Schedules `body` to run at the end of the current run-loop turn. The default
@@ -115,12 +114,10 @@ public enum Transaction {
             }
             entry.isCommitted = true
         }
-        changedSinceCommit = false
         AnimationTimeline.deliverDueEvents()
         for observer in commitObservers { observer() }
     }
 
-    static func noteChange() { changedSinceCommit = true }
     static func noteTreeChange() { treeChanged = true }
 
     /// Registers an animation just added, for stamping and completion (rules T2, T4).
@@ -211,7 +208,6 @@ public enum Transaction {
         stack.removeAll()
         uncommitted.removeAll()
         treeChanged = false
-        changedSinceCommit = false
     }
 }
 

@@ -183,8 +183,6 @@ enum AnyValue {
         }
     }
 
-    static func isAnimatable(_ v: Any) -> Bool { v is any AnimatableValue }
-
     static func sameType(_ a: Any, _ b: Any) -> Bool { type(of: a) == type(of: b) }
 
     static func interpolate(_ a: Any, _ b: Any, _ t: Double) -> Any? { ValueOps.of(a)?.interpolate(a, b, t) }
