@@ -10,6 +10,15 @@ public enum AnimationTimeline {
     /// Layers with animations. Not retained: a layer leaves in its deinit.
     static var layers: [ObjectIdentifier: Unmanaged<Layer>] = [:]
     private static var mutations = 0
+    /// Nothing falls due before this root time, as long as `quietStamp` still
+    /// matches: lets a frame skip scanning every animation when nothing is due.
+    private static var quietUntil = -Double.infinity
+    private static var quietStamp = (mutations: -1, commits: -1)
+
+    /// Something that moves event times changed (a layer's own timing).
+    static func invalidate() {
+        mutations &+= 1
+    }
     private static var isDelivering = false
 
     static func register(_ layer: Layer) {
@@ -26,6 +35,7 @@ public enum AnimationTimeline {
     /// Stops tracking every layer. For tests that share one process.
     public static func reset() {
         layers.removeAll()
+        quietUntil = -.infinity
     }
 
     static func unregister(_ layer: Layer) {
@@ -53,13 +63,20 @@ public enum AnimationTimeline {
         // A callback that commits or advances time lands here again: the pass
         // already running picks up what it makes due, without recursing.
         guard !isDelivering else { mutations &+= 1; return }
+        let start = MediaTime.clock.now
+        if start < quietUntil && quietStamp == (mutations, Transaction.commitCount) { return }
         isDelivering = true
         defer { isDelivering = false }
         for _ in 0..<1000 {
             let now = MediaTime.clock.now
             let before = mutations
-            let (events, entries) = dueEvents(now: now)
-            if events.isEmpty { return }
+            let (events, entries, next) = dueEvents(now: now)
+            if events.isEmpty {
+                // Quiet until the next event, unless something changes first.
+                quietUntil = mutations == before ? next : -.infinity
+                quietStamp = (mutations, Transaction.commitCount)
+                return
+            }
             for e in events {
                 let (layer, entry) = entries[e.index]
                 guard !entry.isRemoved else { continue }
@@ -76,24 +93,40 @@ public enum AnimationTimeline {
                     }
                 }
             }
-            if mutations == before { return }
+            if mutations == before {
+                quietUntil = -.infinity   // events were delivered: look again next time
+                return
+            }
         }
     }
 
-    private static func dueEvents(now: Double) -> ([Event], [(Layer, AnimationEntry)]) {
+    /// The events due at `now`, sorted, and the earliest root time after `now` at
+    /// which another one falls due (computed in the same pass).
+    private static func dueEvents(now: Double) -> (events: [Event], entries: [(Layer, AnimationEntry)], next: Double) {
         var events: [Event] = []
         var entries: [(Layer, AnimationEntry)] = []
         var unobservedStops: [(Layer, AnimationEntry)] = []
+        var next = Double.infinity
         for unmanaged in layers.values {
             let layer = unmanaged.takeUnretainedValue()
-            var local: Double?
+            // The layer's time is an affine map of root time: local = scale · root + shift.
+            var map: (scale: Double, shift: Double)?
             for entry in layer.animationEntries where entry.isCommitted && !entry.hasStopped {
                 let a = entry.animation
-                let t = local ?? layer.localTime(fromRoot: now)
-                local = t
+                let m = map ?? layer.timeMapFromRoot
+                map = m
+                let t = m.scale * now + m.shift
                 let tAct = a.activeTime(atLayerTime: t, begin: a.beginTime)
                 let startDue = !entry.hasStarted && tAct >= 0
                 let stopDue = tAct >= a.activeDuration
+                // When this one's next event comes, in root time (never while time stands still).
+                func root(_ activeTime: Double) -> Double {
+                    guard a.speed > 0, m.scale > 0 else { return .infinity }
+                    let r = (a.beginTime + activeTime / a.speed - m.shift) / m.scale
+                    return r.isFinite ? r : .infinity
+                }
+                if !startDue && !entry.hasStarted { next = min(next, root(0)) }
+                if !stopDue { next = min(next, root(a.activeDuration)) }
                 guard startDue || stopDue else { continue }
                 if a.delegate == nil && entry.completionGroups.isEmpty {
                     // Nobody observes this one: its order among the others cannot matter.
@@ -104,10 +137,10 @@ public enum AnimationTimeline {
                 let index = entries.count
                 entries.append((layer, entry))
                 if startDue {
-                    events.append(Event(time: rootTime(of: 0, entry: entry, layer: layer, now: now), isStart: true, sequence: entry.sequence, index: index))
+                    events.append(Event(time: min(now, root(0)), isStart: true, sequence: entry.sequence, index: index))
                 }
                 if stopDue {
-                    events.append(Event(time: rootTime(of: a.activeDuration, entry: entry, layer: layer, now: now), isStart: false, sequence: entry.sequence, index: index))
+                    events.append(Event(time: min(now, root(a.activeDuration)), isStart: false, sequence: entry.sequence, index: index))
                 }
             }
         }
@@ -119,16 +152,9 @@ public enum AnimationTimeline {
             if $0.isStart != $1.isStart { return $0.isStart }
             return $0.sequence < $1.sequence
         }
-        return (events, entries)
+        return (events, entries, next)
     }
 
-    /// The root time at which the animation reaches active time `tAct`.
-    private static func rootTime(of tAct: Double, entry: AnimationEntry, layer: Layer, now: Double) -> Double {
-        let a = entry.animation
-        guard a.speed != 0 else { return now }
-        let t = layer.rootTime(fromLocal: a.beginTime + tAct / a.speed)
-        return t.isFinite ? min(t, now) : now
-    }
 
     /// The earliest root time at or after `time` when some presentation value may
     /// change: `time` itself while anything animates, the next start otherwise,

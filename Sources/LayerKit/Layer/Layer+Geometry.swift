@@ -57,6 +57,12 @@ extension Layer {
         return (parentTime - state.beginTime) * state.speed + state.timeOffset
     }
 
+    /// `localTime(fromRoot:)` as an affine map, local = scale · root + shift.
+    var timeMapFromRoot: (scale: Double, shift: Double) {
+        let parent = superlayer?.timeMapFromRoot ?? (scale: 1, shift: 0)
+        return (parent.scale * state.speed, (parent.shift - state.beginTime) * state.speed + state.timeOffset)
+    }
+
     /// The inverse of `localTime(fromRoot:)`. Where a layer on the way has speed 0
     /// every parent time maps to the same local time; its `beginTime` is used.
     func rootTime(fromLocal t: Double) -> Double {

@@ -100,6 +100,7 @@ extension Layer {
     private func treeDidChange() {
         Transaction.ensureOpen()
         Transaction.noteTreeChange()
+        AnimationTimeline.invalidate()   // a moved layer's animations keep other times
         propertyDidChange("sublayers")
     }
 

@@ -306,6 +306,10 @@ open class Layer {
 
     func propertyDidChange(_ key: String) {
         changeCount &+= 1
+        // A layer's own timing moves the times its animations' events fall due.
+        if !animationEntries.isEmpty || !sublayerStorage.isEmpty, key == "speed" || key == "beginTime" || key == "timeOffset" {
+            AnimationTimeline.invalidate()
+        }
     }
 
     // MARK: Display and layout

@@ -56,7 +56,10 @@ public final class ManualMediaClock: MediaClock {
 public enum MediaTime {
     /// The clock every LayerKit time comes from. Install a `ManualMediaClock` in tests.
     public static var clock: any MediaClock = MonotonicMediaClock() {
-        didSet { AnimationTimeline.deliverDueEvents() }
+        didSet {
+            AnimationTimeline.invalidate()
+            AnimationTimeline.deliverDueEvents()
+        }
     }
 }
 
