@@ -17,6 +17,8 @@ final class DamageTracker {
     }
 
     private var previous: [ObjectIdentifier: Record] = [:]
+    /// The presentation copies the last pass made, for the compositor to reuse.
+    private(set) var presentations: [ObjectIdentifier: Layer] = [:]
     /// Damage of recent frames, newest last, for buffers of some age.
     private var history: [[Rect]] = []
     private let historyLength = 8
@@ -24,6 +26,7 @@ final class DamageTracker {
     /// The damaged rectangles (device pixels, whole) of this frame.
     func damage(root: Layer, time: Double, scale: Double, width: Int, height: Int) -> [Rect] {
         var current: [ObjectIdentifier: Record] = [:]
+        presentations.removeAll(keepingCapacity: true)
         collect(root, parent: nil, parentTransform: AffineTransform(scaleX: scale, y: scale), opacity: 1,
                 ancestry: 0, index: 0, time: time, into: &current, depth: 0)
         var rects: [Rect] = []
@@ -60,13 +63,42 @@ final class DamageTracker {
         return Rect(x: x0, y: y0, width: r.maxX.rounded(.up) - x0, height: r.maxY.rounded(.up) - y0)
     }
 
+    /// What a layer passes down to its sublayers.
+    private struct Visit {
+        let presentation: Layer
+        let transform: AffineTransform
+        let opacity: Double
+        let ancestry: Int
+    }
+
+    /// Walks the tree; the per-layer work is in `record`, so each level of a deep
+    /// tree costs little stack.
     private func collect(_ layer: Layer, parent: Layer?, parentTransform: AffineTransform, opacity: Double, ancestry: Int,
                          index: Int, time: Double, into records: inout [ObjectIdentifier: Record], depth: Int) {
-        guard depth < 4096 else { return }
-        let p: Layer = layer.hasAnimations ? layer.presentation(atTime: time) : layer
-        guard !p.isHidden, p.opacity > 0 else { return }
-        let m = Layer.affineTransform(of: p, in: parent).concatenating(parentTransform)
-        guard m.a.isFinite, m.b.isFinite, m.c.isFinite, m.d.isFinite else { return }
+        guard depth < 4096,
+              let visit = record(layer, parent: parent, parentTransform: parentTransform, opacity: opacity,
+                                 ancestry: ancestry, index: index, time: time, into: &records) else { return }
+        for (i, s) in layer.sublayers.enumerated() {
+            collect(s, parent: visit.presentation, parentTransform: visit.transform, opacity: visit.opacity,
+                    ancestry: visit.ancestry, index: i, time: time, into: &records, depth: depth + 1)
+        }
+    }
+
+    /// Records one layer's bounds and signature; nil when it draws nothing.
+    @inline(never)
+    private func record(_ layer: Layer, parent: Layer?, parentTransform: AffineTransform, opacity: Double, ancestry: Int,
+                        index: Int, time: Double, into records: inout [ObjectIdentifier: Record]) -> Visit? {
+        let p: Layer
+        if layer.hasAnimations {
+            p = layer.presentation(atTime: time)
+            presentations[ObjectIdentifier(layer)] = p
+        } else {
+            p = layer
+        }
+        guard !p.isHidden, p.opacity > 0 else { return nil }
+        let full = Layer.transform3D(of: p, in: parent).concatenating(Transform3D(parentTransform))
+        let m = full.affineTransform
+        guard m.a.isFinite, m.b.isFinite, m.c.isFinite, m.d.isFinite else { return nil }
         var h = Hasher()
         for v in [m.a, m.b, m.c, m.d, m.tx, m.ty, opacity * p.opacity] { h.combine(v) }
         h.combine(index)
@@ -76,18 +108,14 @@ final class DamageTracker {
         if layer.hasAnimations { h.combine(time) }
         // A transition also draws the state before the change, whose sublayers may be
         // gone from the tree, and a projected layer is warped: either may touch anything.
-        let projective = LayerCompositor.isProjective(LayerCompositor.transform3D(of: p, in: parent).concatenating(Transform3D(parentTransform)))
+        let projective = LayerCompositor.isProjective(full)
         let bounds = p.activeTransition == nil && !projective ? Self.deviceBounds(p, m) : Rect(x: -1e9, y: -1e9, width: 2e9, height: 2e9)
         records[ObjectIdentifier(layer)] = Record(bounds: bounds, signature: h.finalize())
         var childAncestry = Hasher()
         childAncestry.combine(ancestry)
         childAncestry.combine(layer.changeCount)
         childAncestry.combine(layer.hasAnimations ? time : 0)
-        let inherited = childAncestry.finalize()
-        for (i, s) in layer.sublayers.enumerated() {
-            collect(s, parent: p, parentTransform: m, opacity: opacity * p.opacity, ancestry: inherited, index: i,
-                    time: time, into: &records, depth: depth + 1)
-        }
+        return Visit(presentation: p, transform: m, opacity: opacity * p.opacity, ancestry: childAncestry.finalize())
     }
 
     /// Everything the layer itself can touch on the device, with a pixel of slack

@@ -23,6 +23,8 @@ struct LayerCompositor {
     let time: Double
     let contents: ContentsCache
     let aligned: AlignedShapes
+    /// Presentation copies already made for this frame (by the damage pass).
+    var presentations: [ObjectIdentifier: Layer] = [:]
     /// The area being repainted, when not everything is: layers without
     /// sublayers that cannot touch it are skipped.
     var repaintArea: Rect? = nil
@@ -33,9 +35,9 @@ struct LayerCompositor {
 
     private func draw(_ layer: Layer, parent: Layer?, parentTransform: AffineTransform, into canvas: Canvas, depth: Int) {
         guard depth < 4096 else { return }   // deeper trees are cut off rather than overflowing the stack
-        let p: Layer = layer.hasAnimations ? layer.presentation(atTime: time) : layer
+        let p: Layer = layer.hasAnimations ? (presentations[ObjectIdentifier(layer)] ?? layer.presentation(atTime: time)) : layer
         guard !p.isHidden, p.opacity > 0 else { return }
-        let full = Self.transform3D(of: p, in: parent).concatenating(Transform3D(parentTransform))
+        let full = Layer.transform3D(of: p, in: parent).concatenating(Transform3D(parentTransform))
         if Self.isProjective(full) {
             drawInPerspective(p, layer: layer, transform: full, into: canvas, depth: depth)
             return
@@ -82,25 +84,6 @@ struct LayerCompositor {
         } else {
             drawContent(p, layer: layer, sublayers: sublayers, transform: m, opacity: p.opacity, into: canvas, depth: depth)
         }
-    }
-
-    /// The full map from a layer's coordinates to its superlayer's (rule R1), with
-    /// depth and perspective: anchor point, `transform`, `position`, then the
-    /// superlayer's `sublayerTransform` about its anchor point.
-    static func transform3D(of p: Layer, in parent: Layer?) -> Transform3D {
-        let ax = p.bounds.origin.x + p.anchorPoint.x * p.bounds.size.width
-        let ay = p.bounds.origin.y + p.anchorPoint.y * p.bounds.size.height
-        var t = Transform3D(translationX: -ax, y: -ay, z: -p.anchorPointZ)
-            .concatenating(p.transform)
-            .concatenating(Transform3D(translationX: p.position.x, y: p.position.y, z: p.zPosition))
-        if let parent, !parent.sublayerTransform.isIdentity {
-            let cx = parent.bounds.origin.x + parent.anchorPoint.x * parent.bounds.size.width
-            let cy = parent.bounds.origin.y + parent.anchorPoint.y * parent.bounds.size.height
-            t = t.concatenating(Transform3D(translationX: -cx, y: -cy, z: 0))
-                .concatenating(parent.sublayerTransform)
-                .concatenating(Transform3D(translationX: cx, y: cy, z: 0))
-        }
-        return t
     }
 
     /// A layer whose map to the device is projective (perspective, turns about x or
@@ -273,12 +256,24 @@ struct LayerCompositor {
         compositeGroup(group, at: (0, 0), onto: canvas, clipTo: t.type == .fade ? nil : outline(p, m), opacity: p.opacity)
     }
 
+    /// The layer itself and its sublayers: what is under the sublayers, the
+    /// sublayers, what is over them. The drawing is in helpers, so each level of a
+    /// deep tree costs little stack.
     private func drawContent(_ p: Layer, layer: Layer, sublayers: [Layer], transform m: AffineTransform, opacity: Double,
                              into canvas: Canvas, depth: Int) {
-        let pixels = aligned.pixelRect(p, m)
+        drawUnderSublayers(p, transform: m, opacity: opacity, into: canvas)
+        for s in sublayers {
+            draw(s, parent: p, parentTransform: m, into: canvas, depth: depth + 1)
+        }
+        drawOverSublayers(p, transform: m, opacity: opacity, into: canvas)
+    }
+
+    /// Background, contents and a shape layer's path.
+    @inline(never)
+    private func drawUnderSublayers(_ p: Layer, transform m: AffineTransform, opacity: Double, into canvas: Canvas) {
         if let bg = p.backgroundColor, bg.alpha > 0 {
             let color = pixmanColor(bg, alpha: opacity)
-            if !(pixels.map { aligned.fill($0, border: 0, color: color, onto: canvas.image) } ?? false) {
+            if !(aligned.pixelRect(p, m).map { aligned.fill($0, border: 0, color: color, onto: canvas.image) } ?? false) {
                 ShapeRasterizer.fill(ShapeRasterizer.convex(outline(p, m)), color: color, onto: canvas.image)
             }
         }
@@ -288,14 +283,15 @@ struct LayerCompositor {
         if let shape = p as? ShapeLayer {
             drawShape(shape, transform: m, opacity: opacity, into: canvas)
         }
-        for s in sublayers {
-            draw(s, parent: p, parentTransform: m, into: canvas, depth: depth + 1)
-        }
-        if p.borderWidth > 0, let color = p.borderColor, color.alpha > 0 {
-            let c = pixmanColor(color, alpha: opacity)
-            if !(pixels.map { aligned.fill($0, border: $0.bw, color: c, onto: canvas.image) } ?? false) {
-                drawBorder(p, m, color: c, into: canvas)
-            }
+    }
+
+    /// The border, over the sublayers.
+    @inline(never)
+    private func drawOverSublayers(_ p: Layer, transform m: AffineTransform, opacity: Double, into canvas: Canvas) {
+        guard p.borderWidth > 0, let color = p.borderColor, color.alpha > 0 else { return }
+        let c = pixmanColor(color, alpha: opacity)
+        if !(aligned.pixelRect(p, m).map { aligned.fill($0, border: $0.bw, color: c, onto: canvas.image) } ?? false) {
+            drawBorder(p, m, color: c, into: canvas)
         }
     }
 

@@ -113,6 +113,7 @@ public final class LayerRenderer {
         var compositor = LayerCompositor(width: canvas.width, height: canvas.height, scale: scale, time: time,
                                          contents: contents, aligned: aligned)
         compositor.repaintArea = region.map { Rect.boundingBox(of: $0.flatMap(\.corners)) }
+        compositor.presentations = damage.presentations
         compositor.draw(root, into: canvas)
         if region != nil { pixman_image_set_clip_region32(canvas.image, nil) }
         contents.purge()

@@ -36,6 +36,14 @@ struct LayerWindowTests {
         }
     }
 
+    /// A headless weston and a client, on the system clock with no transaction open.
+    func startWeston() throws -> (HeadlessWeston, Display) {
+        MediaTime.clock = MonotonicMediaClock()
+        Transaction.reset()
+        let weston = try HeadlessWeston()
+        return (weston, try weston.connect())
+    }
+
     /// After one more frame callback (the compositor has shown the last frame), the
     /// screen equals an offscreen render of the window's tree.
     @discardableResult
@@ -56,10 +64,7 @@ struct LayerWindowTests {
 
     @Test("the window on screen matches the offscreen render of the same tree")
     func windowMatchesOffscreen() throws {
-        MediaTime.clock = MonotonicMediaClock()
-        Transaction.reset()
-        let weston = try HeadlessWeston()
-        let display = try weston.connect()
+        let (weston, display) = try startWeston()
         let lw = LayerWindow(display: display, title: "layers")
         lw.backgroundColor = Color(red: 0.1, green: 0.2, blue: 0.3)
         lw.window.setFullscreen(true)
@@ -72,10 +77,7 @@ struct LayerWindowTests {
 
     @Test("an implicit animation draws frames while it runs, then the window goes quiet")
     func animationFramesThenIdle() async throws {
-        MediaTime.clock = MonotonicMediaClock()
-        Transaction.reset()
-        let weston = try HeadlessWeston()
-        let display = try weston.connect()
+        let (weston, display) = try startWeston()
         let loop = EventLoop(connection: display.connection)
         let lw = LayerWindow(display: display, loop: loop, title: "animating")
         let mover = Layer()
@@ -106,10 +108,7 @@ struct LayerWindowTests {
 
     @Test("frames repaint only the damage, per buffer age, and the screen stays exact; no change, no commit")
     func damageInWindow() throws {
-        MediaTime.clock = MonotonicMediaClock()
-        Transaction.reset()
-        let weston = try HeadlessWeston()
-        let display = try weston.connect()
+        let (weston, display) = try startWeston()
         let lw = LayerWindow(display: display, title: "damage")
         lw.backgroundColor = Color(red: 0.1, green: 0.2, blue: 0.3)
         lw.window.setFullscreen(true)

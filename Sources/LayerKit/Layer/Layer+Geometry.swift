@@ -93,22 +93,30 @@ extension Layer {
     }
 
     /// The same map for any pair of layers — presentation copies too, which have no
-    /// superlayer of their own: `layer`'s coordinates to `superlayer`'s.
+    /// superlayer of their own: `layer`'s coordinates to `superlayer`'s (the z = 0
+    /// plane of ``transform3D(of:in:)``, without the perspective divide).
     public static func affineTransform(of layer: Layer, in superlayer: Layer?) -> AffineTransform {
+        transform3D(of: layer, in: superlayer).affineTransform
+    }
+
+    /// The full map from `layer`'s coordinates to `superlayer`'s, with depth and
+    /// perspective (rule R1): anchor point, `transform`, `position` and
+    /// `zPosition`, then the superlayer's `sublayerTransform` about its anchor point.
+    public static func transform3D(of layer: Layer, in superlayer: Layer?) -> Transform3D {
         let s = layer.state
         let ax = s.bounds.origin.x + s.anchorPoint.x * s.bounds.size.width
         let ay = s.bounds.origin.y + s.anchorPoint.y * s.bounds.size.height
-        var m = AffineTransform(translationX: -ax, y: -ay)
-            .concatenating(s.transform.affineTransform)
-            .concatenating(AffineTransform(translationX: s.position.x, y: s.position.y))
+        var t = Transform3D(translationX: -ax, y: -ay, z: -s.anchorPointZ)
+            .concatenating(s.transform)
+            .concatenating(Transform3D(translationX: s.position.x, y: s.position.y, z: s.zPosition))
         if let p = superlayer?.state, !p.sublayerTransform.isIdentity {
             let cx = p.bounds.origin.x + p.anchorPoint.x * p.bounds.size.width
             let cy = p.bounds.origin.y + p.anchorPoint.y * p.bounds.size.height
-            m = m.concatenating(AffineTransform(translationX: -cx, y: -cy))
-                .concatenating(p.sublayerTransform.affineTransform)
-                .concatenating(AffineTransform(translationX: cx, y: cy))
+            t = t.concatenating(Transform3D(translationX: -cx, y: -cy, z: 0))
+                .concatenating(p.sublayerTransform)
+                .concatenating(Transform3D(translationX: cx, y: cy, z: 0))
         }
-        return m
+        return t
     }
 
     /// The affine map from this layer's coordinates to its root layer's superlayer space.
