@@ -20,6 +20,11 @@ public final class OffscreenRenderer {
     let renderer = LayerRenderer()
     /// Kept between frames: a frame repaints only what changed since the last one.
     private var canvas: Canvas?
+    /// Threads a frame is drawn on at most (see `LayerRenderer.maximumThreads`).
+    public var maximumThreads: Int {
+        get { renderer.maximumThreads }
+        set { renderer.maximumThreads = newValue }
+    }
     /// The rectangles the last `render` repainted (device pixels); the whole image for the first.
     public private(set) var lastDamage: [Rect] = []
 
@@ -73,6 +78,17 @@ public final class LayerRenderer {
     let aligned = AlignedShapes()
     private let damage = DamageTracker()
 
+    /// Threads a frame is drawn on at most (bands of the damaged area; default:
+    /// one per core). 1 draws on the calling thread only. The pixels do not
+    /// depend on it.
+    public var maximumThreads = RenderWorkers.coreCount {
+        didSet { maximumThreads = max(1, maximumThreads) }
+    }
+    /// How many bands the last frame was drawn in.
+    public private(set) var lastBands = 0
+    /// Damaged pixels below which a band is not worth a thread (tests lower it).
+    var minimumBandArea = 96 * 1024
+
     public init() {
         // Layers that draw themselves (setNeedsDisplay + draw(in:)) get pixman backing stores.
         if Layer.backingStoreRenderer == nil { Layer.backingStoreRenderer = PixmanDrawingContext.backingStore(for:) }
@@ -101,21 +117,15 @@ public final class LayerRenderer {
         let changed = damage.damage(root: root, time: time, scale: scale, width: canvas.width, height: canvas.height)
         if changed.isEmpty && bufferAge > 0 { return [] }
         let region = damage.damage(forBufferAge: bufferAge)
-        if let region {
-            guard !region.isEmpty else { return [] }
-            var boxes = region.map { pixman_box32_t(x1: Int32($0.minX), y1: Int32($0.minY), x2: Int32($0.maxX), y2: Int32($0.maxY)) }
-            var clip = pixman_region32_t()
-            pixman_region32_init_rects(&clip, &boxes, Int32(boxes.count))
-            pixman_image_set_clip_region32(canvas.image, &clip)
-            pixman_region32_fini(&clip)
-        }
-        canvas.clear(to: background)
-        var compositor = LayerCompositor(width: canvas.width, height: canvas.height, scale: scale, time: time,
-                                         contents: contents, aligned: aligned)
-        compositor.repaintArea = region.map { Rect.boundingBox(of: $0.flatMap(\.corners)) }
-        compositor.presentations = damage.presentations
-        compositor.draw(root, into: canvas)
-        if region != nil { pixman_image_set_clip_region32(canvas.image, nil) }
+        if let region, region.isEmpty { return [] }
+        let frame = PixelBox(x0: 0, y0: 0, x1: canvas.width, y1: canvas.height)
+        var builder = DisplayListBuilder(frame: frame, scale: scale, time: time, contents: contents, aligned: aligned)
+        builder.repaintArea = region.map { Rect.boundingBox(of: $0.flatMap(\.corners)) }
+        builder.presentations = damage.presentations
+        let items = builder.build(root)
+        lastBands = BandedPlayback(maximumBands: maximumThreads, minimumBandArea: minimumBandArea)
+            .play(items, onto: canvas.image, region: region?.map { PixelBox(x0: Int($0.minX), y0: Int($0.minY), x1: Int($0.maxX), y1: Int($0.maxY)) },
+                  background: pixmanColor(background)).count
         contents.purge()
         return region
     }

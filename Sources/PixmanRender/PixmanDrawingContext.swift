@@ -36,8 +36,8 @@ public final class PixmanDrawingContext: DrawingContext {
 
     public func draw(_ image: Image, in rect: Rect) {
         guard rect.width > 0, rect.height > 0 else { return }
-        let cache = ContentsCache()
-        guard let src = cache.pixmanImage(for: image) else { return }
+        guard let shared = ContentsCache().sharedImage(for: image), let src = shared.header() else { return }
+        defer { pixman_image_unref(src) }
         let imageToDevice = AffineTransform(scaleX: rect.width / Double(image.width), y: rect.height / Double(image.height))
             .concatenating(AffineTransform(translationX: rect.minX, y: rect.minY))
             .concatenating(transform)

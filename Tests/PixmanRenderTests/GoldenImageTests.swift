@@ -41,6 +41,12 @@ struct GoldenImageTests {
     func cards() throws {
         let (r, root, _) = makeRenderer(width: 240, height: 160)
         r.backgroundColor = Color(rgba8: 0x20, 0x24, 0x28)
+        Self.cardsScene(in: root)
+        try check("cards", r.render())
+    }
+
+    /// Twelve cards of the S1 kind, some turned (240×160).
+    static func cardsScene(in root: Layer) {
         for i in 0..<12 {
             let s = 40 + Double((i * 37) % 50)
             let l = box(Rect(x: Double((i * 53) % 200), y: Double((i * 31) % 120), width: s, height: s),
@@ -52,13 +58,18 @@ struct GoldenImageTests {
                 if i % 4 == 1 { l.transform = Transform3D(rotationAngle: 0.3, x: 0, y: 0, z: 1) }
             }
         }
-        try check("cards", r.render())
     }
 
     @Test("effects: shadow, mask, clip, shape, perspective")
     func effects() throws {
         let (r, root, _) = makeRenderer(width: 240, height: 160)
         r.backgroundColor = Color(white: 0.95)
+        Self.effectsScene(in: root)
+        try check("effects", r.render())
+    }
+
+    /// A shadow, a rounded clip, a mask layer, a shape and a perspective turn (240×160).
+    static func effectsScene(in root: Layer) {
         let shadowed = box(Rect(x: 15, y: 15, width: 60, height: 60), .white, in: root)
         let clip = box(Rect(x: 95, y: 15, width: 60, height: 60), .cyan, in: root)
         let inner = box(Rect(x: -10, y: 20, width: 80, height: 20), .magenta, in: clip)
@@ -100,6 +111,5 @@ struct GoldenImageTests {
             turned.transform = Transform3D(rotationAngle: 0.8, x: 0, y: 1, z: 0)
             turned.cornerRadius = 8
         }
-        try check("effects", r.render())
     }
 }

@@ -1,30 +1,28 @@
 import CPixman
 import LayerKit
 
-/// pixman images for layer `contents`, made once per `Image` and dropped when the
+/// Pixels for layer `contents`, made once per `Image` and dropped when the
 /// `Image` is gone — or, past ``byteLimit``, the least recently used first.
 @MainActor
 final class ContentsCache {
     private final class Entry {
         weak var image: Image?
-        let pixman: OpaquePointer
-        let pixels: UnsafeMutablePointer<UInt32>
+        let shared: SharedImage
         let byteCount: Int
         init?(_ image: Image) {
-            guard image.width > 0, image.height > 0 else { return nil }
-            pixels = .allocate(capacity: image.pixels.count)
-            pixels.initialize(from: image.pixels, count: image.pixels.count)
-            guard let p = pixman_image_create_bits(PIXMAN_a8r8g8b8, Int32(image.width), Int32(image.height), pixels, Int32(image.width * 4)) else {
-                pixels.deallocate()
-                return nil
+            guard image.width > 0, image.height > 0,
+                  let p = pixman_image_create_bits(PIXMAN_a8r8g8b8, Int32(image.width), Int32(image.height), nil, 0),
+                  let data = pixman_image_get_data(p) else { return nil }
+            let stride = Int(pixman_image_get_stride(p)) / 4
+            image.pixels.withUnsafeBufferPointer { src in
+                for row in 0..<image.height {
+                    (data + row * stride).update(from: src.baseAddress! + row * image.width, count: image.width)
+                }
             }
+            guard let shared = SharedImage(adopting: p) else { return nil }
             self.image = image
-            pixman = p
+            self.shared = shared
             byteCount = image.pixels.count * 4
-        }
-        deinit {
-            pixman_image_unref(pixman)
-            pixels.deallocate()
         }
     }
 
@@ -35,17 +33,17 @@ final class ContentsCache {
     /// Pixel memory kept at most (256 MiB).
     var byteLimit = 256 << 20
 
-    /// The pixman image for `image`, or nil for an empty image.
-    func pixmanImage(for image: Image) -> OpaquePointer? {
+    /// The pixels of `image` for drawing, or nil for an empty image.
+    func sharedImage(for image: Image) -> SharedImage? {
         let id = ObjectIdentifier(image)
         clock += 1
         lastUse[id] = clock
-        if let e = entries[id], e.image === image { return e.pixman }
+        if let e = entries[id], e.image === image { return e.shared }
         guard let e = Entry(image) else { return nil }
         entries[id] = e
         bytes += image.pixels.count * 4
         evict(keeping: id)
-        return e.pixman
+        return e.shared
     }
 
     /// Drops the least recently used images until the cache fits its limit.

@@ -4,13 +4,18 @@ import Glibc
 /// A Gaussian blur of an image's alpha, as two one-dimensional pixman
 /// convolutions (horizontal, then vertical), for layer shadows.
 enum ShadowBlur {
+    /// How far (pixels) the blur spreads a pixel: its kernel's radius.
+    static func reach(sigma: Double) -> Int {
+        sigma > 0.25 ? min(200, Int((3 * sigma).rounded(.up))) : 0
+    }
+
     /// The alpha of `source` (any format), blurred with standard deviation `sigma`
     /// pixels, as a new a8 image of the same size. The caller unrefs it.
     static func blurredAlpha(of source: OpaquePointer, width: Int, height: Int, sigma: Double) -> OpaquePointer? {
         guard let alpha = pixman_image_create_bits(PIXMAN_a8, Int32(width), Int32(height), nil, 0) else { return nil }
         pixman_image_composite32(PIXMAN_OP_SRC, source, nil, alpha, 0, 0, 0, 0, 0, 0, Int32(width), Int32(height))
-        guard sigma > 0.25 else { return alpha }
-        let radius = min(200, Int((3 * sigma).rounded(.up)))
+        let radius = reach(sigma: sigma)
+        guard radius > 0 else { return alpha }
         var weights = (-radius...radius).map { exp(-Double($0 * $0) / (2 * sigma * sigma)) }
         let sum = weights.reduce(0, +)
         weights = weights.map { $0 / sum }

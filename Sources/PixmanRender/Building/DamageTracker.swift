@@ -108,7 +108,7 @@ final class DamageTracker {
         if layer.hasAnimations { h.combine(time) }
         // A transition also draws the state before the change, whose sublayers may be
         // gone from the tree, and a projected layer is warped: either may touch anything.
-        let projective = LayerCompositor.isProjective(full)
+        let projective = DisplayListBuilder.isProjective(full)
         let bounds = p.activeTransition == nil && !projective ? Self.deviceBounds(p, m) : Rect(x: -1e9, y: -1e9, width: 2e9, height: 2e9)
         records[ObjectIdentifier(layer)] = Record(bounds: bounds, signature: h.finalize())
         var childAncestry = Hasher()
@@ -122,7 +122,7 @@ final class DamageTracker {
     /// for anti-aliasing.
     static func deviceBounds(_ p: Layer, _ m: AffineTransform) -> Rect {
         var local = p.bounds
-        if let image = p.contents { local = local.union(LayerCompositor.contentsFrame(p, imageSize: image.size)) }
+        if let image = p.contents { local = local.union(DisplayListBuilder.contentsFrame(p, imageSize: image.size)) }
         if let shape = p as? ShapeLayer, let path = shape.path {
             let reach = shape.lineWidth * max(1, shape.miterLimit)
             local = local.union(path.boundingBox.insetBy(dx: -reach, dy: -reach))

@@ -2,7 +2,8 @@ import CPixman
 import Glibc
 import LayerKit
 
-/// Draws a layer tree with pixman, as Core Animation draws it (rules R1–R5):
+/// Turns a layer tree into the display list of a frame, as Core Animation draws
+/// it (rules R1–R5):
 /// each layer's background (rounded by `cornerRadius`), its contents, its
 /// sublayers in `zPosition` then insertion order, then its border; `opacity` as
 /// group opacity; `masksToBounds` clipping to the rounded bounds; hidden layers
@@ -13,10 +14,13 @@ import LayerKit
 /// by their alpha; `ShapeLayer` paths are filled and stroked; projective
 /// transforms (perspective, turns about x or y) warp the layer's plane, and
 /// `isDoubleSided = false` hides a back-facing layer.
+///
+/// Everything that reads layers happens here, on the main actor; the list it
+/// makes holds plain values, and `DisplayListPlayer` draws it on any thread.
 @MainActor
-struct LayerCompositor {
-    let width: Int
-    let height: Int
+struct DisplayListBuilder {
+    /// The frame's device pixels.
+    let frame: PixelBox
     /// Device pixels per layer unit.
     let scale: Double
     /// Root media time of the frame.
@@ -29,17 +33,19 @@ struct LayerCompositor {
     /// sublayers that cannot touch it are skipped.
     var repaintArea: Rect? = nil
 
-    func draw(_ root: Layer, into canvas: Canvas) {
-        draw(root, parent: nil, parentTransform: AffineTransform(scaleX: scale, y: scale), into: canvas, depth: 0)
+    func build(_ root: Layer) -> [DisplayItem] {
+        var items: [DisplayItem] = []
+        draw(root, parent: nil, parentTransform: AffineTransform(scaleX: scale, y: scale), into: &items, depth: 0)
+        return items
     }
 
-    private func draw(_ layer: Layer, parent: Layer?, parentTransform: AffineTransform, into canvas: Canvas, depth: Int) {
+    private func draw(_ layer: Layer, parent: Layer?, parentTransform: AffineTransform, into items: inout [DisplayItem], depth: Int) {
         guard depth < 4096 else { return }   // deeper trees are cut off rather than overflowing the stack
         let p: Layer = layer.hasAnimations ? (presentations[ObjectIdentifier(layer)] ?? layer.presentation(atTime: time)) : layer
         guard !p.isHidden, p.opacity > 0 else { return }
         let full = Layer.transform3D(of: p, in: parent).concatenating(Transform3D(parentTransform))
         if Self.isProjective(full) {
-            drawInPerspective(p, layer: layer, transform: full, into: canvas, depth: depth)
+            drawInPerspective(p, layer: layer, transform: full, into: &items, depth: depth)
             return
         }
         let m = full.affineTransform
@@ -51,38 +57,40 @@ struct LayerCompositor {
         }
         let sublayers = Self.drawingOrder(layer.sublayers)
         if let transition = p.activeTransition, let snapshot = transition.snapshot {
-            drawTransition(transition, snapshot, p, layer: layer, sublayers: sublayers, transform: m, into: canvas, depth: depth)
+            drawTransition(transition, snapshot, p, layer: layer, sublayers: sublayers, transform: m, into: &items, depth: depth)
             return
         }
         let clips = p.masksToBounds && (!sublayers.isEmpty || p.contents != nil)
         let needsGroup = clips || (p.opacity < 1 && (!sublayers.isEmpty || p.contents != nil || p.borderWidth > 0 || p is ShapeLayer))
 
         if p.shadowOpacity > 0, !p.masksToBounds, let color = p.shadowColor, color.alpha > 0 {
-            drawShadow(p, layer: layer, sublayers: sublayers, transform: m, color: color, into: canvas, depth: depth)
+            drawShadow(p, layer: layer, sublayers: sublayers, transform: m, color: color, into: &items, depth: depth)
         }
         // A translucent card — background and border, nothing else — on whole pixels
-        // needs no group canvas (see AlignedShapes.fillTranslucentCard).
+        // needs no group the size of the layer (see AlignedShapes.translucentCard).
         if needsGroup, !clips, p.mask == nil, sublayers.isEmpty, p.contents == nil, !(p is ShapeLayer),
            let bg = p.backgroundColor, let bd = p.borderColor, p.borderWidth > 0,
            let pixels = aligned.pixelRect(p, m),
-           aligned.fillTranslucentCard(pixels, background: bg, border: bd, opacity: p.opacity, onto: canvas.image) {
+           let card = aligned.translucentCard(pixels, background: bg, border: bd, opacity: p.opacity) {
+            items += card
             return
         }
         if needsGroup || p.mask != nil {
-            let shape = outline(p, m)
-            guard let box = pixelBox(contentArea(p, m, clips: clips, hasSublayers: !sublayers.isEmpty, canvas: canvas), canvas) else { return }
-            let group = Canvas(width: box.width, height: box.height)
-            let shifted = m.concatenating(AffineTransform(translationX: -Double(box.x), y: -Double(box.y)))
-            drawContent(p, layer: layer, sublayers: sublayers, transform: shifted, opacity: 1, into: group, depth: depth)
+            let box = PixelBox.covering(contentArea(p, m, clips: clips, hasSublayers: !sublayers.isEmpty), within: frame)
+            guard !box.isEmpty else { return }
+            var content: [DisplayItem] = []
+            drawContent(p, layer: layer, sublayers: sublayers, transform: m, opacity: 1, into: &content, depth: depth)
+            var mask: [DisplayItem]?
             if let maskLayer = p.mask {
                 // The mask layer's alpha clips the layer (rule R3); it sits in the layer's coordinates.
-                let maskCanvas = Canvas(width: box.width, height: box.height)
-                draw(maskLayer, parent: nil, parentTransform: shifted, into: maskCanvas, depth: depth + 1)
-                pixman_image_composite32(PIXMAN_OP_IN_REVERSE, maskCanvas.image, nil, group.image, 0, 0, 0, 0, 0, 0, Int32(box.width), Int32(box.height))
+                var maskItems: [DisplayItem] = []
+                draw(maskLayer, parent: nil, parentTransform: m, into: &maskItems, depth: depth + 1)
+                mask = maskItems
             }
-            compositeGroup(group, at: (box.x, box.y), onto: canvas, clipTo: clips ? shape : nil, opacity: p.opacity)
+            items.append(.group(Group(bounds: box, items: content, mask: mask, clip: clips ? coverage(outline(p, m)) : nil,
+                                      opacity: p.opacity)))
         } else {
-            drawContent(p, layer: layer, sublayers: sublayers, transform: m, opacity: p.opacity, into: canvas, depth: depth)
+            drawContent(p, layer: layer, sublayers: sublayers, transform: m, opacity: p.opacity, into: &items, depth: depth)
         }
     }
 
@@ -93,7 +101,7 @@ struct LayerCompositor {
     /// transform layer); what lies outside its bounds is not drawn. A layer with a
     /// corner at or behind the eye is skipped; so is a back-facing one whose
     /// `isDoubleSided` is false.
-    private func drawInPerspective(_ p: Layer, layer: Layer, transform t: Transform3D, into canvas: Canvas, depth: Int) {
+    private func drawInPerspective(_ p: Layer, layer: Layer, transform t: Transform3D, into items: inout [DisplayItem], depth: Int) {
         let b = p.bounds
         guard b.width > 0, b.height > 0 else { return }
         // Homogeneous map of the z = 0 plane: (x, y, 1) → (X, Y, W), row-vector form.
@@ -109,16 +117,19 @@ struct LayerCompositor {
         var signedArea = 0.0
         for i in 0..<4 { signedArea += corners[i].x * corners[(i + 1) % 4].y - corners[(i + 1) % 4].x * corners[i].y }
         if signedArea < 0 && !p.isDoubleSided { return }
-        guard let box = pixelBox(Rect.boundingBox(of: corners), canvas) else { return }
-        // The plane at roughly device resolution (never more than the canvas).
+        let box = PixelBox.covering(Rect.boundingBox(of: corners), within: frame)
+        guard !box.isEmpty else { return }
+        // The plane at roughly device resolution (never more than the frame).
         let reach = max(box.width, box.height)
         let planeScale = min(max(1, Double(reach) / max(b.width, b.height)) * 1.25, 4 * scale)
         let pw = max(1, Int((b.width * planeScale).rounded(.up))), ph = max(1, Int((b.height * planeScale).rounded(.up)))
-        guard pw * ph <= 16_384 * 4_096 else { return }
-        let plane = Canvas(width: pw, height: ph)
+        guard pw * ph <= 16_384 * 4_096, pw <= 1 << 15, ph <= 1 << 15 else { return }
         let toPlane = AffineTransform(translationX: -b.minX, y: -b.minY).concatenating(AffineTransform(scaleX: planeScale, y: planeScale))
-        let sublayers = Self.drawingOrder(layer.sublayers)
-        drawContent(p, layer: layer, sublayers: sublayers, transform: toPlane, opacity: 1, into: plane, depth: depth)
+        var planeItems: [DisplayItem] = []
+        let inPlane = DisplayListBuilder(frame: PixelBox(x0: 0, y0: 0, x1: pw, y1: ph), scale: scale, time: time, contents: contents,
+                                         aligned: aligned, presentations: presentations)
+        inPlane.drawContent(p, layer: layer, sublayers: Self.drawingOrder(layer.sublayers), transform: toPlane, opacity: 1,
+                            into: &planeItems, depth: depth)
         // plane pixel (u, v) → layer point (u/s + minX, v/s + minY) → device via h. Invert for pixman.
         let s = planeScale
         let forward = [[h[0][0] / s, h[0][1] / s, h[0][2] / s],
@@ -134,20 +145,9 @@ struct LayerCompositor {
         pt.matrix.0 = (f(inverse[0][0]), f(inverse[1][0]), f(inverse[2][0]))
         pt.matrix.1 = (f(inverse[0][1]), f(inverse[1][1]), f(inverse[2][1]))
         pt.matrix.2 = (f(inverse[0][2]), f(inverse[1][2]), f(inverse[2][2]))
-        pixman_image_set_transform(plane.image, &pt)
-        pixman_image_set_filter(plane.image, PIXMAN_FILTER_BILINEAR, nil, 0)
-        let local = corners.map { Point(x: $0.x - Double(box.x), y: $0.y - Double(box.y)) }
-        guard let mask = ShapeRasterizer.mask(ShapeRasterizer.convex(local), width: box.width, height: box.height) else { return }
-        if p.opacity < 1 {
-            var a = pixmanColor(.white, alpha: p.opacity)
-            if let solid = pixman_image_create_solid_fill(&a) {
-                pixman_image_composite32(PIXMAN_OP_IN, solid, nil, mask, 0, 0, 0, 0, 0, 0, Int32(box.width), Int32(box.height))
-                pixman_image_unref(solid)
-            }
-        }
-        pixman_image_composite32(PIXMAN_OP_OVER, plane.image, mask, canvas.image, Int32(box.x), Int32(box.y), 0, 0,
-                                 Int32(box.x), Int32(box.y), Int32(box.width), Int32(box.height))
-        pixman_image_unref(mask)
+        items.append(.plane(Plane(width: pw, height: ph, items: planeItems,
+                                  sampling: ImageSampling(transform: pt, filter: PIXMAN_FILTER_BILINEAR, repeatMode: PIXMAN_REPEAT_NONE),
+                                  coverage: coverage(corners), opacity: p.opacity)))
     }
 
     /// True when the map of the z = 0 plane needs a perspective divide (depth alone
@@ -168,8 +168,10 @@ struct LayerCompositor {
 
     /// The device area a layer can draw into: its outline (and contents) when it
     /// clips or has no sublayers, else the whole canvas.
-    private func contentArea(_ p: Layer, _ m: AffineTransform, clips: Bool, hasSublayers: Bool, canvas: Canvas) -> Rect {
-        if !clips && hasSublayers { return Rect(x: 0, y: 0, width: Double(canvas.width), height: Double(canvas.height)) }
+    private func contentArea(_ p: Layer, _ m: AffineTransform, clips: Bool, hasSublayers: Bool) -> Rect {
+        if !clips && hasSublayers {
+            return Rect(x: Double(frame.x0), y: Double(frame.y0), width: Double(frame.width), height: Double(frame.height))
+        }
         var area = Rect.boundingBox(of: outline(p, m))
         if !clips, let shape = p as? ShapeLayer, let path = shape.path {
             // A shape may reach outside its bounds (by its path and half its line width, more at miters).
@@ -186,41 +188,27 @@ struct LayerCompositor {
     /// itself, blurred by `shadowRadius` (σ = radius / 2), moved by `shadowOffset`,
     /// in `shadowColor` at `shadowOpacity` (and the layer's opacity).
     private func drawShadow(_ p: Layer, layer: Layer, sublayers: [Layer], transform m: AffineTransform, color: Color,
-                            into canvas: Canvas, depth: Int) {
+                            into items: inout [DisplayItem], depth: Int) {
         let sigma = max(0, p.shadowRadius) * deviceScale(m) / 2
-        let margin = Double(Int((3 * sigma).rounded(.up)) + 2)
+        let margin = Double(ShadowBlur.reach(sigma: sigma) + 2)
         let offset = Point(x: m.a * p.shadowOffset.width + m.c * p.shadowOffset.height,
                            y: m.b * p.shadowOffset.width + m.d * p.shadowOffset.height)
-        var area: Rect
-        let polygons = p.shadowPath.map { $0.polylines.map { $0.map { $0.applying(m) } } }
-        if let polygons {
-            area = Rect.boundingBox(of: polygons.flatMap { $0 })
-        } else {
-            area = contentArea(p, m, clips: false, hasSublayers: !sublayers.isEmpty, canvas: canvas)
-        }
-        // Where the shadow lands, and the area of the layer it comes from.
+        // Moved by whole pixels, so the blur's input is the layer's own coverage.
         let (ox, oy) = (offset.x.rounded(), offset.y.rounded())
-        guard let box = pixelBox(area.insetBy(dx: -margin, dy: -margin).offsetBy(dx: ox, dy: oy), canvas) else { return }
-        let source = Canvas(width: box.width, height: box.height)
-        let shift = AffineTransform(translationX: -(Double(box.x) - ox), y: -(Double(box.y) - oy))
-        if let polygons {
-            var white = pixmanColor(.white)
-            if let solid = pixman_image_create_solid_fill(&white) {
-                PolygonFill.composite(PolygonFill.trapezoids(polygons.map { $0.map { $0.applying(shift) } }, evenOdd: false),
-                                      source: solid, onto: source.image)
-                pixman_image_unref(solid)
-            }
+        let moved = m.concatenating(AffineTransform(translationX: ox, y: oy))
+        var source: [DisplayItem] = []
+        let area: Rect
+        if let path = p.shadowPath {
+            let polygons = path.polylines.map { $0.map { $0.applying(moved) } }
+            area = Rect.boundingBox(of: polygons.flatMap { $0 })
+            source.append(.coverage(Coverage(PolygonFill.trapezoids(polygons, evenOdd: false), within: frame), pixmanColor(.white)))
         } else {
-            drawContent(p, layer: layer, sublayers: sublayers, transform: m.concatenating(shift), opacity: 1, into: source, depth: depth)
+            area = contentArea(p, moved, clips: false, hasSublayers: !sublayers.isEmpty)
+            drawContent(p, layer: layer, sublayers: sublayers, transform: moved, opacity: 1, into: &source, depth: depth)
         }
-        guard let blurred = ShadowBlur.blurredAlpha(of: source.image, width: box.width, height: box.height, sigma: sigma) else { return }
-        var c = pixmanColor(color, alpha: p.shadowOpacity * p.opacity)
-        if let solid = pixman_image_create_solid_fill(&c) {
-            pixman_image_composite32(PIXMAN_OP_OVER, solid, blurred, canvas.image, 0, 0, 0, 0,
-                                     Int32(box.x), Int32(box.y), Int32(box.width), Int32(box.height))
-            pixman_image_unref(solid)
-        }
-        pixman_image_unref(blurred)
+        let box = PixelBox.covering(area.insetBy(dx: -margin, dy: -margin), within: frame)
+        guard !box.isEmpty else { return }
+        items.append(.shadow(Shadow(bounds: box, source: source, sigma: sigma, color: pixmanColor(color, alpha: p.shadowOpacity * p.opacity))))
     }
 
     /// Sublayers in `zPosition`, then insertion order (rule R1).
@@ -233,89 +221,94 @@ struct LayerCompositor {
     /// A transition (rule G2): the state before the change and the state after it,
     /// each moved and faded as the transition says, within the layer's bounds.
     private func drawTransition(_ t: TransitionState, _ snapshot: LayerSnapshot, _ p: Layer, layer: Layer, sublayers: [Layer],
-                                transform m: AffineTransform, into canvas: Canvas, depth: Int) {
-        let group = Canvas(width: canvas.width, height: canvas.height)
-        func drawState(old: Bool) {
+                                transform m: AffineTransform, into items: inout [DisplayItem], depth: Int) {
+        var states: [DisplayItem] = []
+        for old in t.oldOnTop ? [false, true] : [true, false] {
             let offset = old ? t.oldOffset : t.newOffset
             let opacity = old ? t.oldOpacity : t.newOpacity
-            guard opacity > 0 else { return }
+            guard opacity > 0 else { continue }
             let moved = AffineTransform(translationX: offset.width, y: offset.height).concatenating(m)
-            let target = opacity < 1 ? Canvas(width: canvas.width, height: canvas.height) : group
+            var state: [DisplayItem] = []
             if old {
                 drawContent(snapshot.layer, layer: snapshot.layer, sublayers: Self.drawingOrder(snapshot.sublayers),
-                            transform: moved, opacity: 1, into: target, depth: depth)
+                            transform: moved, opacity: 1, into: &state, depth: depth)
             } else {
-                drawContent(p, layer: layer, sublayers: sublayers, transform: moved, opacity: 1, into: target, depth: depth)
+                drawContent(p, layer: layer, sublayers: sublayers, transform: moved, opacity: 1, into: &state, depth: depth)
             }
-            // A fade is a cross-dissolve: the two states' weights add up to one.
-            if target !== group {
-                compositeGroup(target, at: (0, 0), onto: group, clipTo: nil, opacity: opacity, op: t.type == .fade ? PIXMAN_OP_ADD : PIXMAN_OP_OVER)
+            if opacity < 1 {
+                // A fade is a cross-dissolve: the two states' weights add up to one.
+                states.append(.group(Group(bounds: frame, items: state, opacity: opacity, op: t.type == .fade ? PIXMAN_OP_ADD : PIXMAN_OP_OVER)))
+            } else {
+                states += state
             }
         }
-        for old in t.oldOnTop ? [false, true] : [true, false] { drawState(old: old) }
-        compositeGroup(group, at: (0, 0), onto: canvas, clipTo: t.type == .fade ? nil : outline(p, m), opacity: p.opacity)
+        items.append(.group(Group(bounds: frame, items: states, clip: t.type == .fade ? nil : coverage(outline(p, m)), opacity: p.opacity)))
     }
 
     /// The layer itself and its sublayers: what is under the sublayers, the
     /// sublayers, what is over them. The drawing is in helpers, so each level of a
     /// deep tree costs little stack.
     private func drawContent(_ p: Layer, layer: Layer, sublayers: [Layer], transform m: AffineTransform, opacity: Double,
-                             into canvas: Canvas, depth: Int) {
-        drawUnderSublayers(p, transform: m, opacity: opacity, into: canvas)
+                             into items: inout [DisplayItem], depth: Int) {
+        drawUnderSublayers(p, transform: m, opacity: opacity, into: &items)
         for s in sublayers {
-            draw(s, parent: p, parentTransform: m, into: canvas, depth: depth + 1)
+            draw(s, parent: p, parentTransform: m, into: &items, depth: depth + 1)
         }
-        drawOverSublayers(p, transform: m, opacity: opacity, into: canvas)
+        drawOverSublayers(p, transform: m, opacity: opacity, into: &items)
     }
 
     /// Background, contents and a shape layer's path.
     @inline(never)
-    private func drawUnderSublayers(_ p: Layer, transform m: AffineTransform, opacity: Double, into canvas: Canvas) {
+    private func drawUnderSublayers(_ p: Layer, transform m: AffineTransform, opacity: Double, into items: inout [DisplayItem]) {
         if let bg = p.backgroundColor, bg.alpha > 0 {
             let color = pixmanColor(bg, alpha: opacity)
-            if !(aligned.pixelRect(p, m).map { aligned.fill($0, border: 0, color: color, onto: canvas.image) } ?? false) {
-                ShapeRasterizer.fill(ShapeRasterizer.convex(outline(p, m)), color: color, onto: canvas.image)
+            if let fast = aligned.pixelRect(p, m).flatMap({ aligned.fill($0, border: 0, color: color) }) {
+                items += fast
+            } else {
+                items.append(.coverage(coverage(outline(p, m)), color))
             }
         }
         if let image = p.contents {
-            drawContents(image, of: p, transform: m, into: canvas)
+            drawContents(image, of: p, transform: m, into: &items)
         }
         if let shape = p as? ShapeLayer {
-            drawShape(shape, transform: m, opacity: opacity, into: canvas)
+            drawShape(shape, transform: m, opacity: opacity, into: &items)
         }
     }
 
     /// The border, over the sublayers.
     @inline(never)
-    private func drawOverSublayers(_ p: Layer, transform m: AffineTransform, opacity: Double, into canvas: Canvas) {
+    private func drawOverSublayers(_ p: Layer, transform m: AffineTransform, opacity: Double, into items: inout [DisplayItem]) {
         guard p.borderWidth > 0, let color = p.borderColor, color.alpha > 0 else { return }
         let c = pixmanColor(color, alpha: opacity)
-        if !(aligned.pixelRect(p, m).map { aligned.fill($0, border: $0.bw, color: c, onto: canvas.image) } ?? false) {
-            drawBorder(p, m, color: c, into: canvas)
+        if let fast = aligned.pixelRect(p, m).flatMap({ aligned.fill($0, border: $0.bw, color: c) }) {
+            items += fast
+        } else {
+            items.append(.coverage(border(p, m), c))
         }
     }
 
     /// A shape layer's path (in its coordinates): filled by its rule, then stroked,
     /// trimmed to `strokeStart…strokeEnd`, with its caps and joins.
-    private func drawShape(_ shape: ShapeLayer, transform m: AffineTransform, opacity: Double, into canvas: Canvas) {
+    private func drawShape(_ shape: ShapeLayer, transform m: AffineTransform, opacity: Double, into items: inout [DisplayItem]) {
         guard let path = shape.path else { return }
         let lines = path.polylines
         if let fill = shape.fillColor, fill.alpha > 0 {
             let polygons = lines.map { $0.map { $0.applying(m) } }
-            fillPolygons(polygons, evenOdd: shape.fillRule == .evenOdd, color: pixmanColor(fill, alpha: opacity), into: canvas)
+            items.append(.coverage(Coverage(PolygonFill.trapezoids(polygons, evenOdd: shape.fillRule == .evenOdd), within: frame),
+                                   pixmanColor(fill, alpha: opacity)))
         }
         if let stroke = shape.strokeColor, stroke.alpha > 0, shape.lineWidth > 0 {
             let trimmed = Stroker.trim(lines, start: shape.strokeStart, end: shape.strokeEnd)
             let pieces = Stroker.outline(trimmed, width: shape.lineWidth, cap: shape.lineCap, join: shape.lineJoin, miterLimit: shape.miterLimit)
-            fillPolygons(pieces.map { $0.map { $0.applying(m) } }, evenOdd: false, color: pixmanColor(stroke, alpha: opacity), into: canvas)
+            items.append(.coverage(Coverage(PolygonFill.trapezoids(pieces.map { $0.map { $0.applying(m) } }, evenOdd: false), within: frame),
+                                   pixmanColor(stroke, alpha: opacity)))
         }
     }
 
-    private func fillPolygons(_ polygons: [[Point]], evenOdd: Bool, color: pixman_color_t, into canvas: Canvas) {
-        var c = color
-        guard let solid = pixman_image_create_solid_fill(&c) else { return }
-        PolygonFill.composite(PolygonFill.trapezoids(polygons, evenOdd: evenOdd), source: solid, onto: canvas.image)
-        pixman_image_unref(solid)
+    /// The coverage of a convex device outline.
+    private func coverage(_ outline: [Point]) -> Coverage {
+        Coverage(ShapeRasterizer.convex(outline), within: frame)
     }
 
     /// The layer's rounded bounds in device space.
@@ -328,14 +321,15 @@ struct LayerCompositor {
         max((m.a * m.a + m.b * m.b).squareRoot(), (m.c * m.c + m.d * m.d).squareRoot())
     }
 
-    private func drawBorder(_ p: Layer, _ m: AffineTransform, color: pixman_color_t, into canvas: Canvas) {
+    /// The border's ring (width clamped to half the bounds), following the corners.
+    private func border(_ p: Layer, _ m: AffineTransform) -> Coverage {
         let b = p.bounds
         let w = min(p.borderWidth, b.width / 2, b.height / 2)
         let segments = ShapeRasterizer.segments(forRadius: p.cornerRadius, scale: deviceScale(m))
         let outer = ShapeRasterizer.roundedRect(b, radius: p.cornerRadius, segments: segments).map { $0.applying(m) }
         let inner = ShapeRasterizer.roundedRect(b.insetBy(dx: w, dy: w), radius: max(0, p.cornerRadius - w), segments: segments)
             .map { $0.applying(m) }
-        ShapeRasterizer.fill(ShapeRasterizer.ring(outer: outer, inner: inner), color: color, onto: canvas.image)
+        return Coverage(ShapeRasterizer.ring(outer: outer, inner: inner), within: frame)
     }
 
     /// Where the contents go inside the bounds, by `contentsGravity`, in layer coordinates.
@@ -364,8 +358,8 @@ struct LayerCompositor {
         }
     }
 
-    private func drawContents(_ image: Image, of p: Layer, transform m: AffineTransform, into canvas: Canvas) {
-        guard let src = contents.pixmanImage(for: image) else { return }
+    private func drawContents(_ image: Image, of p: Layer, transform m: AffineTransform, into items: inout [DisplayItem]) {
+        guard let src = contents.sharedImage(for: image) else { return }
         let frame = Self.contentsFrame(p, imageSize: image.size)
         guard frame.width > 0, frame.height > 0 else { return }
         let cr = p.contentsRect
@@ -379,46 +373,9 @@ struct LayerCompositor {
         t.matrix.0 = (f(deviceToImage.a), f(deviceToImage.c), f(deviceToImage.tx))
         t.matrix.1 = (f(deviceToImage.b), f(deviceToImage.d), f(deviceToImage.ty))
         t.matrix.2 = (0, 0, f(1))
-        pixman_image_set_transform(src, &t)
         let magnifying = abs(deviceToImage.a * deviceToImage.d - deviceToImage.b * deviceToImage.c) < 1
-        pixman_image_set_filter(src, magnifying ? PIXMAN_FILTER_BILINEAR : PIXMAN_FILTER_GOOD, nil, 0)
-        pixman_image_set_repeat(src, PIXMAN_REPEAT_PAD)
+        let sampling = ImageSampling(transform: t, filter: magnifying ? PIXMAN_FILTER_BILINEAR : PIXMAN_FILTER_GOOD, repeatMode: PIXMAN_REPEAT_PAD)
         // Only inside the placed frame: its device outline is the coverage.
-        let corners = Rect(x: frame.minX, y: frame.minY, width: frame.width, height: frame.height).corners.map { $0.applying(m) }
-        ShapeRasterizer.composite(ShapeRasterizer.convex(corners), source: src, onto: canvas.image)
-        pixman_image_set_transform(src, nil)
-    }
-
-    /// The whole pixels of `area` inside the canvas, or nil when none.
-    private func pixelBox(_ area: Rect, _ canvas: Canvas) -> (x: Int, y: Int, width: Int, height: Int)? {
-        guard !area.isNull, area.minX.isFinite, area.minY.isFinite, area.maxX.isFinite, area.maxY.isFinite else { return nil }
-        let x0 = max(0, Int(area.minX.rounded(.down)) - 1), y0 = max(0, Int(area.minY.rounded(.down)) - 1)
-        let x1 = min(canvas.width, Int(min(1e9, area.maxX).rounded(.up)) + 1), y1 = min(canvas.height, Int(min(1e9, area.maxY).rounded(.up)) + 1)
-        guard x1 > x0, y1 > y0 else { return nil }
-        return (x0, y0, x1 - x0, y1 - y0)
-    }
-
-    /// Composites a group drawn for the canvas area at `origin` through an optional
-    /// clip outline (canvas coordinates), with group opacity (rules R2, R3).
-    private func compositeGroup(_ group: Canvas, at origin: (x: Int, y: Int), onto canvas: Canvas, clipTo outline: [Point]?,
-                                opacity: Double, op: pixman_op_t = PIXMAN_OP_OVER) {
-        var mask: OpaquePointer?
-        if let outline {
-            let local = outline.map { Point(x: $0.x - Double(origin.x), y: $0.y - Double(origin.y)) }
-            mask = ShapeRasterizer.mask(ShapeRasterizer.convex(local), width: group.width, height: group.height)
-            if opacity < 1, let m = mask {
-                var a = pixmanColor(.white, alpha: opacity)
-                if let solid = pixman_image_create_solid_fill(&a) {
-                    pixman_image_composite32(PIXMAN_OP_IN, solid, nil, m, 0, 0, 0, 0, 0, 0, Int32(group.width), Int32(group.height))
-                    pixman_image_unref(solid)
-                }
-            }
-        } else if opacity < 1 {
-            var a = pixmanColor(.white, alpha: opacity)
-            mask = pixman_image_create_solid_fill(&a)
-        }
-        pixman_image_composite32(op, group.image, mask, canvas.image, 0, 0, 0, 0, Int32(origin.x), Int32(origin.y),
-                                 Int32(group.width), Int32(group.height))
-        if let mask { pixman_image_unref(mask) }
+        items.append(.image(src, sampling, coverage(frame.corners.map { $0.applying(m) })))
     }
 }

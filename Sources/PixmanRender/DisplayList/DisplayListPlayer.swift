@@ -1,0 +1,200 @@
+import CPixman
+
+/// Plays display items into a pixman image, on any thread. Device pixel (x, y)
+/// is the target's pixel (x − origin.x, y − origin.y); only device pixels inside
+/// `area` are drawn (items and coverage outside it are skipped or cut), and every
+/// pixel inside comes out exactly as if the whole list were played at once — so
+/// bands of one frame can be played on several threads.
+enum DisplayListPlayer {
+    struct Target {
+        let image: OpaquePointer
+        let originX: Int
+        let originY: Int
+        let area: PixelBox
+    }
+
+    static func play(_ items: [DisplayItem], onto target: Target) {
+        for item in items where item.bounds.intersects(target.area) {
+            play(item, onto: target)
+        }
+    }
+
+    /// One item; each kind's drawing is in its own helper, so nested groups cost
+    /// little stack per level.
+    private static func play(_ item: DisplayItem, onto t: Target) {
+        switch item {
+        case .boxes(let boxes, let color): fillBoxes(boxes, color, onto: t)
+        case .maskedColor(let mask, let placements, let color): fillMasked(mask, placements, color, onto: t)
+        case .coverage(let coverage, let color):
+            withSolid(color) { composite($0, through: coverage, onto: t) }
+        case .image(let image, let sampling, let coverage):
+            guard let header = image.header() else { return }
+            sampling.apply(to: header)
+            composite(header, through: coverage, onto: t)
+            pixman_image_unref(header)
+        case .group(let group): playGroup(group, onto: t)
+        case .shadow(let shadow): playShadow(shadow, onto: t)
+        case .plane(let plane): playPlane(plane, onto: t)
+        }
+    }
+
+    @inline(never)
+    private static func fillBoxes(_ boxes: [PixelBox], _ color: pixman_color_t, onto t: Target) {
+        withSolid(color) { src in
+            for b in boxes {
+                let c = b.intersection(t.area)
+                guard !c.isEmpty else { continue }
+                pixman_image_composite32(PIXMAN_OP_OVER, src, nil, t.image, 0, 0, 0, 0,
+                                         Int32(c.x0 - t.originX), Int32(c.y0 - t.originY), Int32(c.width), Int32(c.height))
+            }
+        }
+    }
+
+    @inline(never)
+    private static func fillMasked(_ mask: SharedImage, _ placements: [MaskPlacement], _ color: pixman_color_t, onto t: Target) {
+        guard let header = mask.header() else { return }
+        withSolid(color) { src in
+            for p in placements {
+                let c = p.device.intersection(t.area)
+                guard !c.isEmpty else { continue }
+                pixman_image_composite32(PIXMAN_OP_OVER, src, header, t.image, 0, 0,
+                                         Int32(p.maskX + c.x0 - p.device.x0), Int32(p.maskY + c.y0 - p.device.y0),
+                                         Int32(c.x0 - t.originX), Int32(c.y0 - t.originY), Int32(c.width), Int32(c.height))
+            }
+        }
+        pixman_image_unref(header)
+    }
+
+    /// `source` (sampled in device coordinates) through the coverage, cut to the
+    /// target's rows: a band rasterizes only its own part of a shape.
+    private static func composite(_ source: OpaquePointer, through coverage: Coverage, onto t: Target,
+                                  op: pixman_op_t = PIXMAN_OP_OVER) {
+        var traps = rows(of: coverage, in: t.area)
+        guard !traps.isEmpty else { return }
+        pixman_composite_trapezoids(op, source, t.image, PIXMAN_a8, 0, 0, Int32(-t.originX), Int32(-t.originY),
+                                    Int32(traps.count), &traps)
+    }
+
+    /// The trapezoids cut to the rows of `area`. Cutting at whole pixel rows leaves
+    /// the coverage of every row inside unchanged (pixman samples each row on its own grid).
+    private static func rows(of coverage: Coverage, in area: PixelBox) -> [pixman_trapezoid_t] {
+        let b = coverage.bounds
+        guard b.intersects(area) else { return [] }
+        if b.y0 >= area.y0 && b.y1 <= area.y1 { return coverage.trapezoids }
+        let top = pixman_fixed_t(clamping: area.y0 << 16), bottom = pixman_fixed_t(clamping: area.y1 << 16)
+        var cut: [pixman_trapezoid_t] = []
+        cut.reserveCapacity(coverage.trapezoids.count)
+        for var trap in coverage.trapezoids where trap.bottom > top && trap.top < bottom {
+            trap.top = max(trap.top, top)
+            trap.bottom = min(trap.bottom, bottom)
+            cut.append(trap)
+        }
+        return cut
+    }
+
+    /// An a8 mask of `coverage` over the device pixels of `box`, at `opacity`.
+    static func mask(_ coverage: Coverage, over box: PixelBox, opacity: Double) -> OpaquePointer? {
+        guard let m = pixman_image_create_bits(PIXMAN_a8, Int32(box.width), Int32(box.height), nil, 0) else { return nil }
+        var traps = rows(of: coverage, in: box)
+        if !traps.isEmpty {
+            pixman_add_trapezoids(m, Int16(clamping: -box.x0), Int32(-box.y0), Int32(traps.count), &traps)
+        }
+        if opacity < 1 {
+            withSolid(pixman_color_t(red: 0, green: 0, blue: 0, alpha: alpha16(opacity))) { solid in
+                pixman_image_composite32(PIXMAN_OP_IN, solid, nil, m, 0, 0, 0, 0, 0, 0, Int32(box.width), Int32(box.height))
+            }
+        }
+        return m
+    }
+
+    @inline(never)
+    private static func playGroup(_ g: Group, onto t: Target) {
+        let region = g.bounds.intersection(t.area)
+        guard !region.isEmpty, let canvas = newImage(PIXMAN_a8r8g8b8, region) else { return }
+        defer { pixman_image_unref(canvas) }
+        let inner = Target(image: canvas, originX: region.x0, originY: region.y0, area: region)
+        play(g.items, onto: inner)
+        if let maskItems = g.mask, let maskCanvas = newImage(PIXMAN_a8r8g8b8, region) {
+            // The mask layer's alpha clips the group (rule R3).
+            play(maskItems, onto: Target(image: maskCanvas, originX: region.x0, originY: region.y0, area: region))
+            pixman_image_composite32(PIXMAN_OP_IN_REVERSE, maskCanvas, nil, canvas, 0, 0, 0, 0, 0, 0,
+                                     Int32(region.width), Int32(region.height))
+            pixman_image_unref(maskCanvas)
+        }
+        var mask: OpaquePointer?
+        if let clip = g.clip {
+            mask = Self.mask(clip, over: region, opacity: g.opacity)
+        } else if g.opacity < 1 {
+            var a = pixman_color_t(red: 0, green: 0, blue: 0, alpha: alpha16(g.opacity))
+            mask = pixman_image_create_solid_fill(&a)
+        }
+        pixman_image_composite32(g.op, canvas, mask, t.image, 0, 0, 0, 0, Int32(region.x0 - t.originX), Int32(region.y0 - t.originY),
+                                 Int32(region.width), Int32(region.height))
+        if let mask { pixman_image_unref(mask) }
+    }
+
+    /// A band needs the source within the blur's reach of its pixels, no more: the
+    /// blur is local, so those pixels come out as in a blur of the whole shadow.
+    @inline(never)
+    private static func playShadow(_ s: Shadow, onto t: Target) {
+        let reach = ShadowBlur.reach(sigma: s.sigma) + 1
+        let out = s.bounds.intersection(t.area)
+        let need = s.bounds.intersection(out.insetBy(-reach))
+        guard !out.isEmpty, let source = newImage(PIXMAN_a8r8g8b8, need) else { return }
+        play(s.source, onto: Target(image: source, originX: need.x0, originY: need.y0, area: need))
+        let blurred = ShadowBlur.blurredAlpha(of: source, width: need.width, height: need.height, sigma: s.sigma)
+        pixman_image_unref(source)
+        guard let blurred else { return }
+        withSolid(s.color) { solid in
+            pixman_image_composite32(PIXMAN_OP_OVER, solid, blurred, t.image, 0, 0, Int32(out.x0 - need.x0), Int32(out.y0 - need.y0),
+                                     Int32(out.x0 - t.originX), Int32(out.y0 - t.originY), Int32(out.width), Int32(out.height))
+        }
+        pixman_image_unref(blurred)
+    }
+
+    @inline(never)
+    private static func playPlane(_ p: Plane, onto t: Target) {
+        let region = p.coverage.bounds.intersection(t.area)
+        guard !region.isEmpty else { return }
+        let image = p.image { plane in
+            let box = PixelBox(x0: 0, y0: 0, x1: plane.width, y1: plane.height)
+            guard let canvas = newImage(PIXMAN_a8r8g8b8, box) else { return nil }
+            play(plane.items, onto: Target(image: canvas, originX: 0, originY: 0, area: box))
+            return SharedImage(adopting: canvas)
+        }
+        guard let image, let header = image.header() else { return }
+        p.sampling.apply(to: header)
+        if let mask = mask(p.coverage, over: region, opacity: p.opacity) {
+            pixman_image_composite32(PIXMAN_OP_OVER, header, mask, t.image, Int32(region.x0), Int32(region.y0), 0, 0,
+                                     Int32(region.x0 - t.originX), Int32(region.y0 - t.originY), Int32(region.width), Int32(region.height))
+            pixman_image_unref(mask)
+        }
+        pixman_image_unref(header)
+    }
+
+    /// A cleared image for the device pixels of `box`.
+    private static func newImage(_ format: pixman_format_code_t, _ box: PixelBox) -> OpaquePointer? {
+        guard !box.isEmpty, box.width <= 1 << 15, box.height <= 1 << 15 else { return nil }
+        return pixman_image_create_bits(format, Int32(box.width), Int32(box.height), nil, 0)
+    }
+
+    private static func withSolid(_ color: pixman_color_t, _ body: (OpaquePointer) -> Void) {
+        var c = color
+        guard let solid = pixman_image_create_solid_fill(&c) else { return }
+        body(solid)
+        pixman_image_unref(solid)
+    }
+
+    private static func alpha16(_ opacity: Double) -> UInt16 {
+        UInt16((min(1, max(0, opacity)) * 65535).rounded())
+    }
+}
+
+extension ImageSampling {
+    func apply(to image: OpaquePointer) {
+        var t = transform
+        pixman_image_set_transform(image, &t)
+        pixman_image_set_filter(image, filter, nil, 0)
+        pixman_image_set_repeat(image, repeatMode)
+    }
+}

@@ -1,0 +1,104 @@
+import LayerKit
+@testable import PixmanRender
+import Testing
+
+/// Frames drawn in bands on several threads (issue 5, item 4): the bands split
+/// the damage evenly, and the pixels never depend on how many there are.
+@MainActor
+@Suite("Parallel bands", .serialized)
+struct BandTests {
+    /// Renders the same tree with one thread and in `bands` bands, and compares.
+    func expectSameInBands(_ root: Layer, width: Int, height: Int, bands: Int = 6, time: Double = 100,
+                           background: Color = .clear, _ what: String) {
+        let one = OffscreenRenderer(width: width, height: height)
+        one.maximumThreads = 1
+        one.backgroundColor = background
+        one.rootLayer = root
+        let whole = one.render(atTime: time)
+        one.rootLayer = nil
+        #expect(one.renderer.lastBands == 1)
+        let many = OffscreenRenderer(width: width, height: height)
+        many.maximumThreads = bands
+        many.renderer.minimumBandArea = 1
+        many.backgroundColor = background
+        many.rootLayer = root
+        let banded = many.render(atTime: time)
+        many.rootLayer = nil
+        #expect(many.renderer.lastBands == bands)
+        let same = banded == whole   // (not inside #expect: it would print every pixel)
+        #expect(same, "\(what): bands differ from one pass by \(banded.maximumDifference(from: whole) ?? -1)")
+    }
+
+    @Test("bands are strips as wide as the damage, splitting its area evenly")
+    func splitting() {
+        let rects = [PixelBox(x0: 0, y0: 0, x1: 100, y1: 10), PixelBox(x0: 0, y0: 10, x1: 10, y1: 110),
+                     PixelBox(x0: 50, y0: 50, x1: 60, y1: 60)]   // overlaps nothing: 1000 + 1000 + 100 pixels
+        let bands = BandedPlayback.bands(of: rects, count: 2, minimumArea: 1)
+        #expect(bands.count == 2)
+        #expect(bands.first?.y0 == 0 && bands.last?.y1 == 110)
+        #expect(bands[0].y1 == bands[1].y0)
+        #expect(bands.allSatisfy { $0.x0 == 0 && $0.x1 == 100 })
+        let areas = bands.map { band in BandedPlayback.exactArea(rects.map { $0.intersection(band) }.filter { !$0.isEmpty }) }
+        #expect(areas.reduce(0, +) == 2100)
+        #expect(abs(areas[0] - areas[1]) <= 100, "areas \(areas)")
+        // Small damage is not worth a thread; one band never exceeds the rows.
+        #expect(BandedPlayback.bands(of: rects, count: 8, minimumArea: 96 * 1024).count == 1)
+        #expect(BandedPlayback.bands(of: [PixelBox(x0: 0, y0: 0, x1: 1000, y1: 3)], count: 8, minimumArea: 1).count == 3)
+    }
+
+    @Test("cards, shadows, clips, masks, shapes and perspective come out the same in bands")
+    func effectsInBands() {
+        for (name, scene) in [("cards", GoldenImageTests.cardsScene(in:)), ("effects", GoldenImageTests.effectsScene(in:))] {
+            for bands in [2, 5, 16] {
+                let (_, root, _) = makeRenderer(width: 240, height: 160)
+                scene(root)
+                expectSameInBands(root, width: 240, height: 160, bands: bands, background: Color(white: 0.9), "\(name) in \(bands)")
+            }
+        }
+    }
+
+    @Test("contents, transitions and a big blurred shadow come out the same in bands")
+    func imagesAndTransitionsInBands() {
+        let (_, root, clock) = makeRenderer(width: 200, height: 200)
+        let picture = box(Rect(x: 10, y: 10, width: 120, height: 90), nil, in: root)
+        let fading = box(Rect(x: 60, y: 80, width: 100, height: 100), .red, in: root)
+        let pixels = (0..<(16 * 16)).map { i -> UInt32 in (i / 16 + i % 16) % 2 == 0 ? 0xFF20_60E0 : 0xFFF0_F0F0 }
+        Transaction.withoutActions {
+            picture.contents = Image(width: 16, height: 16, pixels: pixels)
+            picture.transform = Transform3D(rotationAngle: 0.2, x: 0, y: 0, z: 1)
+            picture.shadowOpacity = 0.8
+            picture.shadowRadius = 20
+            picture.shadowOffset = Size(width: 0, height: 12)
+        }
+        let fade = Transition()
+        fade.type = .push
+        fade.subtype = .fromRight
+        fade.duration = 1
+        fading.add(fade, forKey: "transition")
+        Transaction.withoutActions { fading.backgroundColor = .blue }
+        Transaction.flush()
+        clock.advance(by: 0.4)
+        expectSameInBands(root, width: 200, height: 200, bands: 7, time: clock.now, "contents and a push")
+    }
+
+    @Test("a large frame is drawn in one band per core, the same pixels as with one thread")
+    func oneBandPerCore() {
+        let (_, root, _) = makeRenderer(width: 960, height: 540)
+        for i in 0..<200 {
+            let s = Double(32 + (i * 37) % 96)
+            let l = box(Rect(x: Double((i * 131) % 960) + 0.25, y: Double((i * 71) % 540) + 0.5, width: s, height: s),
+                        Color(red: Double(i % 7) / 7, green: 0.5, blue: Double(i % 3) / 3), in: root)
+            Transaction.withoutActions {
+                l.opacity = 0.5 + 0.1 * Double(i % 5)
+                l.cornerRadius = i % 2 == 0 ? 12 : 0
+                if i % 3 == 0 { l.borderWidth = 2; l.borderColor = .white }
+            }
+        }
+        let r = OffscreenRenderer(width: 960, height: 540)
+        r.rootLayer = root
+        _ = r.render()
+        #expect(r.renderer.lastBands == RenderWorkers.coreCount)
+        r.rootLayer = nil
+        expectSameInBands(root, width: 960, height: 540, bands: RenderWorkers.coreCount + 1, background: .black, "fractional cards")
+    }
+}
