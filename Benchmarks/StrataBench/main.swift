@@ -10,7 +10,7 @@ MainActor.assumeIsolated {
     Transaction.endOfTurnScheduler = { _ in }   // the benchmark commits explicitly
     if wants("implicit-100k") { sceneImplicit100k(repetitions: 7).forEach { $0.print() } }
     if wants("anim-eval-10k") { sceneAnimEval10k(repetitions: 61).forEach { $0.print() } }
-    if wants("cards-1080p") { sceneCards(frames: 30).forEach { $0.print() } }
+    if wants("cards-1080p") { sceneCards(frames: 300).forEach { $0.print() } }
     if wants("window-720p-500") {
         do { try sceneWindow720p500().forEach { $0.print() } } catch { print("window-720p-500: \(error)") }
     }

@@ -46,7 +46,7 @@ final class AlignedShapes {
                      PixelBox(x0: x0, y0: y0 + r, x1: x0 + border, y1: y1 - r), PixelBox(x0: x1 - border, y0: y0 + r, x1: x1, y1: y1 - r)]
         }
         fastFills += 1
-        var items: [DisplayItem] = [.boxes(boxes.filter { !$0.isEmpty }, color)]
+        var items: [DisplayItem] = [.boxes(boxes.nonEmpty, color)]
         if r > 0, let mask = cornerMask(radius: r, border: border) {
             items.append(.maskedColor(mask, corners(rect), color))
         }
@@ -56,9 +56,10 @@ final class AlignedShapes {
     /// The four r×r corners of `rect`, each from its quadrant of a corner mask.
     private func corners(_ rect: (x0: Int, y0: Int, x1: Int, y1: Int, r: Int, bw: Int)) -> [MaskPlacement] {
         let (x0, y0, x1, y1, r) = (rect.x0, rect.y0, rect.x1, rect.y1, rect.r)
-        return [(0, 0, x0, y0), (r, 0, x1 - r, y0), (0, r, x0, y1 - r), (r, r, x1 - r, y1 - r)].map { mx, my, dx, dy in
+        func corner(_ mx: Int, _ my: Int, _ dx: Int, _ dy: Int) -> MaskPlacement {
             MaskPlacement(maskX: mx, maskY: my, device: PixelBox(x0: dx, y0: dy, x1: dx + r, y1: dy + r))
         }
+        return [corner(0, 0, x0, y0), corner(r, 0, x1 - r, y0), corner(0, r, x0, y1 - r), corner(r, r, x1 - r, y1 - r)]
     }
 
     /// A translucent layer with a background and a border, drawn as group opacity
@@ -80,17 +81,17 @@ final class AlignedShapes {
         let inner = pixmanColor(bg, alpha: opacity), band = pixmanColor(over, alpha: opacity)
         fastFills += 1
         if r == 0 {
-            return [.boxes([PixelBox(x0: x0 + bw, y0: y0 + bw, x1: x1 - bw, y1: y1 - bw)].filter { !$0.isEmpty }, inner),
+            return [.boxes([PixelBox(x0: x0 + bw, y0: y0 + bw, x1: x1 - bw, y1: y1 - bw)].nonEmpty, inner),
                     .boxes([PixelBox(x0: x0, y0: y0, x1: x1, y1: y0 + bw), PixelBox(x0: x0, y0: y1 - bw, x1: x1, y1: y1),
                             PixelBox(x0: x0, y0: y0 + bw, x1: x0 + bw, y1: y1 - bw),
-                            PixelBox(x0: x1 - bw, y0: y0 + bw, x1: x1, y1: y1 - bw)].filter { !$0.isEmpty }, band)]
+                            PixelBox(x0: x1 - bw, y0: y0 + bw, x1: x1, y1: y1 - bw)].nonEmpty, band)]
         }
         var items: [DisplayItem] = [
             .boxes([PixelBox(x0: x0 + r, y0: y0 + bw, x1: x1 - r, y1: y1 - bw), PixelBox(x0: x0 + bw, y0: y0 + r, x1: x0 + r, y1: y1 - r),
-                    PixelBox(x0: x1 - r, y0: y0 + r, x1: x1 - bw, y1: y1 - r)].filter { !$0.isEmpty }, inner),
+                    PixelBox(x0: x1 - r, y0: y0 + r, x1: x1 - bw, y1: y1 - r)].nonEmpty, inner),
             .boxes([PixelBox(x0: x0 + r, y0: y0, x1: x1 - r, y1: y0 + bw), PixelBox(x0: x0 + r, y0: y1 - bw, x1: x1 - r, y1: y1),
                     PixelBox(x0: x0, y0: y0 + r, x1: x0 + bw, y1: y1 - r), PixelBox(x0: x1 - bw, y0: y0 + r, x1: x1, y1: y1 - r)]
-                .filter { !$0.isEmpty }, band),
+                .nonEmpty, band),
         ]
         guard let fillMask = cornerMask(radius: r, border: 0), let ringMask = cornerMask(radius: r, border: bw) else { return items }
         for corner in corners(rect) {

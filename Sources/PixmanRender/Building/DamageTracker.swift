@@ -100,7 +100,8 @@ final class DamageTracker {
         let m = full.affineTransform
         guard m.a.isFinite, m.b.isFinite, m.c.isFinite, m.d.isFinite else { return nil }
         var h = Hasher()
-        for v in [m.a, m.b, m.c, m.d, m.tx, m.ty, opacity * p.opacity] { h.combine(v) }
+        h.combine(m.a); h.combine(m.b); h.combine(m.c); h.combine(m.d); h.combine(m.tx); h.combine(m.ty)
+        h.combine(opacity * p.opacity)
         h.combine(index)
         h.combine(layer.changeCount)
         h.combine(ancestry)
@@ -132,6 +133,6 @@ final class DamageTracker {
             let source = p.shadowPath?.boundingBox ?? local
             local = local.union(source.offsetBy(dx: p.shadowOffset.width, dy: p.shadowOffset.height).insetBy(dx: -blur, dy: -blur))
         }
-        return Rect.boundingBox(of: local.corners.map { $0.applying(m) }).insetBy(dx: -1, dy: -1)
+        return local.applying(m).insetBy(dx: -1, dy: -1)
     }
 }

@@ -176,10 +176,10 @@ struct DisplayListBuilder {
         if !clips, let shape = p as? ShapeLayer, let path = shape.path {
             // A shape may reach outside its bounds (by its path and half its line width, more at miters).
             let reach = shape.lineWidth * max(1, shape.miterLimit)
-            area = area.union(Rect.boundingBox(of: path.boundingBox.insetBy(dx: -reach, dy: -reach).corners.map { $0.applying(m) }))
+            area = area.union(Rect.boundingBox(of: path.boundingBox.insetBy(dx: -reach, dy: -reach).corners.applying(m)))
         }
         if let image = p.contents {
-            area = area.union(Rect.boundingBox(of: Self.contentsFrame(p, imageSize: image.size).corners.map { $0.applying(m) }))
+            area = area.union(Rect.boundingBox(of: Self.contentsFrame(p, imageSize: image.size).corners.applying(m)))
         }
         return area
     }
@@ -199,7 +199,7 @@ struct DisplayListBuilder {
         var source: [DisplayItem] = []
         let area: Rect
         if let path = p.shadowPath {
-            let polygons = path.polylines.map { $0.map { $0.applying(moved) } }
+            let polygons = path.polylines.applying(moved)
             area = Rect.boundingBox(of: polygons.flatMap { $0 })
             source.append(.coverage(Coverage(PolygonFill.trapezoids(polygons, evenOdd: false), within: frame), pixmanColor(.white)))
         } else {
@@ -213,7 +213,13 @@ struct DisplayListBuilder {
 
     /// Sublayers in `zPosition`, then insertion order (rule R1).
     static func drawingOrder(_ layers: [Layer]) -> [Layer] {
-        layers.enumerated()
+        var last = -Double.infinity, inOrder = true
+        for l in layers {
+            if l.zPosition < last { inOrder = false; break }
+            last = l.zPosition
+        }
+        if inOrder { return layers }   // the usual case: nothing to sort
+        return layers.enumerated()
             .sorted { ($0.element.zPosition, $0.offset) < ($1.element.zPosition, $1.offset) }
             .map(\.element)
     }
@@ -262,7 +268,7 @@ struct DisplayListBuilder {
     private func drawUnderSublayers(_ p: Layer, transform m: AffineTransform, opacity: Double, into items: inout [DisplayItem]) {
         if let bg = p.backgroundColor, bg.alpha > 0 {
             let color = pixmanColor(bg, alpha: opacity)
-            if let fast = aligned.pixelRect(p, m).flatMap({ aligned.fill($0, border: 0, color: color) }) {
+            if let pixels = aligned.pixelRect(p, m), let fast = aligned.fill(pixels, border: 0, color: color) {
                 items += fast
             } else {
                 items.append(.coverage(coverage(outline(p, m)), color))
@@ -281,7 +287,7 @@ struct DisplayListBuilder {
     private func drawOverSublayers(_ p: Layer, transform m: AffineTransform, opacity: Double, into items: inout [DisplayItem]) {
         guard p.borderWidth > 0, let color = p.borderColor, color.alpha > 0 else { return }
         let c = pixmanColor(color, alpha: opacity)
-        if let fast = aligned.pixelRect(p, m).flatMap({ aligned.fill($0, border: $0.bw, color: c) }) {
+        if let pixels = aligned.pixelRect(p, m), let fast = aligned.fill(pixels, border: pixels.bw, color: c) {
             items += fast
         } else {
             items.append(.coverage(border(p, m), c))
@@ -294,14 +300,14 @@ struct DisplayListBuilder {
         guard let path = shape.path else { return }
         let lines = path.polylines
         if let fill = shape.fillColor, fill.alpha > 0 {
-            let polygons = lines.map { $0.map { $0.applying(m) } }
+            let polygons = lines.applying(m)
             items.append(.coverage(Coverage(PolygonFill.trapezoids(polygons, evenOdd: shape.fillRule == .evenOdd), within: frame),
                                    pixmanColor(fill, alpha: opacity)))
         }
         if let stroke = shape.strokeColor, stroke.alpha > 0, shape.lineWidth > 0 {
             let trimmed = Stroker.trim(lines, start: shape.strokeStart, end: shape.strokeEnd)
             let pieces = Stroker.outline(trimmed, width: shape.lineWidth, cap: shape.lineCap, join: shape.lineJoin, miterLimit: shape.miterLimit)
-            items.append(.coverage(Coverage(PolygonFill.trapezoids(pieces.map { $0.map { $0.applying(m) } }, evenOdd: false), within: frame),
+            items.append(.coverage(Coverage(PolygonFill.trapezoids(pieces.applying(m), evenOdd: false), within: frame),
                                    pixmanColor(stroke, alpha: opacity)))
         }
     }
@@ -314,7 +320,7 @@ struct DisplayListBuilder {
     /// The layer's rounded bounds in device space.
     private func outline(_ p: Layer, _ m: AffineTransform) -> [Point] {
         let segments = ShapeRasterizer.segments(forRadius: p.cornerRadius, scale: deviceScale(m))
-        return ShapeRasterizer.roundedRect(p.bounds, radius: p.cornerRadius, segments: segments).map { $0.applying(m) }
+        return ShapeRasterizer.roundedRect(p.bounds, radius: p.cornerRadius, segments: segments).applying(m)
     }
 
     private func deviceScale(_ m: AffineTransform) -> Double {
@@ -326,9 +332,9 @@ struct DisplayListBuilder {
         let b = p.bounds
         let w = min(p.borderWidth, b.width / 2, b.height / 2)
         let segments = ShapeRasterizer.segments(forRadius: p.cornerRadius, scale: deviceScale(m))
-        let outer = ShapeRasterizer.roundedRect(b, radius: p.cornerRadius, segments: segments).map { $0.applying(m) }
+        let outer = ShapeRasterizer.roundedRect(b, radius: p.cornerRadius, segments: segments).applying(m)
         let inner = ShapeRasterizer.roundedRect(b.insetBy(dx: w, dy: w), radius: max(0, p.cornerRadius - w), segments: segments)
-            .map { $0.applying(m) }
+            .applying(m)
         return Coverage(ShapeRasterizer.ring(outer: outer, inner: inner), within: frame)
     }
 
@@ -376,6 +382,6 @@ struct DisplayListBuilder {
         let magnifying = abs(deviceToImage.a * deviceToImage.d - deviceToImage.b * deviceToImage.c) < 1
         let sampling = ImageSampling(transform: t, filter: magnifying ? PIXMAN_FILTER_BILINEAR : PIXMAN_FILTER_GOOD, repeatMode: PIXMAN_REPEAT_PAD)
         // Only inside the placed frame: its device outline is the coverage.
-        items.append(.image(src, sampling, coverage(frame.corners.map { $0.applying(m) })))
+        items.append(.image(src, sampling, coverage(frame.corners.applying(m))))
     }
 }
