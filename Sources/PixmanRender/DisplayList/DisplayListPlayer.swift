@@ -69,10 +69,21 @@ enum DisplayListPlayer {
     /// target's rows: a band rasterizes only its own part of a shape.
     private static func composite(_ source: OpaquePointer, through coverage: Coverage, onto t: Target,
                                   op: pixman_op_t = PIXMAN_OP_OVER) {
-        var traps = rows(of: coverage, in: t.area)
+        let traps = rows(of: coverage, in: t.area)
         guard !traps.isEmpty else { return }
+        var split = CoverageSplit(traps)
+        for (box, alpha) in split.boxes {
+            let c = box.intersection(t.area)
+            guard !c.isEmpty else { continue }
+            var a = pixman_color_t(red: 0, green: 0, blue: 0, alpha: alpha16(alpha))
+            let mask = alpha < 1 ? pixman_image_create_solid_fill(&a) : nil
+            pixman_image_composite32(op, source, mask, t.image, Int32(c.x0), Int32(c.y0), 0, 0,
+                                     Int32(c.x0 - t.originX), Int32(c.y0 - t.originY), Int32(c.width), Int32(c.height))
+            if let mask { pixman_image_unref(mask) }
+        }
+        guard !split.rasterized.isEmpty else { return }
         pixman_composite_trapezoids(op, source, t.image, PIXMAN_a8, 0, 0, Int32(-t.originX), Int32(-t.originY),
-                                    Int32(traps.count), &traps)
+                                    Int32(split.rasterized.count), &split.rasterized)
     }
 
     /// The trapezoids cut to the rows of `area`. Cutting at whole pixel rows leaves
@@ -95,9 +106,16 @@ enum DisplayListPlayer {
     /// An a8 mask of `coverage` over the device pixels of `box`, at `opacity`.
     static func mask(_ coverage: Coverage, over box: PixelBox, opacity: Double) -> OpaquePointer? {
         guard let m = pixman_image_create_bits(PIXMAN_a8, Int32(box.width), Int32(box.height), nil, 0) else { return nil }
-        var traps = rows(of: coverage, in: box)
-        if !traps.isEmpty {
-            pixman_add_trapezoids(m, Int16(clamping: -box.x0), Int32(-box.y0), Int32(traps.count), &traps)
+        var split = CoverageSplit(rows(of: coverage, in: box))
+        if !split.rasterized.isEmpty {
+            pixman_add_trapezoids(m, Int16(clamping: -box.x0), Int32(-box.y0), Int32(split.rasterized.count), &split.rasterized)
+        }
+        for (b, alpha) in split.boxes {
+            let c = b.intersection(box)
+            guard !c.isEmpty else { continue }
+            var a = pixman_color_t(red: 0, green: 0, blue: 0, alpha: alpha16(alpha))
+            var fill = pixman_box32_t(x1: Int32(c.x0 - box.x0), y1: Int32(c.y0 - box.y0), x2: Int32(c.x1 - box.x0), y2: Int32(c.y1 - box.y0))
+            pixman_image_fill_boxes(PIXMAN_OP_ADD, m, &a, 1, &fill)
         }
         if opacity < 1 {
             withSolid(pixman_color_t(red: 0, green: 0, blue: 0, alpha: alpha16(opacity))) { solid in

@@ -75,11 +75,11 @@ enum PolygonFill {
         return y > top && y < bottom ? y : nil
     }
 
-    private static func fixed(_ v: Double) -> pixman_fixed_t {
+    static func fixed(_ v: Double) -> pixman_fixed_t {
         pixman_fixed_t(clamping: Int64((max(-30000, min(30000, v)) * 65536).rounded()))
     }
 
-    private static func point(_ x: Double, _ y: Double) -> pixman_point_fixed_t {
+    static func point(_ x: Double, _ y: Double) -> pixman_point_fixed_t {
         pixman_point_fixed_t(x: fixed(x), y: fixed(y))
     }
 

@@ -32,15 +32,15 @@ enum ShapeRasterizer {
         return min(64, max(2, Int((Double.pi / 2 / (2 * acos(max(0, 1 - 0.1 / r)))).rounded(.up))))
     }
 
-    /// The coverage of a convex polygon, as trapezoids (one per band between vertex
-    /// heights: the work is proportional to the area, unlike a triangle fan).
+    /// The coverage of a convex polygon, as trapezoids (one per stretch between
+    /// vertex heights: the work is proportional to the area, unlike a triangle fan).
     static func convex(_ polygon: [Point]) -> [pixman_trapezoid_t] {
-        polygon.count >= 3 ? PolygonFill.trapezoids([polygon], evenOdd: false) : []
+        ConvexSweep.convex(polygon)
     }
 
-    /// The coverage of the band between an outline and an outline inside it.
+    /// The coverage of the band between a convex outline and a convex outline inside it.
     static func ring(outer: [Point], inner: [Point]) -> [pixman_trapezoid_t] {
-        PolygonFill.trapezoids([outer, inner], evenOdd: true)
+        ConvexSweep.ring(outer: outer, inner: inner)
     }
 
     /// Composites `source` through the coverage of `traps` onto `destination`.
