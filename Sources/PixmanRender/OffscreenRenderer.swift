@@ -76,6 +76,8 @@ public final class OffscreenRenderer {
 public final class LayerRenderer {
     private let contents = ContentsCache()
     let aligned = AlignedShapes()
+    let shadows = ShadowCache()
+    let shapes = ShapeCoverageCache()
     private let damage = DamageTracker()
 
     /// Threads a frame is drawn on at most (bands of the damaged area; default:
@@ -119,13 +121,14 @@ public final class LayerRenderer {
         let region = damage.damage(forBufferAge: bufferAge)
         if let region, region.isEmpty { return [] }
         let frame = PixelBox(x0: 0, y0: 0, x1: canvas.width, y1: canvas.height)
-        var builder = DisplayListBuilder(frame: frame, scale: scale, time: time, contents: contents, aligned: aligned)
+        var builder = DisplayListBuilder(frame: frame, scale: scale, time: time, contents: contents, aligned: aligned, shadows: shadows, shapes: shapes)
         builder.repaintArea = region.map { Rect.boundingBox(of: $0.flatMap(\.corners)) }
         builder.presentations = damage.presentations
         let items = builder.build(root)
         lastBands = BandedPlayback(maximumBands: maximumThreads, minimumBandArea: minimumBandArea)
             .play(items, onto: canvas.image, region: region?.map { PixelBox(x0: Int($0.minX), y0: Int($0.minY), x1: Int($0.maxX), y1: Int($0.maxY)) },
                   background: pixmanColor(background)).count
+        shadows.collect()
         contents.purge()
         return region
     }

@@ -27,6 +27,8 @@ struct DisplayListBuilder {
     let time: Double
     let contents: ContentsCache
     let aligned: AlignedShapes
+    let shadows: ShadowCache
+    let shapes: ShapeCoverageCache
     /// Presentation copies already made for this frame (by the damage pass).
     var presentations: [ObjectIdentifier: Layer] = [:]
     /// The area being repainted, when not everything is: layers without
@@ -127,7 +129,7 @@ struct DisplayListBuilder {
         let toPlane = AffineTransform(translationX: -b.minX, y: -b.minY).concatenating(AffineTransform(scaleX: planeScale, y: planeScale))
         var planeItems: [DisplayItem] = []
         let inPlane = DisplayListBuilder(frame: PixelBox(x0: 0, y0: 0, x1: pw, y1: ph), scale: scale, time: time, contents: contents,
-                                         aligned: aligned, presentations: presentations)
+                                         aligned: aligned, shadows: shadows, shapes: shapes, presentations: presentations)
         inPlane.drawContent(p, layer: layer, sublayers: Self.drawingOrder(layer.sublayers), transform: toPlane, opacity: 1,
                             into: &planeItems, depth: depth)
         // plane pixel (u, v) → layer point (u/s + minX, v/s + minY) → device via h. Invert for pixman.
@@ -208,7 +210,7 @@ struct DisplayListBuilder {
         }
         let box = PixelBox.covering(area.insetBy(dx: -margin, dy: -margin), within: frame)
         guard !box.isEmpty else { return }
-        items.append(.shadow(Shadow(bounds: box, source: source, sigma: sigma, color: pixmanColor(color, alpha: p.shadowOpacity * p.opacity))))
+        items.append(.shadow(shadows.shadow(bounds: box, source: source, sigma: sigma, color: pixmanColor(color, alpha: p.shadowOpacity * p.opacity))))
     }
 
     /// Sublayers in `zPosition`, then insertion order (rule R1).
@@ -298,17 +300,15 @@ struct DisplayListBuilder {
     /// trimmed to `strokeStart…strokeEnd`, with its caps and joins.
     private func drawShape(_ shape: ShapeLayer, transform m: AffineTransform, opacity: Double, into items: inout [DisplayItem]) {
         guard let path = shape.path else { return }
-        let lines = path.polylines
         if let fill = shape.fillColor, fill.alpha > 0 {
-            let polygons = lines.applying(m)
-            items.append(.coverage(Coverage(PolygonFill.trapezoids(polygons, evenOdd: shape.fillRule == .evenOdd), within: frame),
-                                   pixmanColor(fill, alpha: opacity)))
+            let traps = shapes.trapezoids(path, m, evenOdd: shape.fillRule == .evenOdd, stroke: nil)
+            items.append(.coverage(Coverage(traps, within: frame), pixmanColor(fill, alpha: opacity)))
         }
         if let stroke = shape.strokeColor, stroke.alpha > 0, shape.lineWidth > 0 {
-            let trimmed = Stroker.trim(lines, start: shape.strokeStart, end: shape.strokeEnd)
-            let pieces = Stroker.outline(trimmed, width: shape.lineWidth, cap: shape.lineCap, join: shape.lineJoin, miterLimit: shape.miterLimit)
-            items.append(.coverage(Coverage(PolygonFill.trapezoids(pieces.applying(m), evenOdd: false), within: frame),
-                                   pixmanColor(stroke, alpha: opacity)))
+            let style = ShapeCoverageCache.Stroke(width: shape.lineWidth, miterLimit: shape.miterLimit, start: shape.strokeStart,
+                                                  end: shape.strokeEnd, cap: shape.lineCap, join: shape.lineJoin)
+            let traps = shapes.trapezoids(path, m, evenOdd: false, stroke: style)
+            items.append(.coverage(Coverage(traps, within: frame), pixmanColor(stroke, alpha: opacity)))
         }
     }
 

@@ -108,18 +108,41 @@ final class Group: @unchecked Sendable {
 
 /// A shadow: `source` items (already moved by the shadow offset) whose alpha is
 /// blurred by `sigma` device pixels and drawn in `color` within `bounds`.
+///
+/// A shadow with a cache `key` uses a mask of its whole box: the one the cache
+/// kept, or one the first band to need it makes (and the cache keeps after the
+/// frame). Without a key, each band blurs just the part it needs.
 final class Shadow: @unchecked Sendable {
     let bounds: PixelBox
     let source: [DisplayItem]
     let sigma: Double
     let color: pixman_color_t
+    let key: ShadowCache.Key?
+    private let mask: Mutex<SharedImage?>
+    private let kept: Bool
 
-    init(bounds: PixelBox, source: [DisplayItem], sigma: Double, color: pixman_color_t) {
+    init(bounds: PixelBox, source: [DisplayItem], sigma: Double, color: pixman_color_t, key: ShadowCache.Key? = nil,
+         mask: SharedImage? = nil) {
         self.bounds = bounds
         self.source = source
         self.sigma = sigma
         self.color = color
+        self.key = key
+        self.mask = Mutex(mask)
+        kept = mask != nil
     }
+
+    /// The blurred mask of the whole box, made on first use; nil without a key.
+    func wholeMask(make: (Shadow) -> SharedImage?) -> SharedImage? {
+        guard key != nil else { return nil }
+        return mask.withLock { m in
+            if m == nil { m = make(self) }
+            return m
+        }
+    }
+
+    /// A mask this frame made (not one the cache already had).
+    var madeMask: SharedImage? { kept ? nil : mask.withLock { $0 } }
 }
 
 /// A layer in perspective: its items drawn in a `width × height` plane, then

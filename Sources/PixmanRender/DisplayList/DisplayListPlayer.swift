@@ -155,8 +155,25 @@ enum DisplayListPlayer {
     /// blur is local, so those pixels come out as in a blur of the whole shadow.
     @inline(never)
     private static func playShadow(_ s: Shadow, onto t: Target) {
-        let reach = ShadowBlur.reach(sigma: s.sigma) + 1
         let out = s.bounds.intersection(t.area)
+        guard !out.isEmpty else { return }
+        let whole = s.wholeMask { shadow in
+            let box = shadow.bounds
+            guard let source = newImage(PIXMAN_a8r8g8b8, box) else { return nil }
+            play(shadow.source, onto: Target(image: source, originX: box.x0, originY: box.y0, area: box))
+            let blurred = ShadowBlur.blurredAlpha(of: source, width: box.width, height: box.height, sigma: shadow.sigma)
+            pixman_image_unref(source)
+            return blurred.flatMap { SharedImage(adopting: $0) }
+        }
+        if let whole, let mask = whole.header() {
+            withSolid(s.color) { solid in
+                pixman_image_composite32(PIXMAN_OP_OVER, solid, mask, t.image, 0, 0, Int32(out.x0 - s.bounds.x0), Int32(out.y0 - s.bounds.y0),
+                                         Int32(out.x0 - t.originX), Int32(out.y0 - t.originY), Int32(out.width), Int32(out.height))
+            }
+            pixman_image_unref(mask)
+            return
+        }
+        let reach = ShadowBlur.reach(sigma: s.sigma) + 1
         let need = s.bounds.intersection(out.insetBy(-reach))
         guard !out.isEmpty, let source = newImage(PIXMAN_a8r8g8b8, need) else { return }
         play(s.source, onto: Target(image: source, originX: need.x0, originY: need.y0, area: need))
