@@ -1,4 +1,5 @@
 #define _GNU_SOURCE
+#include <sys/eventfd.h>
 #include <fcntl.h>
 #include <sys/mman.h>
 #include <spawn.h>
@@ -28,4 +29,8 @@ void strata_main_queue_drain(void) {
     static void (*drain)(void *) = NULL;
     if (!drain) drain = (void (*)(void *))dlsym(RTLD_DEFAULT, "_dispatch_main_queue_callback_4CF");
     if (drain) drain(NULL);
+}
+
+int strata_eventfd(void) {
+    return eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
 }

@@ -1,4 +1,5 @@
 import CPixman
+import Dispatch
 import LayerKit
 
 /// Renders a layer tree into an image at any media time, without a compositor —
@@ -113,24 +114,89 @@ public final class LayerRenderer {
     @discardableResult
     public func render(_ root: Layer, into image: OpaquePointer, scale: Double, atTime time: Double, background: Color,
                        bufferAge: Int = 0) -> [Rect]? {
-        let canvas = Canvas(wrapping: image)
+        waitForFrameInFlight()
+        guard let frame = prepare(root, image, scale, time, background, bufferAge) else { return [] }
+        lastBands = frame.playback.play(frame.items, onto: image, region: frame.boxes, background: pixmanColor(background)).count
+        finish()
+        return frame.region
+    }
+
+    /// Like ``render(_:into:scale:atTime:background:bufferAge:)``, but only the part
+    /// that reads the layers runs now; the pixels are drawn on the render workers
+    /// while the caller goes on (a window's main thread back to its events), and
+    /// `completion` gets the repainted rectangles on the main actor once `image`
+    /// holds the frame. Layers changed meanwhile do not affect this frame. `image`
+    /// must stay alive until then; a renderer draws one frame at a time (a
+    /// synchronous `render` first waits for the frame in flight).
+    ///
+    /// `deliver` is how the completion gets back to the main actor, called from a
+    /// render worker: by default the main dispatch queue; a window passes its
+    /// connection's `post`, so a main thread asleep in the connection's `poll` wakes.
+    public func renderAsync(_ root: Layer, into image: OpaquePointer, scale: Double, atTime time: Double, background: Color,
+                            bufferAge: Int = 0,
+                            deliver: @escaping @Sendable (@escaping @MainActor @Sendable () -> Void) -> Void = LayerRenderer.onMainQueue,
+                            completion: @escaping @MainActor ([Rect]?) -> Void) {
+        waitForFrameInFlight()
+        guard let frame = prepare(root, image, scale, time, background, bufferAge) else {
+            completion([])
+            return
+        }
+        let drawn = DispatchGroup()
+        drawn.enter()
+        inFlight = drawn
+        let region = frame.region
+        lastBands = frame.playback.playAsync(frame.items, onto: image, region: frame.boxes, background: pixmanColor(background)) {
+            drawn.leave()
+            deliver {
+                self.finish()
+                completion(region)
+            }
+        }.count
+    }
+
+    /// Runs `body` on the main actor from the main dispatch queue.
+    public static let onMainQueue: @Sendable (@escaping @MainActor @Sendable () -> Void) -> Void = { body in
+        DispatchQueue.main.async { MainActor.assumeIsolated { body() } }
+    }
+
+    /// The frame drawn asynchronously and not yet finished, if any.
+    private var inFlight: DispatchGroup?
+
+    private func waitForFrameInFlight() {
+        inFlight?.wait()
+        inFlight = nil
+    }
+
+    private struct Prepared {
+        let items: [DisplayItem]
+        let region: [Rect]?
+        let boxes: [PixelBox]?
+        let playback: BandedPlayback
+    }
+
+    /// Layout, display, damage and the display list; nil when nothing is to be drawn.
+    private func prepare(_ root: Layer, _ image: OpaquePointer, _ scale: Double, _ time: Double, _ background: Color,
+                         _ bufferAge: Int) -> Prepared? {
+        let width = Int(pixman_image_get_width(image)), height = Int(pixman_image_get_height(image))
         root.layoutIfNeeded()
         displayIfNeeded(root)
-        let changed = damage.damage(root: root, time: time, scale: scale, width: canvas.width, height: canvas.height)
-        if changed.isEmpty && bufferAge > 0 { return [] }
+        let changed = damage.damage(root: root, time: time, scale: scale, width: width, height: height)
+        if changed.isEmpty && bufferAge > 0 { return nil }
         let region = damage.damage(forBufferAge: bufferAge)
-        if let region, region.isEmpty { return [] }
-        let frame = PixelBox(x0: 0, y0: 0, x1: canvas.width, y1: canvas.height)
-        var builder = DisplayListBuilder(frame: frame, scale: scale, time: time, contents: contents, aligned: aligned, shadows: shadows, shapes: shapes)
+        if let region, region.isEmpty { return nil }
+        var builder = DisplayListBuilder(frame: PixelBox(x0: 0, y0: 0, x1: width, y1: height), scale: scale, time: time,
+                                         contents: contents, aligned: aligned, shadows: shadows, shapes: shapes)
         builder.repaintArea = region.map { Rect.boundingBox(of: $0.flatMap(\.corners)) }
         builder.presentations = damage.presentations
-        let items = builder.build(root)
-        lastBands = BandedPlayback(maximumBands: maximumThreads, minimumBandArea: minimumBandArea)
-            .play(items, onto: canvas.image, region: region?.map { PixelBox(x0: Int($0.minX), y0: Int($0.minY), x1: Int($0.maxX), y1: Int($0.maxY)) },
-                  background: pixmanColor(background)).count
+        return Prepared(items: builder.build(root), region: region,
+                        boxes: region?.map { PixelBox(x0: Int($0.minX), y0: Int($0.minY), x1: Int($0.maxX), y1: Int($0.maxY)) },
+                        playback: BandedPlayback(maximumBands: maximumThreads, minimumBandArea: minimumBandArea))
+    }
+
+    /// After a frame is drawn: keep the masks it made, drop contents no longer used.
+    private func finish() {
         shadows.collect()
         contents.purge()
-        return region
     }
 
     private func displayIfNeeded(_ layer: Layer) {

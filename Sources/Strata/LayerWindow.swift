@@ -6,10 +6,11 @@ import WaylandClient
 /// compositor and a frame-paced `ToplevelWindow`.
 ///
 /// Each frame draws the tree's presentation at the frame's target time (rule
-/// R5). A commit that changed something asks for a frame; while
-/// `AnimationTimeline` reports animations in flight frames keep coming, and when
-/// nothing will change the window stops asking — an idle window costs nothing. A
-/// scheduled animation (a `beginTime` in the future) wakes the window with a
+/// R5), reading the layers on the main thread and drawing the pixels on the
+/// render workers, so the main thread stays free for events meanwhile. A commit
+/// that changed something asks for a frame; while `AnimationTimeline` reports
+/// animations in flight frames keep coming, and when nothing will change the
+/// window stops asking — an idle window costs nothing. A scheduled animation (a `beginTime` in the future) wakes the window with a
 /// timer. The root layer is sized to the window and counts as presented (rule B5).
 @MainActor
 public final class LayerWindow {
@@ -47,15 +48,21 @@ public final class LayerWindow {
             }
             Transaction.flush()
         }
-        window.onDraw = { [unowned self] ctx in
+        // The layers are read on the main thread; the pixels are drawn on the render
+        // workers while the main thread goes back to its events.
+        window.onDrawAsync = { [unowned self] ctx, finish in
             // On the system clock frames are where animation events fall due.
             AnimationTimeline.deliverDueEvents()
-            let repainted = renderer.render(self.rootLayer, into: ctx.buffer.image, scale: ctx.scale, atTime: ctx.targetTime,
-                                            background: backgroundColor, bufferAge: Int(clamping: ctx.bufferAge))
+            renderer.renderAsync(self.rootLayer, into: ctx.buffer.image, scale: ctx.scale, atTime: ctx.targetTime,
+                                 background: backgroundColor, bufferAge: Int(clamping: ctx.bufferAge),
+                                 deliver: { [connection = display.connection] body in connection.post(body) }) { repainted in
+                withExtendedLifetime(ctx) {   // the buffer lives until its pixels are drawn
+                    guard let repainted else { return finish(.full) }
+                    // Nothing changed: nothing is committed.
+                    finish(repainted.isEmpty ? .none : .rects(repainted.map { (Int($0.minX), Int($0.minY), Int($0.width), Int($0.height)) }))
+                }
+            }
             scheduleWakeUp()
-            guard let repainted else { return .full }
-            if repainted.isEmpty { return .none }   // nothing changed: nothing is committed
-            return .rects(repainted.map { (Int($0.minX), Int($0.minY), Int($0.width), Int($0.height)) })
         }
     }
 

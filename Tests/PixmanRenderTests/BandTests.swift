@@ -101,4 +101,38 @@ struct BandTests {
         r.rootLayer = nil
         expectSameInBands(root, width: 960, height: 540, bands: RenderWorkers.coreCount + 1, background: .black, "fractional cards")
     }
+
+    @Test("a frame drawn on the workers while the caller goes on ignores later changes and equals a synchronous render")
+    func asynchronousFrame() async {
+        let (_, root, _) = makeRenderer(width: 640, height: 480)
+        for i in 0..<60 {
+            let l = box(Rect(x: Double((i * 97) % 560), y: Double((i * 61) % 400), width: 80, height: 80),
+                        Color(red: Double(i % 5) / 5, green: 0.4, blue: 0.8), in: root)
+            Transaction.withoutActions { l.cornerRadius = 10; l.opacity = 0.8 }
+        }
+        let first = root.sublayers[0]
+        let canvas = Canvas(width: 640, height: 480)
+        let renderer = LayerRenderer()
+        var done = false
+        let repainted: [Rect]? = await withCheckedContinuation { c in
+            renderer.renderAsync(root, into: canvas.image, scale: 1, atTime: 100, background: .black) { rects in
+                done = true
+                c.resume(returning: rects)
+            }
+            // Back on the main actor at once, before the completion can run: the layers
+            // may change now without touching the frame being drawn.
+            #expect(!done)
+            Transaction.withoutActions { first.backgroundColor = .white }
+        }
+        #expect(done && repainted == nil)   // the first frame paints everything
+        Transaction.withoutActions { first.backgroundColor = Color(red: 0, green: 0.4, blue: 0.8) }
+        let expected = OffscreenRenderer(width: 640, height: 480)
+        expected.backgroundColor = .black
+        expected.rootLayer = root
+        let reference = expected.render(atTime: 100)
+        expected.rootLayer = nil
+        let drawn = RenderedImage(width: 640, height: 480, pixels: canvas.words)
+        let same = drawn == reference
+        #expect(same, "differs by \(drawn.maximumDifference(from: reference) ?? -1)")
+    }
 }

@@ -5,6 +5,9 @@
 /// without _GNU_SOURCE). Returns -1 and sets errno on failure.
 int strata_memfd_create(const char *name);
 
+/// eventfd(2), non-blocking and close-on-exec (not in Swift's Glibc module).
+int strata_eventfd(void);
+
 /// Seals a memfd against shrinking and further sealing, so the compositor can map
 /// it safely. Returns 0, or -1 with errno.
 int strata_memfd_seal(int fd);

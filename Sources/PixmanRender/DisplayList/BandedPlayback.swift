@@ -15,14 +15,31 @@ struct BandedPlayback {
     /// `region` (device pixels; nil: everything). Returns the bands used.
     @discardableResult
     func play(_ items: [DisplayItem], onto image: OpaquePointer, region: [PixelBox]?, background: pixman_color_t) -> [PixelBox] {
+        guard let frame = frame(items, image, region, background) else { return [] }
+        RenderWorkers.shared.perform(frame.bands.count) { frame.playBand($0) }
+        return frame.bands
+    }
+
+    /// Like `play`, but returns at once, while the render workers draw; `done` runs
+    /// on one of them when the last band is drawn. `image` must live until then.
+    @discardableResult
+    func playAsync(_ items: [DisplayItem], onto image: OpaquePointer, region: [PixelBox]?, background: pixman_color_t,
+                   done: @escaping @Sendable () -> Void) -> [PixelBox] {
+        guard let frame = frame(items, image, region, background) else {
+            done()
+            return []
+        }
+        RenderWorkers.shared.performAsync(frame.bands.count, { frame.playBand($0) }, done: done)
+        return frame.bands
+    }
+
+    private func frame(_ items: [DisplayItem], _ image: OpaquePointer, _ region: [PixelBox]?, _ background: pixman_color_t) -> Frame? {
         let width = Int(pixman_image_get_width(image)), height = Int(pixman_image_get_height(image))
         let whole = PixelBox(x0: 0, y0: 0, x1: width, y1: height)
         let rects = (region ?? [whole]).map { $0.intersection(whole) }.filter { !$0.isEmpty }
-        guard !rects.isEmpty else { return [] }
+        guard !rects.isEmpty else { return nil }
         let bands = Self.bands(of: rects, count: maximumBands, minimumArea: minimumBandArea)
-        let frame = Frame(image: image, rects: rects, bands: bands, items: items, background: background)
-        RenderWorkers.shared.perform(bands.count) { frame.playBand($0) }
-        return bands
+        return Frame(image: image, rects: rects, bands: bands, items: items, background: background)
     }
 
     /// Horizontal strips as wide as the region, splitting its area about evenly.

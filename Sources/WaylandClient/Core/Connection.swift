@@ -14,6 +14,8 @@ public final class Connection {
     /// The socket name connected to.
     public let socketName: String
     let handle: DisplayHandle
+    /// Work posted from other threads, run when the connection is next dispatched.
+    nonisolated let mailbox = MainActorMailbox()
 
     /// Connects to `socket`, or to `WAYLAND_DISPLAY` (default `wayland-0`) in
     /// `XDG_RUNTIME_DIR`. An absolute path names a socket directly.
@@ -30,6 +32,14 @@ public final class Connection {
 
     /// The connection's file descriptor, readable when events arrive.
     public var fileDescriptor: Int32 { wl_display_get_fd(display) }
+
+    /// Runs `body` on the main actor the next time the connection is dispatched
+    /// (``dispatch(timeout:)`` and everything built on it, or an ``EventLoop``
+    /// turn), waking a dispatch asleep in `poll`. Callable from any thread: this is
+    /// how work finished elsewhere — a frame drawn by render workers — comes back.
+    public nonisolated func post(_ body: @escaping @MainActor @Sendable () -> Void) {
+        mailbox.post(body)
+    }
 
     /// Sends a `wl_display.get_registry` request.
     public func getRegistry() -> WlRegistry {
@@ -89,16 +99,19 @@ public final class Connection {
             return dispatched
         }
         do { try flush() } catch { wl_display_cancel_read(display); throw error }
-        var p = pollfd(fd: fileDescriptor, events: Int16(POLLIN), revents: 0)
+        var fds = [pollfd(fd: fileDescriptor, events: Int16(POLLIN), revents: 0),
+                   pollfd(fd: mailbox.fileDescriptor, events: Int16(POLLIN), revents: 0)]
         let ms = timeout.map { Int32(max(0, min(Double(Int32.max), ($0 * 1000).rounded(.up)))) } ?? -1
-        let ready = poll(&p, 1, ms)
-        if ready > 0 {
+        let ready = poll(&fds, 2, ms)
+        if ready > 0 && fds[0].revents != 0 {
             if wl_display_read_events(display) < 0 { throw connectionError() }
         } else {
             wl_display_cancel_read(display)
             if ready < 0 && errno != EINTR { throw connectionError() }
         }
-        return try dispatchPending()
+        dispatched = try dispatchPending()
+        if fds[1].revents != 0 { mailbox.runPosted() }
+        return dispatched
     }
 
     /// Waits until the compositor has handled every request sent so far and its

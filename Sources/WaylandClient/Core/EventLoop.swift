@@ -30,6 +30,7 @@ public final class EventLoop {
     public private(set) var turns = 0
     // Dispatch-driven mode (runAsync).
     private var readSource: DispatchSourceRead?
+    private var mailSource: DispatchSourceRead?
     private var timerSource: DispatchSourceTimer?
     private var finish: CheckedContinuation<WaylandError?, Never>?
     private var turnScheduled = false
@@ -88,19 +89,25 @@ public final class EventLoop {
         let source = DispatchSource.makeReadSource(fileDescriptor: connection.fileDescriptor, queue: .main)
         source.setEventHandler { [unowned self] in MainActor.assumeIsolated { dispatchTurn() } }
         readSource = source
+        let mail = DispatchSource.makeReadSource(fileDescriptor: connection.mailbox.fileDescriptor, queue: .main)
+        mail.setEventHandler { [unowned self] in MainActor.assumeIsolated { dispatchTurn() } }
+        mailSource = mail
         let timer = DispatchSource.makeTimerSource(queue: .main)
         timer.setEventHandler { [unowned self] in MainActor.assumeIsolated { dispatchTurn() } }
         timerSource = timer
         rearmTimerSource()
         source.resume()
+        mail.resume()
         timer.resume()
         Connection.flushScheduler = { [weak self] in self?.scheduleTurn() }
         scheduleTurn()
         let error = await withCheckedContinuation { finish = $0 }
         Connection.flushScheduler = nil
         source.cancel()
+        mail.cancel()
         timer.cancel()
         readSource = nil
+        mailSource = nil
         timerSource = nil
         running = false
         if let error { throw error }
@@ -160,6 +167,7 @@ public final class EventLoop {
         }
         if !endOfTurn.isEmpty { wait = 0 }
         var fds = [pollfd(fd: connection.fileDescriptor, events: Int16(POLLIN) | (wantWrite ? Int16(POLLOUT) : 0), revents: 0)]
+        fds.append(pollfd(fd: connection.mailbox.fileDescriptor, events: Int16(POLLIN), revents: 0))
         if mainQueueFD >= 0 { fds.append(pollfd(fd: mainQueueFD, events: Int16(POLLIN), revents: 0)) }
         let ms = wait < 0 ? Int32(-1) : Int32(min(Double(Int32.max), (wait * 1000).rounded(.up)))
         let ready = poll(&fds, nfds_t(fds.count), ms)
@@ -169,7 +177,8 @@ public final class EventLoop {
             wl_display_cancel_read(display)
         }
         try connection.dispatchPending()
-        if fds.count > 1 && fds[1].revents & Int16(POLLIN) != 0 {
+        if fds[1].revents != 0 { connection.mailbox.runPosted() }
+        if fds.count > 2 && fds[2].revents & Int16(POLLIN) != 0 {
             var value: UInt64 = 0
             _ = read(mainQueueFD, &value, 8)
             strata_main_queue_drain()

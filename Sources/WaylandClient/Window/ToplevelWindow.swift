@@ -48,6 +48,14 @@ public final class ToplevelWindow {
 
     /// Draws a frame; returns what changed.
     public var onDraw: ((DrawContext) -> FrameDamage)?
+    /// Draws a frame on other threads (used instead of ``onDraw`` when set): starts
+    /// the drawing and returns at once, and calls `finish` on the main actor, once,
+    /// when the buffer holds the frame. Until then the window starts no other frame
+    /// and the main thread is free for events; a frame finished after a configure
+    /// changed the buffer size is dropped and drawn again at the new size.
+    public var onDrawAsync: ((DrawContext, _ finish: @escaping @MainActor (FrameDamage) -> Void) -> Void)?
+    /// True while a frame is being drawn on other threads.
+    public var isDrawing: Bool { drawing != nil }
     /// Called after a configure changed the size or states.
     public var onConfigure: ((ToplevelWindow) -> Void)?
     /// The compositor asked to close the window.
@@ -72,6 +80,8 @@ public final class ToplevelWindow {
     public private(set) var frameNumber: UInt64 = 0
 
     private var frameCallback: WlCallback?
+    /// The frame ``onDrawAsync`` is drawing.
+    private var drawing: (buffer: ShmBuffer, number: UInt64, callbackTime: Double?)?
     private var needsRedraw = true
     private var callbackTime: Double?
     private var entered: [WlOutput] = []
@@ -249,7 +259,11 @@ public final class ToplevelWindow {
     }
 
     private func draw(callbackTime: Double?) {
-        let pw = Int((Double(width) * scale).rounded()), ph = Int((Double(height) * scale).rounded())
+        guard drawing == nil else {
+            needsRedraw = true   // after the frame being drawn
+            return
+        }
+        let (pw, ph) = pixelSize
         let buffer: ShmBuffer
         do {
             buffer = try pool.nextBuffer(width: pw, height: ph)
@@ -261,18 +275,46 @@ public final class ToplevelWindow {
         let context = DrawContext(buffer: buffer, logicalWidth: width, logicalHeight: height, scale: scale, frame: next,
                                   bufferAge: buffer.age(atFrame: next),
                                   targetTime: (callbackTime ?? MonotonicClock.now) + refreshInterval)
-        let damage = onDraw?(context) ?? .full
         needsRedraw = false
-        let animating = isAnimating()
+        if let onDrawAsync {
+            drawing = (buffer, next, callbackTime)
+            onDrawAsync(context) { [weak self] damage in self?.finishDrawing(buffer, next, damage) }
+        } else {
+            present(buffer, number: next, callbackTime: callbackTime, damage: onDraw?(context) ?? .full)
+        }
+    }
+
+    /// The buffer size for the window's size and scale.
+    private var pixelSize: (Int, Int) {
+        (Int((Double(width) * scale).rounded()), Int((Double(height) * scale).rounded()))
+    }
+
+    private func finishDrawing(_ buffer: ShmBuffer, _ number: UInt64, _ damage: FrameDamage) {
+        guard let d = drawing, d.buffer === buffer, d.number == number else { return }   // closed, or not this frame
+        drawing = nil
+        let (pw, ph) = pixelSize
+        guard buffer.width == pw, buffer.height == ph else {
+            // Resized while drawing: this frame is not wanted, and its buffer holds no whole frame.
+            buffer.contentFrame = 0
+            draw(callbackTime: nil)
+            return
+        }
+        present(buffer, number: number, callbackTime: d.callbackTime, damage: damage)
+    }
+
+    /// Attaches and commits a drawn frame (nothing, for no damage), asking for the
+    /// next callback while animating or when a redraw is due.
+    private func present(_ buffer: ShmBuffer, number next: UInt64, callbackTime: Double?, damage: FrameDamage) {
+        let wantsFrame = isAnimating() || needsRedraw
         if case .none = damage {
-            if animating { requestFrameIfIdle() }
+            if wantsFrame { requestFrameIfIdle() }
             return
         }
         frameNumber = next
         surface.attach(buffer: buffer.wlBuffer, x: 0, y: 0)
         switch damage {
         case .full, .none:
-            surface.damageBuffer(x: 0, y: 0, width: Int32(pw), height: Int32(ph))
+            surface.damageBuffer(x: 0, y: 0, width: Int32(buffer.width), height: Int32(buffer.height))
         case .rects(let rects):
             for r in rects { surface.damageBuffer(x: Int32(r.x), y: Int32(r.y), width: Int32(r.width), height: Int32(r.height)) }
         }
@@ -282,7 +324,7 @@ public final class ToplevelWindow {
             surface.setBufferScale(scale: integerScale)
             appliedBufferScale = integerScale
         }
-        if animating { requestFrameCallback() }
+        if wantsFrame && frameCallback == nil { requestFrameCallback() }
         requestPresentationFeedback(frame: next)
         pool.markAttached(buffer, frame: next)
         surface.commit()
@@ -315,6 +357,7 @@ public final class ToplevelWindow {
     /// Destroys the window's objects; the window must not be used afterwards.
     public func close() {
         frameCallback = nil
+        drawing = nil
         feedbacks.removeAll()
         decoration?.destroy()
         fractional?.destroy()
