@@ -11,9 +11,16 @@ import LayerKit
 /// ancestors and mask. Bounds include borders, shadows, shape strokes and contents.
 @MainActor
 final class DamageTracker {
+    /// What a layer drew with: compared field by field (cheaper than hashing them).
     private struct Record: Equatable {
         var bounds: Rect
-        var signature: Int
+        var transform: AffineTransform
+        var opacity: Double
+        var index: Int
+        var changeCount: Int
+        var ancestry: Int
+        var maskChanges: Int
+        var time: Double
     }
 
     private var previous: [ObjectIdentifier: Record] = [:]
@@ -25,7 +32,7 @@ final class DamageTracker {
 
     /// The damaged rectangles (device pixels, whole) of this frame.
     func damage(root: Layer, time: Double, scale: Double, width: Int, height: Int) -> [Rect] {
-        var current: [ObjectIdentifier: Record] = [:]
+        var current: [ObjectIdentifier: Record] = .init(minimumCapacity: previous.count)
         presentations.removeAll(keepingCapacity: true)
         collect(root, parent: nil, parentTransform: AffineTransform(scaleX: scale, y: scale), opacity: 1,
                 ancestry: 0, index: 0, time: time, into: &current, depth: 0)
@@ -99,19 +106,15 @@ final class DamageTracker {
         let full = Layer.transform3D(of: p, in: parent).concatenating(Transform3D(parentTransform))
         let m = full.affineTransform
         guard m.a.isFinite, m.b.isFinite, m.c.isFinite, m.d.isFinite else { return nil }
-        var h = Hasher()
-        h.combine(m.a); h.combine(m.b); h.combine(m.c); h.combine(m.d); h.combine(m.tx); h.combine(m.ty)
-        h.combine(opacity * p.opacity)
-        h.combine(index)
-        h.combine(layer.changeCount)
-        h.combine(ancestry)
-        if let mask = p.mask { h.combine(mask.changeCount); h.combine(mask.hasAnimations ? time : 0) }
-        if layer.hasAnimations { h.combine(time) }
         // A transition also draws the state before the change, whose sublayers may be
         // gone from the tree, and a projected layer is warped: either may touch anything.
         let projective = DisplayListBuilder.isProjective(full)
         let bounds = p.activeTransition == nil && !projective ? Self.deviceBounds(p, m) : Rect(x: -1e9, y: -1e9, width: 2e9, height: 2e9)
-        records[ObjectIdentifier(layer)] = Record(bounds: bounds, signature: h.finalize())
+        let animated = layer.hasAnimations || (p.mask?.hasAnimations ?? false)
+        records[ObjectIdentifier(layer)] = Record(bounds: bounds, transform: m, opacity: opacity * p.opacity, index: index,
+                                                  changeCount: layer.changeCount, ancestry: ancestry,
+                                                  maskChanges: p.mask?.changeCount ?? -1, time: animated ? time : 0)
+        guard !layer.sublayers.isEmpty else { return Visit(presentation: p, transform: m, opacity: opacity * p.opacity, ancestry: 0) }
         var childAncestry = Hasher()
         childAncestry.combine(ancestry)
         childAncestry.combine(layer.changeCount)
