@@ -104,7 +104,7 @@ final class RenderWorkers: @unchecked Sendable {
         }
     }
 
-    private func serve() -> Never {
+    private func serve() {
         while true {
             wake.wait()
             while let batch = nextBatch() { batch.run() }
