@@ -1,4 +1,3 @@
-import Glibc
 import LayerKit
 @testable import PixmanRender
 import Testing
@@ -83,13 +82,7 @@ struct CacheTests {
     func shapeCoverage() {
         let (r, root, _) = makeRenderer(width: 120, height: 120)
         let shape = ShapeLayer()
-        let star = Path()
-        for k in 0..<5 {
-            let a = -Double.pi / 2 + Double(k * 2) * 2 * .pi / 5
-            let p = Point(x: 30 + 25 * cos(a), y: 30 + 25 * sin(a))
-            k == 0 ? star.move(to: p) : star.addLine(to: p)
-        }
-        star.closeSubpath()
+        let star = starPath(center: Point(x: 30, y: 30), radius: 25)
         Transaction.withoutActions {
             shape.frame = Rect(x: 10, y: 10, width: 60, height: 60)
             shape.path = star

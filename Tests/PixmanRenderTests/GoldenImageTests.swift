@@ -90,13 +90,7 @@ struct GoldenImageTests {
             mask.cornerRadius = 20
             mask.backgroundColor = Color(white: 0, alpha: 0.7)
             masked.mask = mask
-            let star = Path()
-            for k in 0..<5 {
-                let a = -Double.pi / 2 + Double(k * 2) * 2 * .pi / 5
-                let p = Point(x: 40 + 32 * cos(a), y: 38 + 32 * sin(a))
-                k == 0 ? star.move(to: p) : star.addLine(to: p)
-            }
-            star.closeSubpath()
+            let star = starPath(center: Point(x: 40, y: 38), radius: 32)
             shape.frame = Rect(x: 15, y: 85, width: 80, height: 70)
             shape.path = star
             shape.fillRule = .evenOdd

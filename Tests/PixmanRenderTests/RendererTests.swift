@@ -30,6 +30,18 @@ func box(_ frame: Rect, _ color: Color?, in parent: Layer) -> Layer {
     return l
 }
 
+/// A five-pointed star drawn in one stroke (a self-intersecting path).
+func starPath(center: Point, radius: Double) -> Path {
+    let star = Path()
+    for k in 0..<5 {
+        let a = -Double.pi / 2 + Double(k * 2) * 2 * .pi / 5
+        let p = Point(x: center.x + radius * cos(a), y: center.y + radius * sin(a))
+        k == 0 ? star.move(to: p) : star.addLine(to: p)
+    }
+    star.closeSubpath()
+    return star
+}
+
 func near(_ a: (r: UInt8, g: UInt8, b: UInt8, a: UInt8), _ b: (Int, Int, Int, Int), _ tol: Int = 1) -> Bool {
     abs(Int(a.r) - b.0) <= tol && abs(Int(a.g) - b.1) <= tol && abs(Int(a.b) - b.2) <= tol && abs(Int(a.a) - b.3) <= tol
 }
@@ -446,13 +458,7 @@ struct ShapeLayerTests {
 
     @Test("a self-intersecting star: even-odd leaves the centre empty, non-zero fills it")
     func selfIntersecting() {
-        let star = Path()
-        for k in 0..<5 {
-            let a = -Double.pi / 2 + Double(k * 2) * 2 * .pi / 5
-            let p = Point(x: 50 + 45 * cos(a), y: 52 + 45 * sin(a))
-            k == 0 ? star.move(to: p) : star.addLine(to: p)
-        }
-        star.closeSubpath()
+        let star = starPath(center: Point(x: 50, y: 52), radius: 45)
         let evenOdd = shape { $0.path = star; $0.fillRule = .evenOdd }
         let nonZero = shape { $0.path = star }
         #expect(evenOdd.rgba8(x: 50, y: 55).a == 0 && nonZero.rgba8(x: 50, y: 55).a == 255)
