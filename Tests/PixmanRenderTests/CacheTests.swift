@@ -114,4 +114,23 @@ struct CacheTests {
         frame("a new path", sweeps: 5)
         #expect(shapes.heldBytes > 0 && shapes.count == 5)
     }
+
+    @Test("corner masks are kept per radius; a huge radius takes the general path instead of a huge mask")
+    func cornerMasks() {
+        let (r, root, _) = makeRenderer(width: 100, height: 100)
+        for i in 0..<3 {
+            let l = box(Rect(x: Double(i * 30), y: 0, width: 28, height: 28), .white, in: root)
+            Transaction.withoutActions { l.cornerRadius = 6 }
+        }
+        _ = r.render()
+        #expect(r.renderer.aligned.maskCount == 1, "three cards of one radius share a mask")
+        // A circle of radius 550 around (50, 600): at x = 0 its edge is at y ≈ 52.3.
+        let huge = box(Rect(x: -500, y: 50, width: 1100, height: 1100), .red, in: root)
+        Transaction.withoutActions { huge.cornerRadius = 550 }
+        let image = r.render()
+        #expect(r.renderer.aligned.maskCount == 1)
+        #expect(image.rgba8(x: 0, y: 51).a == 0, "outside the round edge")
+        #expect(image.rgba8(x: 0, y: 54).a == 255)
+        #expect(image.rgba8(x: 50, y: 50).a == 255)
+    }
 }

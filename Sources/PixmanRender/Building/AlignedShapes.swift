@@ -8,9 +8,13 @@ import LayerKit
 @MainActor
 final class AlignedShapes {
     private struct Key: Hashable { let radius: Int; let border: Int }
-    private var masks: [Key: SharedImage] = [:]
-    /// Masks kept at most; the cache is dropped when full (radii rarely vary much).
-    private let capacity = 256
+    /// Corner masks by radius and border width, least recently used first past 16 MiB.
+    private var masks = LRUCache<Key, SharedImage>(limit: 16 << 20)
+    /// Radii (device pixels) up to which corners come from masks; a larger one is
+    /// rare and its mask big, so such a layer takes the general path.
+    static let largestMaskedRadius = 512
+    /// Masks kept now.
+    var maskCount: Int { masks.count }
     /// Shapes drawn through the fast path (for tests).
     private(set) var fastFills = 0
 
@@ -24,7 +28,7 @@ final class AlignedShapes {
         let bw = min(p.borderWidth, b.width / 2, b.height / 2) * m.a
         func whole(_ v: Double) -> Int? { abs(v - v.rounded()) < 1e-6 && abs(v) < 1e7 ? Int(v.rounded()) : nil }
         guard let ix0 = whole(x0), let ix1 = whole(x1), let iy0 = whole(y0), let iy1 = whole(y1),
-              let ir = whole(r), let ibw = whole(bw), ix1 > ix0, iy1 > iy0 else { return nil }
+              let ir = whole(r), let ibw = whole(bw), ix1 > ix0, iy1 > iy0, ir <= Self.largestMaskedRadius else { return nil }
         return (ix0, iy0, ix1, iy1, ir, ibw)
     }
 
@@ -106,8 +110,7 @@ final class AlignedShapes {
     /// `border`: its four quadrants are the four corners.
     private func cornerMask(radius r: Int, border: Int) -> SharedImage? {
         let key = Key(radius: r, border: border)
-        if let m = masks[key] { return m }
-        if masks.count >= capacity { masks.removeAll() }
+        if let m = masks.value(for: key) { return m }
         let side = Double(2 * r)
         let segments = ShapeRasterizer.segments(forRadius: Double(r), scale: 1)
         let square = Rect(x: 0, y: 0, width: side, height: side)
@@ -117,7 +120,7 @@ final class AlignedShapes {
             : ShapeRasterizer.ring(outer: outer, inner: ShapeRasterizer.roundedRect(square.insetBy(dx: Double(border), dy: Double(border)),
                                                                                    radius: Double(r - border), segments: segments))
         guard let image = ShapeRasterizer.mask(coverage, width: 2 * r, height: 2 * r), let m = SharedImage(adopting: image) else { return nil }
-        masks[key] = m
+        masks.insert(m, for: key, cost: 4 * r * r)
         return m
     }
 }
