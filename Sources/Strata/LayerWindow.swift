@@ -10,8 +10,9 @@ import WaylandClient
 /// render workers, so the main thread stays free for events meanwhile. A commit
 /// that changed something asks for a frame; while `AnimationTimeline` reports
 /// animations in flight frames keep coming, and when nothing will change the
-/// window stops asking — an idle window costs nothing. A scheduled animation (a `beginTime` in the future) wakes the window with a
-/// timer. The root layer is sized to the window and counts as presented (rule B5).
+/// window stops asking — an idle window costs nothing. A scheduled animation (a
+/// `beginTime` in the future) wakes the window with a timer. The root layer is
+/// sized to the window and counts as presented (rule B5).
 @MainActor
 public final class LayerWindow {
     public let window: ToplevelWindow

@@ -80,8 +80,6 @@ struct Coverage: @unchecked Sendable {
         let clipped = box.intersection(limit)
         bounds = clipped.isEmpty ? .empty : clipped
     }
-
-    var isEmpty: Bool { trapezoids.isEmpty || bounds.isEmpty }
 }
 
 /// Items composited as one, through an optional clip coverage, at an opacity.

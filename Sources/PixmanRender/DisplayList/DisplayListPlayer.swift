@@ -151,40 +151,34 @@ enum DisplayListPlayer {
         if let mask { pixman_image_unref(mask) }
     }
 
-    /// A band needs the source within the blur's reach of its pixels, no more: the
-    /// blur is local, so those pixels come out as in a blur of the whole shadow.
+    /// A shadow with a cache key uses a mask of its whole box, kept or made once.
+    /// Otherwise a band blurs the source within the blur's reach of its pixels, no
+    /// more: the blur is local, so those pixels come out as in a blur of the whole.
     @inline(never)
     private static func playShadow(_ s: Shadow, onto t: Target) {
         let out = s.bounds.intersection(t.area)
         guard !out.isEmpty else { return }
-        let whole = s.wholeMask { shadow in
-            let box = shadow.bounds
-            guard let source = newImage(PIXMAN_a8r8g8b8, box) else { return nil }
-            play(shadow.source, onto: Target(image: source, originX: box.x0, originY: box.y0, area: box))
-            let blurred = ShadowBlur.blurredAlpha(of: source, width: box.width, height: box.height, sigma: shadow.sigma)
-            pixman_image_unref(source)
-            return blurred.flatMap { SharedImage(adopting: $0) }
+        var mask: OpaquePointer?, origin = s.bounds
+        if let whole = s.wholeMask(make: { blur($0, over: $0.bounds).flatMap(SharedImage.init(adopting:)) }) {
+            mask = whole.header()
+        } else {
+            origin = s.bounds.intersection(out.insetBy(-(ShadowBlur.reach(sigma: s.sigma) + 1)))
+            mask = blur(s, over: origin)
         }
-        if let whole, let mask = whole.header() {
-            withSolid(s.color) { solid in
-                pixman_image_composite32(PIXMAN_OP_OVER, solid, mask, t.image, 0, 0, Int32(out.x0 - s.bounds.x0), Int32(out.y0 - s.bounds.y0),
-                                         Int32(out.x0 - t.originX), Int32(out.y0 - t.originY), Int32(out.width), Int32(out.height))
-            }
-            pixman_image_unref(mask)
-            return
-        }
-        let reach = ShadowBlur.reach(sigma: s.sigma) + 1
-        let need = s.bounds.intersection(out.insetBy(-reach))
-        guard !out.isEmpty, let source = newImage(PIXMAN_a8r8g8b8, need) else { return }
-        play(s.source, onto: Target(image: source, originX: need.x0, originY: need.y0, area: need))
-        let blurred = ShadowBlur.blurredAlpha(of: source, width: need.width, height: need.height, sigma: s.sigma)
-        pixman_image_unref(source)
-        guard let blurred else { return }
+        guard let mask else { return }
         withSolid(s.color) { solid in
-            pixman_image_composite32(PIXMAN_OP_OVER, solid, blurred, t.image, 0, 0, Int32(out.x0 - need.x0), Int32(out.y0 - need.y0),
+            pixman_image_composite32(PIXMAN_OP_OVER, solid, mask, t.image, 0, 0, Int32(out.x0 - origin.x0), Int32(out.y0 - origin.y0),
                                      Int32(out.x0 - t.originX), Int32(out.y0 - t.originY), Int32(out.width), Int32(out.height))
         }
-        pixman_image_unref(blurred)
+        pixman_image_unref(mask)
+    }
+
+    /// The shadow's source drawn over the device pixels of `box`, its alpha blurred (a8).
+    private static func blur(_ s: Shadow, over box: PixelBox) -> OpaquePointer? {
+        guard let source = newImage(PIXMAN_a8r8g8b8, box) else { return nil }
+        play(s.source, onto: Target(image: source, originX: box.x0, originY: box.y0, area: box))
+        defer { pixman_image_unref(source) }
+        return ShadowBlur.blurredAlpha(of: source, width: box.width, height: box.height, sigma: s.sigma)
     }
 
     @inline(never)

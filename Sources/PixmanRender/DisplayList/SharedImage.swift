@@ -31,9 +31,4 @@ final class SharedImage: @unchecked Sendable {
     func header() -> OpaquePointer? {
         pixman_image_create_bits(format, Int32(width), Int32(height), bits, stride)
     }
-
-    /// The premultiplied ARGB words, for an a8r8g8b8 image.
-    var words: [UInt32] {
-        Array(UnsafeBufferPointer(start: bits, count: Int(stride) / 4 * height))
-    }
 }

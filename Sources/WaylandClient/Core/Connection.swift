@@ -110,7 +110,7 @@ public final class Connection {
             if ready < 0 && errno != EINTR { throw connectionError() }
         }
         dispatched = try dispatchPending()
-        if fds[1].revents != 0 { mailbox.runPosted() }
+        mailbox.runPosted(signalled: fds[1].revents != 0)
         return dispatched
     }
 

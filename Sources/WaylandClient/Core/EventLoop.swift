@@ -177,7 +177,7 @@ public final class EventLoop {
             wl_display_cancel_read(display)
         }
         try connection.dispatchPending()
-        if fds[1].revents != 0 { connection.mailbox.runPosted() }
+        connection.mailbox.runPosted(signalled: fds[1].revents != 0)
         if fds.count > 2 && fds[2].revents & Int16(POLLIN) != 0 {
             var value: UInt64 = 0
             _ = read(mainQueueFD, &value, 8)

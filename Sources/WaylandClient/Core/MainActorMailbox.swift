@@ -27,11 +27,12 @@ final class MainActorMailbox: Sendable {
         if fileDescriptor >= 0 { _ = write(fileDescriptor, &one, 8) }
     }
 
-    /// Runs what was posted, in order (and what that posts in turn).
+    /// Runs what was posted, in order (and what that posts in turn); `signalled`:
+    /// the eventfd polled readable, and is reset.
     @MainActor
-    func runPosted() {
+    func runPosted(signalled: Bool) {
         var value: UInt64 = 0
-        if fileDescriptor >= 0 { _ = read(fileDescriptor, &value, 8) }
+        if signalled && fileDescriptor >= 0 { _ = read(fileDescriptor, &value, 8) }
         while true {
             let batch = work.withLock { w -> [@MainActor @Sendable () -> Void] in
                 defer { w.removeAll() }
