@@ -550,16 +550,33 @@ struct DamageTests {
             layers.append(l)
         }
         _ = r.render()
-        for step in 0..<40 {
+        for step in 0..<120 {
             let l = layers[1 + rng.int(layers.count - 1)]
+            let other = layers[rng.int(layers.count)]
             Transaction.withoutActions {
-                switch rng.int(6) {
+                switch rng.int(13) {
                 case 0: l.position = Point(x: rng.double(0, 160), y: rng.double(0, 120))
                 case 1: l.opacity = rng.double(0.2, 1)
                 case 2: l.isHidden.toggle()
                 case 3: l.backgroundColor = Color(red: rng.double(0, 1), green: 0.5, blue: 0.5)
                 case 4: l.transform = Transform3D(rotationAngle: rng.double(-1, 1), x: 0, y: 0, z: 1)
-                default: l.zPosition = rng.double(-1, 1)
+                case 5: l.zPosition = rng.double(-1, 1)
+                case 6: l.removeFromSuperlayer()
+                case 7: if !other.isDescendant(of: l) { other.addSublayer(l) }   // reparent (or put back)
+                case 8:
+                    let m = Layer()
+                    m.frame = Rect(x: rng.double(-10, 20), y: rng.double(-10, 20), width: rng.double(5, 40), height: rng.double(5, 40))
+                    m.backgroundColor = Color(white: 0, alpha: rng.double(0.2, 1))
+                    l.mask = rng.int(3) == 0 ? nil : m
+                case 9: l.mask?.position = Point(x: rng.double(0, 30), y: rng.double(0, 30))   // a mask changes on its own
+                case 10: l.sublayerTransform = Transform3D(scaleX: rng.double(0.5, 1.5), y: 1, z: 1)
+                case 11: if !other.isDescendant(of: l) { other.insertSublayer(l, at: 0) }
+                default:
+                    let fade = BasicAnimation(keyPath: "opacity")
+                    fade.fromValue = 0.2
+                    fade.toValue = 1.0
+                    fade.duration = 0.5
+                    l.add(fade, forKey: "fade")
                 }
             }
             if step % 7 == 0 { clock.advance(by: 0.1) }

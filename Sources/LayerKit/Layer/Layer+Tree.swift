@@ -91,6 +91,7 @@ extension Layer {
         guard let parent = superlayer else { return }
         parent.sublayerStorage.removeAll { $0 === self }
         superlayerLink = nil
+        parent.noteSubtreeChange()   // also when the layer moves to another superlayer
     }
 
     private func actionToRunIfVisible(forKey key: String) -> (any Action)? {

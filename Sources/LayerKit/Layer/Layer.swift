@@ -87,6 +87,7 @@ open class Layer {
         for sublayer in sublayerStorage where sublayer.superlayerLink === self {
             sublayer.superlayerLink = nil
         }
+        if let mask = state.mask, mask.maskOwnerLink === self { mask.maskOwnerLink = nil }
         if !animationEntries.isEmpty {
             // Gone mid-animation: each animation stops, unfinished, exactly once.
             AnimationTimeline.unregister(id: ObjectIdentifier(self))
@@ -180,7 +181,9 @@ open class Layer {
         get { state.mask }
         set {
             guard newValue !== self else { return Diagnostics.report(.invalidTree("a layer cannot be its own mask")) }
+            let old = state.mask
             setState("mask", \.mask, newValue, changed: newValue !== state.mask)
+            maskDidChange(from: old)
             Transaction.noteTreeChange()
         }
     }
@@ -303,12 +306,40 @@ open class Layer {
 
     /// Counts model changes; renderers compare it to know what to redraw.
     public private(set) var changeCount = 0
+    /// Counts model changes of this layer and of everything below it — sublayers at
+    /// any depth and their masks — so a renderer can pass over a subtree whose
+    /// count it has seen before without looking inside.
+    public private(set) var subtreeChangeCount = 0
+    /// The layer this one is the `mask` of, if any (not retained, like `superlayerLink`).
+    unowned(unsafe) var maskOwnerLink: Layer?
+    /// The layer this one is the `mask` of, if any (a mask has no superlayer).
+    public var maskOwner: Layer? { maskOwnerLink }
 
     func propertyDidChange(_ key: String) {
         changeCount &+= 1
+        noteSubtreeChange()
         // A layer's own timing moves the times its animations' events fall due.
         if !animationEntries.isEmpty || !sublayerStorage.isEmpty, key == "speed" || key == "beginTime" || key == "timeOffset" {
             AnimationTimeline.invalidate()
+        }
+    }
+
+    /// Links a new mask to this layer, so its changes count as changes of this
+    /// layer's subtree (see ``subtreeChangeCount``).
+    func maskDidChange(from old: Layer?) {
+        guard !isPresentationCopy, state.mask !== old else { return }
+        if old?.maskOwnerLink === self { old?.maskOwnerLink = nil }
+        state.mask?.maskOwnerLink = self
+    }
+
+    /// Counts a change here and in every layer above (superlayers, mask owners).
+    func noteSubtreeChange() {
+        var layer: Layer? = self
+        var steps = 0
+        while let l = layer, steps < 100_000 {   // a mask cycle must not loop forever
+            l.subtreeChangeCount &+= 1
+            layer = l.superlayerLink ?? l.maskOwnerLink
+            steps += 1
         }
     }
 

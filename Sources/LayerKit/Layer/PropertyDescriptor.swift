@@ -76,6 +76,19 @@ public struct PropertyDescriptor {
                            })
     }
 
+    /// `mask`: stored like the others, and linked to its owner (`Layer.maskDidChange`).
+    private static let maskProperty: PropertyDescriptor = {
+        let stored = state("mask", \.mask)
+        return PropertyDescriptor(key: "mask", valueType: Layer.self, isOptional: true, isImplicitlyAnimatable: true,
+                                  accepts: stored.accepts, read: stored.read,
+                                  write: { layer, value in
+                                      let old = layer.state.mask
+                                      guard stored.write(layer, value) else { return false }
+                                      layer.maskDidChange(from: old)
+                                      return true
+                                  })
+    }()
+
     /// `Layer`'s own properties, keyed by Core Animation key (`"hidden"` for `isHidden`).
     static let layerProperties: [String: PropertyDescriptor] = {
         let list: [PropertyDescriptor] = [
@@ -84,7 +97,7 @@ public struct PropertyDescriptor {
             state("transform", \.transform), state("sublayerTransform", \.sublayerTransform),
             state("opacity", \.opacity), state("hidden", \.isHidden), state("backgroundColor", \.backgroundColor),
             state("cornerRadius", \.cornerRadius), state("borderWidth", \.borderWidth), state("borderColor", \.borderColor),
-            state("masksToBounds", \.masksToBounds), state("mask", \.mask),
+            state("masksToBounds", \.masksToBounds), maskProperty,
             state("doubleSided", \.isDoubleSided, animatable: false),
             state("contents", \.contents), state("contentsRect", \.contentsRect), state("contentsCenter", \.contentsCenter),
             state("contentsGravity", \.contentsGravity, animatable: false), state("contentsScale", \.contentsScale, animatable: false),

@@ -2,47 +2,76 @@ import CPixman
 import LayerKit
 
 /// Works out which device pixels a frame must repaint: for every layer that
-/// draws, its device bounds and a signature of what it draws with; a layer
-/// whose signature or bounds changed — or that appeared or went away — damages
-/// its old and its new bounds. Animating layers change every frame.
+/// draws, its device bounds and what it draws with; a layer for which either
+/// changed — or that appeared or went away — damages its old and its new bounds.
+/// Animating layers change every frame.
 ///
-/// The signature covers the layer's transform to the device, its accumulated
+/// What a layer draws with: its transform to the device, its accumulated
 /// opacity, its place among its siblings, its own model changes and those of its
 /// ancestors and mask. Bounds include borders, shadows, shape strokes and contents.
+///
+/// Records are kept between frames, and a subtree whose `subtreeChangeCount`, and
+/// everything its parent passes down, are as last seen — and in which nothing
+/// animates — is passed over without looking inside: a frame costs in proportion
+/// to what changed and the siblings on its way, not to the whole tree.
 @MainActor
 final class DamageTracker {
+    /// What a layer passes down to a sublayer.
+    private struct Inputs: Equatable {
+        var parent: ObjectIdentifier?
+        var transform: AffineTransform
+        var opacity: Double
+        var ancestry: Int
+        var index: Int
+    }
+
     /// What a layer drew with: compared field by field (cheaper than hashing them).
-    private struct Record: Equatable {
+    private struct Drawing: Equatable {
         var bounds: Rect
         var transform: AffineTransform
         var opacity: Double
-        var index: Int
         var changeCount: Int
-        var ancestry: Int
         var maskChanges: Int
         var time: Double
     }
 
-    private var previous: [ObjectIdentifier: Record] = [:]
+    private struct Record {
+        var inputs: Inputs
+        var subtreeChangeCount: Int
+        /// Nil when the layer draws nothing (hidden, transparent, degenerate).
+        var drawing: Drawing?
+        /// The sublayers visited under it.
+        var children: [ObjectIdentifier]
+    }
+
+    private var records: [ObjectIdentifier: Record] = [:]
+    private var root: ObjectIdentifier?
     /// The presentation copies the last pass made, for the compositor to reuse.
     private(set) var presentations: [ObjectIdentifier: Layer] = [:]
     /// Damage of recent frames, newest last, for buffers of some age.
     private var history: [[Rect]] = []
     private let historyLength = 8
+    /// Layers looked at by the last pass (for tests).
+    private(set) var visited = 0
 
     /// The damaged rectangles (device pixels, whole) of this frame.
     func damage(root: Layer, time: Double, scale: Double, width: Int, height: Int) -> [Rect] {
-        var current: [ObjectIdentifier: Record] = .init(minimumCapacity: previous.count)
         presentations.removeAll(keepingCapacity: true)
-        collect(root, parent: nil, parentTransform: AffineTransform(scaleX: scale, y: scale), opacity: 1,
-                ancestry: 0, index: 0, time: time, into: &current, depth: 0)
+        visited = 0
         var rects: [Rect] = []
-        for (id, now) in current {
-            guard let before = previous[id] else { rects.append(now.bounds); continue }
-            if before != now { rects.append(before.bounds); rects.append(now.bounds) }
+        let rootID = ObjectIdentifier(root)
+        if let old = self.root, old != rootID { forget(old, parent: nil, into: &rects) }
+        self.root = rootID
+        // Animated layers, and everything above them, are looked at every frame.
+        var animated: Set<ObjectIdentifier> = []
+        for layer in AnimationTimeline.animatedLayers {
+            var l: Layer? = layer
+            while let current = l, animated.insert(ObjectIdentifier(current)).inserted {
+                l = current.superlayer ?? current.maskOwner
+            }
         }
-        for (id, before) in previous where current[id] == nil { rects.append(before.bounds) }
-        previous = current
+        visit(root, Inputs(parent: nil, transform: AffineTransform(scaleX: scale, y: scale), opacity: 1, ancestry: 0, index: 0),
+              parentPresentation: nil, time: time, animated: animated, into: &rects, depth: 0)
         let canvas = Rect(x: 0, y: 0, width: Double(width), height: Double(height))
         var damage = rects.map { $0.intersection(canvas) }.filter { !$0.isEmpty }.map(Self.pixelAligned)
         if damage.count > 64 { damage = [damage.dropFirst().reduce(damage[0]) { $0.union($1) }] }
@@ -50,6 +79,11 @@ final class DamageTracker {
         if !damage.isEmpty { history.append(damage) }
         if history.count > historyLength { history.removeFirst() }
         return damage
+    }
+
+    /// The device bounds `layer` drew in at the last pass; nil when it drew nothing or was not seen.
+    func bounds(of layer: Layer) -> Rect? {
+        records[ObjectIdentifier(layer)]?.drawing?.bounds
     }
 
     /// What to repaint in a buffer whose contents are `age` frames old (1: the last
@@ -61,7 +95,8 @@ final class DamageTracker {
 
     /// Forgets everything: the next frame is painted whole.
     func reset() {
-        previous.removeAll()
+        records.removeAll()
+        root = nil
         history.removeAll()
     }
 
@@ -70,31 +105,79 @@ final class DamageTracker {
         return Rect(x: x0, y: y0, width: r.maxX.rounded(.up) - x0, height: r.maxY.rounded(.up) - y0)
     }
 
-    /// What a layer passes down to its sublayers.
-    private struct Visit {
+    /// Looks at one layer and, unless its subtree is as last seen, below it. The
+    /// per-layer work is in helpers, so each level of a deep tree costs little stack.
+    private func visit(_ layer: Layer, _ inputs: Inputs, parentPresentation: Layer?, time: Double, animated: Set<ObjectIdentifier>,
+                       into rects: inout [Rect], depth: Int) {
+        guard depth < 4096, !isUnchanged(layer, inputs, animated: animated) else { return }
+        visited += 1
+        let below = look(layer, inputs, parentPresentation: parentPresentation, time: time, into: &rects)
+        if let below {
+            for (i, s) in layer.sublayers.enumerated() {
+                visit(s, Inputs(parent: ObjectIdentifier(layer), transform: below.transform, opacity: below.opacity,
+                                ancestry: below.ancestry, index: i),
+                      parentPresentation: below.presentation, time: time, animated: animated, into: &rects, depth: depth + 1)
+            }
+        }
+        remember(layer, inputs, drewSublayers: below != nil, into: &rects)
+    }
+
+    /// True when the layer's subtree is as last seen, with the same inputs, and nothing in it animates.
+    @inline(never)
+    private func isUnchanged(_ layer: Layer, _ inputs: Inputs, animated: Set<ObjectIdentifier>) -> Bool {
+        let id = ObjectIdentifier(layer)
+        guard let old = records[id] else { return false }
+        return old.inputs == inputs && old.subtreeChangeCount == layer.subtreeChangeCount && !animated.contains(id)
+    }
+
+    /// Records the layer as seen now; sublayers it had before and no longer has are forgotten.
+    @inline(never)
+    private func remember(_ layer: Layer, _ inputs: Inputs, drewSublayers: Bool, into rects: inout [Rect]) {
+        let id = ObjectIdentifier(layer)
+        let children = drewSublayers ? layer.sublayers.map(ObjectIdentifier.init) : []
+        if let gone = records[id]?.children, gone != children {
+            let kept = Set(children)
+            for child in gone where !kept.contains(child) { forget(child, parent: id, into: &rects) }
+        }
+        records[id]?.inputs = inputs
+        records[id]?.subtreeChangeCount = layer.subtreeChangeCount
+        records[id]?.children = children
+    }
+
+    /// A subtree gone from under `parent`: its old bounds are damaged and its records
+    /// dropped (unless the layer has moved elsewhere and was seen there this pass).
+    private func forget(_ id: ObjectIdentifier, parent: ObjectIdentifier?, into rects: inout [Rect]) {
+        guard let r = records[id], r.inputs.parent == parent else { return }
+        records[id] = nil
+        if let b = r.drawing?.bounds { rects.append(b) }
+        for child in r.children { forget(child, parent: id, into: &rects) }
+    }
+
+    /// What a layer passes down to its sublayers; nil when it draws nothing.
+    private struct Below {
         let presentation: Layer
         let transform: AffineTransform
         let opacity: Double
         let ancestry: Int
     }
 
-    /// Walks the tree; the per-layer work is in `record`, so each level of a deep
-    /// tree costs little stack.
-    private func collect(_ layer: Layer, parent: Layer?, parentTransform: AffineTransform, opacity: Double, ancestry: Int,
-                         index: Int, time: Double, into records: inout [ObjectIdentifier: Record], depth: Int) {
-        guard depth < 4096,
-              let visit = record(layer, parent: parent, parentTransform: parentTransform, opacity: opacity,
-                                 ancestry: ancestry, index: index, time: time, into: &records) else { return }
-        for (i, s) in layer.sublayers.enumerated() {
-            collect(s, parent: visit.presentation, parentTransform: visit.transform, opacity: visit.opacity,
-                    ancestry: visit.ancestry, index: i, time: time, into: &records, depth: depth + 1)
+    /// One layer's drawing, compared with the last: a change damages the old and the
+    /// new bounds. Returns what the layer passes down; nil when it draws nothing.
+    @inline(never)
+    private func look(_ layer: Layer, _ inputs: Inputs, parentPresentation: Layer?, time: Double, into rects: inout [Rect]) -> Below? {
+        let id = ObjectIdentifier(layer)
+        let (drawing, below) = measure(layer, inputs, parentPresentation: parentPresentation, time: time)
+        let old = records[id]
+        if drawing != old?.drawing {
+            if let b = old?.drawing?.bounds { rects.append(b) }
+            if let b = drawing?.bounds { rects.append(b) }
         }
+        records[id] = Record(inputs: inputs, subtreeChangeCount: layer.subtreeChangeCount, drawing: drawing, children: old?.children ?? [])
+        return below
     }
 
-    /// Records one layer's bounds and signature; nil when it draws nothing.
-    @inline(never)
-    private func record(_ layer: Layer, parent: Layer?, parentTransform: AffineTransform, opacity: Double, ancestry: Int,
-                        index: Int, time: Double, into records: inout [ObjectIdentifier: Record]) -> Visit? {
+    /// What a layer draws with and passes down.
+    private func measure(_ layer: Layer, _ inputs: Inputs, parentPresentation parent: Layer?, time: Double) -> (Drawing?, Below?) {
         let p: Layer
         if layer.hasAnimations {
             p = layer.presentation(atTime: time)
@@ -102,24 +185,23 @@ final class DamageTracker {
         } else {
             p = layer
         }
-        guard !p.isHidden, p.opacity > 0 else { return nil }
-        let full = Layer.transform3D(of: p, in: parent).concatenating(Transform3D(parentTransform))
+        guard !p.isHidden, p.opacity > 0 else { return (nil, nil) }
+        let full = Layer.transform3D(of: p, in: parent).concatenating(Transform3D(inputs.transform))
         let m = full.affineTransform
-        guard m.a.isFinite, m.b.isFinite, m.c.isFinite, m.d.isFinite else { return nil }
+        guard m.a.isFinite, m.b.isFinite, m.c.isFinite, m.d.isFinite else { return (nil, nil) }
         // A transition also draws the state before the change, whose sublayers may be
         // gone from the tree, and a projected layer is warped: either may touch anything.
         let projective = DisplayListBuilder.isProjective(full)
         let bounds = p.activeTransition == nil && !projective ? Self.deviceBounds(p, m) : Rect(x: -1e9, y: -1e9, width: 2e9, height: 2e9)
         let animated = layer.hasAnimations || (p.mask?.hasAnimations ?? false)
-        records[ObjectIdentifier(layer)] = Record(bounds: bounds, transform: m, opacity: opacity * p.opacity, index: index,
-                                                  changeCount: layer.changeCount, ancestry: ancestry,
-                                                  maskChanges: p.mask?.changeCount ?? -1, time: animated ? time : 0)
-        guard !layer.sublayers.isEmpty else { return Visit(presentation: p, transform: m, opacity: opacity * p.opacity, ancestry: 0) }
-        var childAncestry = Hasher()
-        childAncestry.combine(ancestry)
-        childAncestry.combine(layer.changeCount)
-        childAncestry.combine(layer.hasAnimations ? time : 0)
-        return Visit(presentation: p, transform: m, opacity: opacity * p.opacity, ancestry: childAncestry.finalize())
+        let drawing = Drawing(bounds: bounds, transform: m, opacity: inputs.opacity * p.opacity, changeCount: layer.changeCount,
+                              maskChanges: p.mask?.subtreeChangeCount ?? -1, time: animated ? time : 0)
+        // Sublayers redraw when anything above them changed (their ancestry).
+        var ancestry = Hasher()
+        ancestry.combine(inputs.ancestry)
+        ancestry.combine(layer.changeCount)
+        ancestry.combine(layer.hasAnimations ? time : 0)
+        return (drawing, Below(presentation: p, transform: m, opacity: inputs.opacity * p.opacity, ancestry: ancestry.finalize()))
     }
 
     /// Everything the layer itself can touch on the device, with a pixel of slack
