@@ -10,7 +10,7 @@ public final class LayerRenderer {
     let aligned = AlignedShapes()
     let shadows = ShadowCache()
     let shapes = ShapeCoverageCache()
-    private let damage = DamageTracker()
+    let damage = DamageTracker()
 
     /// Threads a frame is drawn on at most (bands of the damaged area; default:
     /// one per core); 1 draws a frame on one thread. The pixels do not

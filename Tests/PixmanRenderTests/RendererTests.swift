@@ -532,6 +532,74 @@ struct DamageTests {
         #expect(r.lastDamage.contains { $0.contains(Point(x: 120, y: 120)) })   // its new place inside the holder
     }
 
+    /// A frame drawn by a renderer that has never seen the tree.
+    func fresh(_ root: Layer, width: Int = 160, height: Int = 120) -> RenderedImage {
+        let r = OffscreenRenderer(width: width, height: height)
+        r.rootLayer = root
+        defer { r.rootLayer = nil }
+        return r.render()
+    }
+
+    @Test("a frame looks only at what changed: unchanged subtrees are passed over")
+    func incrementalDamage() {
+        let (r, root, _) = makeRenderer(width: 160, height: 120)
+        var cards: [Layer] = []
+        for i in 0..<200 {
+            let card = box(Rect(x: Double(i % 20) * 8, y: Double(i / 20) * 12, width: 7, height: 10), .blue, in: root)
+            _ = box(Rect(x: 1, y: 1, width: 3, height: 3), .white, in: card)
+            cards.append(card)
+        }
+        _ = r.render()
+        #expect(r.renderer.damage.visited == 401)
+        _ = r.render()
+        #expect(r.renderer.damage.visited == 0, "nothing changed: nothing looked at")
+        Transaction.withoutActions { cards[57].sublayers[0].backgroundColor = .red }
+        let image = r.render()
+        #expect(r.renderer.damage.visited == 3, "the root, the card and its changed sublayer")
+        let same = image == fresh(root)
+        #expect(same)
+        #expect(Set(r.lastDamage) == [Rect(x: 136, y: 24, width: 5, height: 5)])
+    }
+
+    @Test("a mask changing on its own, a layer moving between superlayers, a hidden subtree: damage follows")
+    func structuralDamage() {
+        let (r, root, _) = makeRenderer(width: 160, height: 120)
+        let left = box(Rect(x: 0, y: 0, width: 80, height: 120), nil, in: root)
+        let right = box(Rect(x: 80, y: 0, width: 80, height: 120), nil, in: root)
+        let masked = box(Rect(x: 10, y: 10, width: 50, height: 50), .green, in: left)
+        let mask = Layer()
+        let mover = box(Rect(x: 10, y: 80, width: 20, height: 20), .red, in: left)
+        Transaction.withoutActions {
+            mask.frame = Rect(x: 0, y: 0, width: 20, height: 20)
+            mask.backgroundColor = .black
+            masked.mask = mask
+        }
+        _ = r.render()
+        func check(_ what: String) {
+            let image = r.render()
+            #expect(!r.lastDamage.isEmpty, "\(what): something was repainted")
+            let same = image == fresh(root)
+            #expect(same, "\(what): the damaged frame equals a full repaint")
+        }
+        Transaction.withoutActions { mask.position = Point(x: 40, y: 40) }
+        check("the mask moved")
+        Transaction.withoutActions { mask.backgroundColor = Color(white: 0, alpha: 0.3) }
+        check("the mask faded")
+        Transaction.withoutActions { right.addSublayer(mover) }
+        check("moved to another superlayer")
+        Transaction.withoutActions { right.isHidden = true }
+        check("its new superlayer hidden")
+        Transaction.withoutActions { right.isHidden = false }
+        check("shown again")
+        Transaction.withoutActions { mover.removeFromSuperlayer() }
+        check("removed")
+        let hidden = box(Rect(x: 0, y: 0, width: 10, height: 10), nil, in: root)
+        Transaction.withoutActions { hidden.isHidden = true; left.addSublayer(mover) }
+        check("put back")
+        Transaction.withoutActions { hidden.addSublayer(mover) }
+        check("moved into a hidden superlayer")
+    }
+
     @Test("frames repainted from damage equal full repaints (random trees, random changes)")
     func damageEqualsFullRepaint() {
         var rng = SeededRandom(seed: 42)
