@@ -118,7 +118,7 @@ public final class LayerRenderer {
         var builder = DisplayListBuilder(frame: PixelBox(x0: 0, y0: 0, x1: width, y1: height), scale: scale, time: time,
                                          contents: contents, aligned: aligned, shadows: shadows, shapes: shapes)
         builder.repaintArea = region.map { Rect.boundingBox(of: $0.flatMap(\.corners)) }
-        builder.presentations = damage.presentations
+        builder.damage = damage
         return Prepared(items: builder.build(root), region: region,
                         boxes: region?.map { PixelBox(x0: Int($0.minX), y0: Int($0.minY), x1: Int($0.maxX), y1: Int($0.maxY)) },
                         playback: BandedPlayback(maximumBands: maximumThreads, minimumBandArea: minimumBandArea))

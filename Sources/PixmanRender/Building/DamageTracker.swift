@@ -119,7 +119,7 @@ final class DamageTracker {
                       parentPresentation: below.presentation, time: time, animated: animated, into: &rects, depth: depth + 1)
             }
         }
-        remember(layer, inputs, drewSublayers: below != nil, into: &rects)
+        remember(layer, drewSublayers: below != nil, into: &rects)
     }
 
     /// True when the layer's subtree is as last seen, with the same inputs, and nothing in it animates.
@@ -130,17 +130,17 @@ final class DamageTracker {
         return old.inputs == inputs && old.subtreeChangeCount == layer.subtreeChangeCount && !animated.contains(id)
     }
 
-    /// Records the layer as seen now; sublayers it had before and no longer has are forgotten.
+    /// Records the sublayers seen under the layer now; those it had before and no
+    /// longer has are forgotten. (`look` recorded the rest.)
     @inline(never)
-    private func remember(_ layer: Layer, _ inputs: Inputs, drewSublayers: Bool, into rects: inout [Rect]) {
+    private func remember(_ layer: Layer, drewSublayers: Bool, into rects: inout [Rect]) {
         let id = ObjectIdentifier(layer)
+        let before = records[id]?.children ?? []
+        guard drewSublayers && !layer.sublayers.isEmpty || !before.isEmpty else { return }   // a leaf, then and now
         let children = drewSublayers ? layer.sublayers.map(ObjectIdentifier.init) : []
-        if let gone = records[id]?.children, gone != children {
-            let kept = Set(children)
-            for child in gone where !kept.contains(child) { forget(child, parent: id, into: &rects) }
-        }
-        records[id]?.inputs = inputs
-        records[id]?.subtreeChangeCount = layer.subtreeChangeCount
+        guard children != before else { return }
+        let kept = Set(children)
+        for child in before where !kept.contains(child) { forget(child, parent: id, into: &rects) }
         records[id]?.children = children
     }
 

@@ -29,8 +29,9 @@ struct DisplayListBuilder {
     let aligned: AlignedShapes
     let shadows: ShadowCache
     let shapes: ShapeCoverageCache
-    /// Presentation copies already made for this frame (by the damage pass).
-    var presentations: [ObjectIdentifier: Layer] = [:]
+    /// The damage pass of this frame: its presentation copies are reused, and the
+    /// bounds it knows let leaves outside the repainted area be skipped unread.
+    var damage: DamageTracker? = nil
     /// The area being repainted, when not everything is: layers without
     /// sublayers that cannot touch it are skipped.
     var repaintArea: Rect? = nil
@@ -43,7 +44,8 @@ struct DisplayListBuilder {
 
     private func draw(_ layer: Layer, parent: Layer?, parentTransform: AffineTransform, into items: inout [DisplayItem], depth: Int) {
         guard depth < 4096 else { return }   // deeper trees are cut off rather than overflowing the stack
-        let p: Layer = layer.hasAnimations ? (presentations[ObjectIdentifier(layer)] ?? layer.presentation(atTime: time)) : layer
+        if layer.sublayers.isEmpty, let area = repaintArea, let known = damage?.bounds(of: layer), !known.intersects(area) { return }
+        let p: Layer = layer.hasAnimations ? (damage?.presentations[ObjectIdentifier(layer)] ?? layer.presentation(atTime: time)) : layer
         guard !p.isHidden, p.opacity > 0 else { return }
         let full = Layer.transform3D(of: p, in: parent).concatenating(Transform3D(parentTransform))
         if Self.isProjective(full) {
@@ -128,8 +130,9 @@ struct DisplayListBuilder {
         guard pw * ph <= 16_384 * 4_096, pw <= 1 << 15, ph <= 1 << 15 else { return }
         let toPlane = AffineTransform(translationX: -b.minX, y: -b.minY).concatenating(AffineTransform(scaleX: planeScale, y: planeScale))
         var planeItems: [DisplayItem] = []
+        // The plane is drawn whole (no repaint area), reusing the frame's presentation copies.
         let inPlane = DisplayListBuilder(frame: PixelBox(x0: 0, y0: 0, x1: pw, y1: ph), scale: scale, time: time, contents: contents,
-                                         aligned: aligned, shadows: shadows, shapes: shapes, presentations: presentations)
+                                         aligned: aligned, shadows: shadows, shapes: shapes, damage: damage)
         inPlane.drawContent(p, layer: layer, sublayers: Self.drawingOrder(layer.sublayers), transform: toPlane, opacity: 1,
                             into: &planeItems, depth: depth)
         // plane pixel (u, v) → layer point (u/s + minX, v/s + minY) → device via h. Invert for pixman.
