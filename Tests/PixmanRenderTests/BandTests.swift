@@ -44,6 +44,9 @@ struct BandTests {
         // Small damage is not worth a thread; one band never exceeds the rows.
         #expect(BandedPlayback.bands(of: rects, count: 8, minimumArea: 96 * 1024).count == 1)
         #expect(BandedPlayback.bands(of: [PixelBox(x0: 0, y0: 0, x1: 1000, y1: 3)], count: 8, minimumArea: 1).count == 3)
+        let renderer = LayerRenderer()
+        renderer.maximumThreads = -3
+        #expect(renderer.maximumThreads == 1, "no threads at all means one")
     }
 
     @Test("cards, shadows, clips, masks, shapes and perspective come out the same in bands")
