@@ -62,5 +62,22 @@ struct AsyncDrawingTests {
         let bg = shot.rgba8(x: 300, y: 300)
         #expect(bg.r == 0x33 && bg.g == 0x66 && bg.b == 0xCC)
     }
+
+    @Test("a window closed while a frame is drawn elsewhere ignores the frame when it arrives")
+    func closedWhileDrawing() throws {
+        let weston = try HeadlessWeston()
+        let display = try weston.connect()
+        let window = ToplevelWindow(display: display, title: "closing", width: 200, height: 100)
+        let frames = Log<(ctx: DrawContext, finish: @MainActor (FrameDamage) -> Void)>()
+        window.onDrawAsync = { ctx, finish in frames.items.append((ctx, finish)) }
+        try display.connection.dispatch(until: { frames.items.count == 1 }, timeout: 5, what: "the first frame")
+        window.close()
+        #expect(!window.isDrawing)
+        paint(frames.items[0].ctx, rgb: 0x112233)
+        frames.items[0].finish(.full)
+        #expect(window.frameNumber == 0 && frames.items.count == 1)
+        try display.connection.roundtrip()
+        #expect(display.connection.error == nil, "nothing was sent for the closed window")
+    }
 }
 }
