@@ -1,5 +1,4 @@
 import CPixman
-import Synchronization
 
 /// One drawing operation of a frame, in device pixels, made from the layer tree on
 /// the main actor by `DisplayListBuilder` and played on any thread by
@@ -116,7 +115,7 @@ final class Shadow: @unchecked Sendable {
     let sigma: Double
     let color: pixman_color_t
     let key: ShadowCache.Key?
-    private let mask: Mutex<SharedImage?>
+    private let mask: Locked<SharedImage?>
     private let kept: Bool
 
     init(bounds: PixelBox, source: [DisplayItem], sigma: Double, color: pixman_color_t, key: ShadowCache.Key? = nil,
@@ -126,17 +125,14 @@ final class Shadow: @unchecked Sendable {
         self.sigma = sigma
         self.color = color
         self.key = key
-        self.mask = Mutex(mask)
+        self.mask = Locked(mask)
         kept = mask != nil
     }
 
     /// The blurred mask of the whole box, made on first use; nil without a key.
     func wholeMask(make: (Shadow) -> SharedImage?) -> SharedImage? {
         guard key != nil else { return nil }
-        return mask.withLock { m in
-            if m == nil { m = make(self) }
-            return m
-        }
+        return mask.get { make(self) }
     }
 
     /// A mask this frame made (not one the cache already had).
@@ -153,7 +149,7 @@ final class Plane: @unchecked Sendable {
     let sampling: ImageSampling
     let coverage: Coverage
     let opacity: Double
-    private let drawn = Mutex<SharedImage?>(nil)
+    private let drawn = Locked<SharedImage?>(nil)
 
     init(width: Int, height: Int, items: [DisplayItem], sampling: ImageSampling, coverage: Coverage, opacity: Double) {
         self.width = width
@@ -166,9 +162,6 @@ final class Plane: @unchecked Sendable {
 
     /// The plane's pixels, drawn on first use.
     func image(draw: (Plane) -> SharedImage?) -> SharedImage? {
-        drawn.withLock { image in
-            if image == nil { image = draw(self) }
-            return image
-        }
+        drawn.get { draw(self) }
     }
 }

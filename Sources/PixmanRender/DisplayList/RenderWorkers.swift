@@ -16,7 +16,7 @@ final class RenderWorkers: @unchecked Sendable {
     let threads: Int
     private let wake = DispatchSemaphore(value: 0)
     /// Batches that may have calls left to take, oldest first.
-    private let batches = Mutex<[Batch]>([])
+    private let batches = Locked<[Batch]>([])
 
     private init(threads: Int) {
         self.threads = threads
