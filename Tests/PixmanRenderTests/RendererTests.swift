@@ -561,6 +561,22 @@ struct DamageTests {
         #expect(Set(r.lastDamage) == [Rect(x: 136, y: 24, width: 5, height: 5)])
     }
 
+    @Test("a layer put where a gone one was, made the same way, draws its own colour")
+    func replacedLayers() {
+        let (r, root, _) = makeRenderer(width: 60, height: 60)
+        // An empty container: its own change damages nothing, so only the new layer's record can.
+        let container = box(Rect(x: 0, y: 0, width: 0, height: 0), nil, in: root)
+        var current = box(Rect(x: 10, y: 10, width: 40, height: 40), .red, in: container)
+        _ = r.render()
+        for k in 0..<40 {
+            Transaction.withoutActions { current.removeFromSuperlayer() }   // no `sublayers` transition
+            // Freed and made again: the allocator may well hand out a gone layer's address.
+            current = box(Rect(x: 10, y: 10, width: 40, height: 40), k % 2 == 0 ? .blue : .red, in: container)
+            let image = r.render()
+            #expect(image.rgba8(x: 30, y: 30).b == (k % 2 == 0 ? 255 : 0), "replacement \(k)")
+        }
+    }
+
     @Test("a mask changing on its own, a layer moving between superlayers, a hidden subtree: damage follows")
     func structuralDamage() {
         let (r, root, _) = makeRenderer(width: 160, height: 120)

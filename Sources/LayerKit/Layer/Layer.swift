@@ -304,19 +304,27 @@ open class Layer {
         creationCommit = 0
     }
 
-    /// Counts model changes; renderers compare it to know what to redraw.
-    public private(set) var changeCount = 0
-    /// Counts model changes of this layer and of everything below it — sublayers at
-    /// any depth and their masks — so a renderer can pass over a subtree whose
-    /// count it has seen before without looking inside.
-    public private(set) var subtreeChangeCount = 0
+    /// Changes, to a number never used before by any layer, whenever the layer's
+    /// model changes: renderers compare it to know what to redraw. Unique across
+    /// layers, so a new layer never passes for a gone one that had its address.
+    public private(set) var modelVersion = Layer.nextVersion()
+    /// The same for the layer and everything below it — sublayers at any depth and
+    /// their masks — so a renderer can pass over a subtree whose version it has
+    /// seen before without looking inside.
+    public private(set) var subtreeVersion = Layer.nextVersion()
+
+    private static var versions: UInt64 = 0
+    private static func nextVersion() -> UInt64 {
+        versions &+= 1
+        return versions
+    }
     /// The layer this one is the `mask` of, if any (not retained, like `superlayerLink`).
     unowned(unsafe) var maskOwnerLink: Layer?
     /// The layer this one is the `mask` of, if any (a mask has no superlayer).
     public var maskOwner: Layer? { maskOwnerLink }
 
     func propertyDidChange(_ key: String) {
-        changeCount &+= 1
+        modelVersion = Layer.nextVersion()
         noteSubtreeChange()
         // A layer's own timing moves the times its animations' events fall due.
         if !animationEntries.isEmpty || !sublayerStorage.isEmpty, key == "speed" || key == "beginTime" || key == "timeOffset" {
@@ -325,19 +333,20 @@ open class Layer {
     }
 
     /// Links a new mask to this layer, so its changes count as changes of this
-    /// layer's subtree (see ``subtreeChangeCount``).
+    /// layer's subtree (see ``subtreeVersion``).
     func maskDidChange(from old: Layer?) {
         guard !isPresentationCopy, state.mask !== old else { return }
         if old?.maskOwnerLink === self { old?.maskOwnerLink = nil }
         state.mask?.maskOwnerLink = self
     }
 
-    /// Counts a change here and in every layer above (superlayers, mask owners).
+    /// Gives this layer and every layer above it (superlayers, mask owners) a new subtree version.
     func noteSubtreeChange() {
+        let version = Layer.nextVersion()
         var layer: Layer? = self
         var steps = 0
         while let l = layer, steps < 100_000 {   // a mask cycle must not loop forever
-            l.subtreeChangeCount &+= 1
+            l.subtreeVersion = version
             layer = l.superlayerLink ?? l.maskOwnerLink
             steps += 1
         }

@@ -10,7 +10,7 @@ import LayerKit
 /// opacity, its place among its siblings, its own model changes and those of its
 /// ancestors and mask. Bounds include borders, shadows, shape strokes and contents.
 ///
-/// Records are kept between frames, and a subtree whose `subtreeChangeCount`, and
+/// Records are kept between frames, and a subtree whose `subtreeVersion`, and
 /// everything its parent passes down, are as last seen — and in which nothing
 /// animates — is passed over without looking inside: a frame costs in proportion
 /// to what changed and the siblings on its way, not to the whole tree.
@@ -30,14 +30,14 @@ final class DamageTracker {
         var bounds: Rect
         var transform: AffineTransform
         var opacity: Double
-        var changeCount: Int
-        var maskChanges: Int
+        var modelVersion: UInt64
+        var maskVersion: UInt64
         var time: Double
     }
 
     private struct Record {
         var inputs: Inputs
-        var subtreeChangeCount: Int
+        var subtreeVersion: UInt64
         /// Nil when the layer draws nothing (hidden, transparent, degenerate).
         var drawing: Drawing?
         /// The sublayers visited under it.
@@ -127,7 +127,7 @@ final class DamageTracker {
     private func isUnchanged(_ layer: Layer, _ inputs: Inputs, animated: Set<ObjectIdentifier>) -> Bool {
         let id = ObjectIdentifier(layer)
         guard let old = records[id] else { return false }
-        return old.inputs == inputs && old.subtreeChangeCount == layer.subtreeChangeCount && !animated.contains(id)
+        return old.inputs == inputs && old.subtreeVersion == layer.subtreeVersion && !animated.contains(id)
     }
 
     /// Records the sublayers seen under the layer now; those it had before and no
@@ -172,7 +172,7 @@ final class DamageTracker {
             if let b = old?.drawing?.bounds { rects.append(b) }
             if let b = drawing?.bounds { rects.append(b) }
         }
-        records[id] = Record(inputs: inputs, subtreeChangeCount: layer.subtreeChangeCount, drawing: drawing, children: old?.children ?? [])
+        records[id] = Record(inputs: inputs, subtreeVersion: layer.subtreeVersion, drawing: drawing, children: old?.children ?? [])
         return below
     }
 
@@ -194,12 +194,12 @@ final class DamageTracker {
         let projective = DisplayListBuilder.isProjective(full)
         let bounds = p.activeTransition == nil && !projective ? Self.deviceBounds(p, m) : Rect(x: -1e9, y: -1e9, width: 2e9, height: 2e9)
         let animated = layer.hasAnimations || (p.mask?.hasAnimations ?? false)
-        let drawing = Drawing(bounds: bounds, transform: m, opacity: inputs.opacity * p.opacity, changeCount: layer.changeCount,
-                              maskChanges: p.mask?.subtreeChangeCount ?? -1, time: animated ? time : 0)
+        let drawing = Drawing(bounds: bounds, transform: m, opacity: inputs.opacity * p.opacity, modelVersion: layer.modelVersion,
+                              maskVersion: p.mask?.subtreeVersion ?? 0, time: animated ? time : 0)
         // Sublayers redraw when anything above them changed (their ancestry).
         var ancestry = Hasher()
         ancestry.combine(inputs.ancestry)
-        ancestry.combine(layer.changeCount)
+        ancestry.combine(layer.modelVersion)
         ancestry.combine(layer.hasAnimations ? time : 0)
         return (drawing, Below(presentation: p, transform: m, opacity: inputs.opacity * p.opacity, ancestry: ancestry.finalize()))
     }
