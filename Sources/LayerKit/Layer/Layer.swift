@@ -418,7 +418,7 @@ open class Layer {
         if !animationEntries.isEmpty {
             applyAnimations(to: copy, atLocalTime: convertTime(time, from: nil))
         }
-        return copy as! Self
+        return copy
     }
 
     /// The model layer (`CALayer.model()`): itself, or for a presentation copy the layer it was copied from.
