@@ -577,7 +577,7 @@ struct DamageTests {
         }
     }
 
-    @Test("a mask changing on its own, a layer moving between superlayers, a hidden subtree: damage follows")
+    @Test("a mask changing on its own, moves between superlayers, hidden subtrees, sublayers of a turned plane: damage follows")
     func structuralDamage() {
         let (r, root, _) = makeRenderer(width: 160, height: 120)
         let left = box(Rect(x: 0, y: 0, width: 80, height: 120), nil, in: root)
@@ -609,6 +609,21 @@ struct DamageTests {
         check("shown again")
         Transaction.withoutActions { mover.removeFromSuperlayer() }
         check("removed")
+        // A sublayer of a layer in perspective lands where the warp puts it.
+        let stage = box(Rect(x: 0, y: 0, width: 160, height: 120), nil, in: root)
+        let turned = box(Rect(x: 40, y: 20, width: 80, height: 80), .white, in: stage)
+        let spot = box(Rect(x: 50, y: 10, width: 20, height: 20), .blue, in: turned)
+        Transaction.withoutActions {
+            var perspective = Transform3D.identity
+            perspective.m34 = -1.0 / 200
+            stage.sublayerTransform = perspective
+            turned.transform = Transform3D(rotationAngle: 0.9, x: 0, y: 1, z: 0)
+        }
+        check("a turned plane")
+        Transaction.withoutActions { spot.position = Point(x: 20, y: 60) }
+        check("a sublayer moved within the turned plane")
+        Transaction.withoutActions { spot.backgroundColor = .red }
+        check("and recoloured")
         let hidden = box(Rect(x: 0, y: 0, width: 10, height: 10), nil, in: root)
         Transaction.withoutActions { hidden.isHidden = true; left.addSublayer(mover) }
         check("put back")

@@ -23,6 +23,9 @@ final class DamageTracker {
         var opacity: Double
         var ancestry: Int
         var index: Int
+        /// Under a layer drawn in perspective: drawn into its plane and warped, so
+        /// where it lands is not known here.
+        var inProjection = false
     }
 
     /// What a layer drew with: compared field by field (cheaper than hashing them).
@@ -115,7 +118,7 @@ final class DamageTracker {
         if let below {
             for (i, s) in layer.sublayers.enumerated() {
                 visit(s, Inputs(parent: ObjectIdentifier(layer), transform: below.transform, opacity: below.opacity,
-                                ancestry: below.ancestry, index: i),
+                                ancestry: below.ancestry, index: i, inProjection: below.inProjection),
                       parentPresentation: below.presentation, time: time, animated: animated, into: &rects, depth: depth + 1)
             }
         }
@@ -159,6 +162,7 @@ final class DamageTracker {
         let transform: AffineTransform
         let opacity: Double
         let ancestry: Int
+        let inProjection: Bool
     }
 
     /// One layer's drawing, compared with the last: a change damages the old and the
@@ -190,9 +194,10 @@ final class DamageTracker {
         let m = full.affineTransform
         guard m.a.isFinite, m.b.isFinite, m.c.isFinite, m.d.isFinite else { return (nil, nil) }
         // A transition also draws the state before the change, whose sublayers may be
-        // gone from the tree, and a projected layer is warped: either may touch anything.
-        let projective = DisplayListBuilder.isProjective(full)
-        let bounds = p.activeTransition == nil && !projective ? Self.deviceBounds(p, m) : Rect(x: -1e9, y: -1e9, width: 2e9, height: 2e9)
+        // gone from the tree, and a projected layer (and all in its plane) is warped:
+        // either may touch anything.
+        let projected = DisplayListBuilder.isProjective(full) || inputs.inProjection
+        let bounds = p.activeTransition == nil && !projected ? Self.deviceBounds(p, m) : Rect(x: -1e9, y: -1e9, width: 2e9, height: 2e9)
         let animated = layer.hasAnimations || (p.mask?.hasAnimations ?? false)
         let drawing = Drawing(bounds: bounds, transform: m, opacity: inputs.opacity * p.opacity, modelVersion: layer.modelVersion,
                               maskVersion: p.mask?.subtreeVersion ?? 0, time: animated ? time : 0)
@@ -201,7 +206,8 @@ final class DamageTracker {
         ancestry.combine(inputs.ancestry)
         ancestry.combine(layer.modelVersion)
         ancestry.combine(layer.hasAnimations ? time : 0)
-        return (drawing, Below(presentation: p, transform: m, opacity: inputs.opacity * p.opacity, ancestry: ancestry.finalize()))
+        return (drawing, Below(presentation: p, transform: m, opacity: inputs.opacity * p.opacity, ancestry: ancestry.finalize(),
+                               inProjection: projected))
     }
 
     /// Everything the layer itself can touch on the device, with a pixel of slack
