@@ -69,7 +69,7 @@ final class ShadowCache {
         func add(_ b: PixelBox) {
             g += [Int32(clamping: b.x0) - dx, Int32(clamping: b.y0) - dy, Int32(clamping: b.x1) - dx, Int32(clamping: b.y1) - dy]
         }
-        let fx = dx << 16, fy = dy << 16
+        let fx = dx &<< 16, fy = dy &<< 16   // wrapping: a key, not a coordinate
         for item in items {
             switch item {
             case .boxes(let boxes, let c):

@@ -58,7 +58,7 @@ final class ShapeCoverageCache {
     /// Trapezoids moved by whole pixels (exact in 16.16 fixed point).
     static func offset(_ traps: [pixman_trapezoid_t], x: Int32, y: Int32) -> [pixman_trapezoid_t] {
         guard x != 0 || y != 0 else { return traps }
-        let fx = x << 16, fy = y << 16
+        let fx = x &<< 16, fy = y &<< 16   // |x|, |y| < 16,384: exact
         func p(_ q: pixman_point_fixed_t) -> pixman_point_fixed_t { pixman_point_fixed_t(x: q.x &+ fx, y: q.y &+ fy) }
         var out = traps
         for i in out.indices {

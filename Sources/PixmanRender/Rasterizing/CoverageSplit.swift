@@ -32,7 +32,7 @@ struct CoverageSplit {
         var y0 = Int.max, y1 = Int.min
         for t in traps where t.bottom > t.top {
             y0 = min(y0, Int(t.top >> 16))
-            y1 = max(y1, Int((t.bottom + 0xFFFF) >> 16))
+            y1 = max(y1, ceilRow(t.bottom))
         }
         guard y1 > y0 else { return }
         // Rows the rasterizer must draw: any row a slanted or curved edge crosses, and
@@ -44,7 +44,7 @@ struct CoverageSplit {
         var isUpright = [Bool](repeating: false, count: traps.count)
         for i in upright { isUpright[i] = true }
         for (i, t) in traps.enumerated() where t.bottom > t.top {
-            let top = Int(t.top >> 16), bottom = Int((t.bottom + 0xFFFF) >> 16)
+            let top = Int(t.top >> 16), bottom = ceilRow(t.bottom)
             if !isUpright[i] {
                 mark(top, bottom)
             } else {
@@ -56,14 +56,14 @@ struct CoverageSplit {
         for a in 0..<upright.count {
             for b in (a + 1)..<upright.count {
                 let s = traps[upright[a]], t = traps[upright[b]]
-                let sx0 = Int(s.left.p1.x >> 16), sx1 = Int((s.right.p1.x + 0xFFFF) >> 16)
-                let tx0 = Int(t.left.p1.x >> 16), tx1 = Int((t.right.p1.x + 0xFFFF) >> 16)
+                let sx0 = Int(s.left.p1.x >> 16), sx1 = ceilRow(s.right.p1.x)
+                let tx0 = Int(t.left.p1.x >> 16), tx1 = ceilRow(t.right.p1.x)
                 guard sx0 < tx1, tx0 < sx1 else { continue }
-                mark(Int(max(s.top, t.top) >> 16), Int((min(s.bottom, t.bottom) + 0xFFFF) >> 16))
+                mark(Int(max(s.top, t.top) >> 16), ceilRow(min(s.bottom, t.bottom)))
             }
         }
         for (i, t) in traps.enumerated() where t.bottom > t.top {
-            let top = Int(t.top >> 16), bottom = Int((t.bottom + 0xFFFF) >> 16)
+            let top = Int(t.top >> 16), bottom = ceilRow(t.bottom)
             // Runs of rows, each either rasterized or filled directly.
             var row = top
             while row < bottom {
@@ -82,6 +82,9 @@ struct CoverageSplit {
             }
         }
     }
+
+    /// The whole pixel at or after a 16.16 value (in `Int`: no overflow near the ends of `Int32`).
+    private func ceilRow(_ v: pixman_fixed_t) -> Int { (Int(v) + 0xFFFF) >> 16 }
 
     /// Columns of one upright rectangle over whole rows: partly covered edge
     /// columns at their exact coverage, full pixels between.
