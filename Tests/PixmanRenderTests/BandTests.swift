@@ -138,4 +138,52 @@ struct BandTests {
         let same = drawn == reference
         #expect(same, "differs by \(drawn.maximumDifference(from: reference) ?? -1)")
     }
+
+    @Test("random trees with every effect come out the same in any number of bands")
+    func randomTreesInBands() {
+        var rng = SeededRandom(seed: 2026)
+        let picture = Image(width: 8, height: 8, pixels: (0..<64).map { i in i % 3 == 0 ? 0xFF20_80C0 : 0x8040_2010 })
+        for round in 0..<6 {
+            let (_, root, _) = makeRenderer(width: 180, height: 140)
+            var layers: [Layer] = [root]
+            for _ in 0..<30 {
+                let parent = layers[rng.int(layers.count)]
+                let l: Layer = rng.int(6) == 0 ? ShapeLayer() : Layer()
+                Transaction.withoutActions {
+                    let room = parent.bounds
+                    l.frame = Rect(x: rng.double(-10, room.width - 10), y: rng.double(-10, room.height - 10),
+                                   width: rng.double(4, max(8, room.width * 0.6)), height: rng.double(4, max(8, room.height * 0.6)))
+                    l.backgroundColor = Color(red: rng.double(0, 1), green: rng.double(0, 1), blue: rng.double(0, 1), alpha: rng.double(0.3, 1))
+                    l.cornerRadius = rng.double(0, 15)
+                    if rng.int(3) == 0 { l.borderWidth = rng.double(1, 4); l.borderColor = .white }
+                    if rng.int(3) == 0 { l.opacity = rng.double(0.3, 0.9) }
+                    if rng.int(5) == 0 { l.masksToBounds = true }
+                    if rng.int(5) == 0 { l.shadowOpacity = 0.7; l.shadowRadius = rng.double(1, 10) }
+                    if rng.int(6) == 0 { l.contents = picture }
+                    if rng.int(5) == 0 { l.transform = Transform3D(rotationAngle: rng.double(-1, 1), x: 0, y: 0, z: 1) }
+                    if rng.int(12) == 0 {
+                        var t = Transform3D(rotationAngle: rng.double(-0.8, 0.8), x: 0, y: 1, z: 0)
+                        t.m34 = -1.0 / 300
+                        l.transform = t
+                    }
+                    if rng.int(8) == 0 {
+                        let m = Layer()
+                        m.frame = Rect(x: 0, y: 0, width: rng.double(5, 40), height: rng.double(5, 40))
+                        m.backgroundColor = Color(white: 0, alpha: rng.double(0.3, 1))
+                        l.mask = m
+                    }
+                    if let shape = l as? ShapeLayer {
+                        shape.path = starPath(center: Point(x: 20, y: 20), radius: 18)
+                        shape.fillColor = .yellow
+                        shape.strokeColor = .black
+                        shape.lineWidth = rng.double(1, 4)
+                    }
+                    parent.addSublayer(l)
+                }
+                layers.append(l)
+            }
+            Transaction.flush()
+            expectSameInBands(root, width: 180, height: 140, bands: 2 + rng.int(9), background: Color(white: 0.85), "round \(round)")
+        }
+    }
 }
