@@ -44,13 +44,24 @@ struct LayerWindowTests {
         return (weston, try weston.connect())
     }
 
-    /// After one more frame callback (the compositor has shown the last frame), the
-    /// screen equals an offscreen render of the window's tree.
+    /// Waits until everything the tree shows is committed (frames are drawn off the
+    /// main thread, so a frame may still be on its way) and one more frame callback
+    /// came, which says the compositor has shown it.
+    func waitUntilShown(_ lw: LayerWindow, _ display: Display) throws {
+        while true {
+            let frames = lw.window.frameNumber, callbacks = lw.window.statistics.callbackCount
+            lw.window.setNeedsDisplay()
+            try display.connection.dispatch(until: { lw.window.statistics.callbackCount > callbacks && !lw.window.isDrawing },
+                                            timeout: 5, what: "a frame callback with nothing left to draw")
+            if lw.window.frameNumber == frames { return }   // nothing new was committed meanwhile
+        }
+    }
+
+    /// Once the compositor has shown the last frame, the screen equals an offscreen
+    /// render of the window's tree.
     @discardableResult
     func expectScreenMatchesOffscreen(_ lw: LayerWindow, _ display: Display, _ weston: HeadlessWeston) throws -> RenderedImage {
-        lw.window.setNeedsDisplay()
-        let callbacks = lw.window.statistics.callbackCount
-        try display.connection.dispatch(until: { lw.window.statistics.callbackCount > callbacks }, timeout: 5)
+        try waitUntilShown(lw, display)
         let shot = try weston.screenshot()
         let offscreen = OffscreenRenderer(width: 640, height: 480)
         offscreen.backgroundColor = lw.backgroundColor
@@ -73,6 +84,41 @@ struct LayerWindowTests {
         try display.connection.dispatch(until: { lw.window.states.contains(.fullscreen) && lw.window.frameNumber > 0 }, timeout: 5)
         let shot = try expectScreenMatchesOffscreen(lw, display, weston)
         #expect(shot.rgba8(x: 100, y: 100).r > 200)   // the card is there: not two empty pictures
+    }
+
+    @Test("on a scale-2 output the tree is drawn at twice the pixels, as the offscreen render at scale 2")
+    func windowAtScale2() throws {
+        MediaTime.clock = MonotonicMediaClock()
+        Transaction.reset()
+        let weston = try HeadlessWeston(width: 320, height: 240, scale: 2)   // 640×480 pixels
+        let display = try weston.connect()
+        let lw = LayerWindow(display: display, title: "scale 2")
+        lw.backgroundColor = Color(red: 0.1, green: 0.2, blue: 0.3)
+        lw.window.setFullscreen(true)
+        let card = Layer()
+        Transaction.withoutActions {
+            card.frame = Rect(x: 20, y: 20, width: 150, height: 100)
+            card.backgroundColor = .orange
+            card.cornerRadius = 17.25     // on half pixels of the buffer: anti-aliased at scale 2
+            card.borderWidth = 1.5
+            card.borderColor = .white
+            lw.rootLayer.addSublayer(card)
+        }
+        Transaction.flush()
+        try display.connection.dispatch(until: { lw.window.scale == 2 && lw.window.frameNumber > 0 && lw.window.states.contains(.fullscreen) },
+                                         timeout: 5, what: "a scale-2 frame")
+        try waitUntilShown(lw, display)
+        let shot = try weston.screenshot()
+        #expect(shot.width == 640 && shot.height == 480)
+        let offscreen = OffscreenRenderer(width: 640, height: 480, scale: 2)
+        offscreen.backgroundColor = lw.backgroundColor
+        offscreen.rootLayer = lw.rootLayer
+        let expected = offscreen.render()
+        offscreen.rootLayer = nil
+        let difference = try #require(shot.maximumDifference(from: expected))
+        #expect(difference <= 1, "screen and offscreen render at scale 2 differ by \(difference)")
+        #expect(shot.rgba8(x: 200, y: 150).g > 100, "the card covers (40…340, 40…240) in buffer pixels")
+        #expect(shot.rgba8(x: 345, y: 150).r < 60, "and no more")
     }
 
     @Test("an implicit animation draws frames while it runs, then the window goes quiet")
