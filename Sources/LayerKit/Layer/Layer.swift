@@ -324,8 +324,9 @@ open class Layer {
     public var maskOwner: Layer? { maskOwnerLink }
 
     func propertyDidChange(_ key: String) {
-        modelVersion = Layer.nextVersion()
-        noteSubtreeChange()
+        let version = Layer.nextVersion()
+        modelVersion = version
+        noteSubtreeChange(version)
         // A layer's own timing moves the times its animations' events fall due.
         if !animationEntries.isEmpty || !sublayerStorage.isEmpty, key == "speed" || key == "beginTime" || key == "timeOffset" {
             AnimationTimeline.invalidate()
@@ -341,8 +342,7 @@ open class Layer {
     }
 
     /// Gives this layer and every layer above it (superlayers, mask owners) a new subtree version.
-    func noteSubtreeChange() {
-        let version = Layer.nextVersion()
+    func noteSubtreeChange(_ version: UInt64 = Layer.nextVersion()) {
         var layer: Layer? = self
         var steps = 0
         while let l = layer, steps < 100_000 {   // a mask cycle must not loop forever
