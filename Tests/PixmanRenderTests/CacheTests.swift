@@ -7,14 +7,6 @@ import Testing
 @MainActor
 @Suite("Mask caches", .serialized)
 struct CacheTests {
-    /// The same tree drawn by a renderer that has never seen it.
-    func fresh(_ root: Layer, _ size: Int = 120) -> RenderedImage {
-        let r = OffscreenRenderer(width: size, height: size)
-        r.rootLayer = root
-        defer { r.rootLayer = nil }
-        return r.render()
-    }
-
     @Test("a shadow that stays put or moves by whole pixels reuses its mask; a new shape or blur makes a new one")
     func shadowMasks() {
         let (r, root, _) = makeRenderer(width: 120, height: 120)
@@ -27,7 +19,7 @@ struct CacheTests {
         }
         func frame(_ what: String) {
             let image = r.render()
-            let same = image == fresh(root)
+            let same = image == fresh(root, width: 120, height: 120)
             #expect(same, "\(what): the kept mask draws what a new one would")
         }
         frame("first")
@@ -94,7 +86,7 @@ struct CacheTests {
         let shapes = r.renderer.shapes
         func frame(_ what: String, sweeps: Int) {
             let image = r.render()
-            let same = image == fresh(root)
+            let same = image == fresh(root, width: 120, height: 120)
             #expect(same, "\(what): kept coverage draws what a new sweep would")
             #expect(shapes.sweeps == sweeps, "\(what)")
         }

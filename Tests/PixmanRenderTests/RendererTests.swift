@@ -42,6 +42,15 @@ func starPath(center: Point, radius: Double) -> Path {
     return star
 }
 
+/// The tree drawn by a renderer that has never seen it (no damage, no caches).
+@MainActor
+func fresh(_ root: Layer, width: Int = 160, height: Int = 120) -> RenderedImage {
+    let r = OffscreenRenderer(width: width, height: height)
+    r.rootLayer = root
+    defer { r.rootLayer = nil }
+    return r.render()
+}
+
 func near(_ a: (r: UInt8, g: UInt8, b: UInt8, a: UInt8), _ b: (Int, Int, Int, Int), _ tol: Int = 1) -> Bool {
     abs(Int(a.r) - b.0) <= tol && abs(Int(a.g) - b.1) <= tol && abs(Int(a.b) - b.2) <= tol && abs(Int(a.a) - b.3) <= tol
 }
@@ -530,14 +539,6 @@ struct DamageTests {
         Transaction.withoutActions { a.isHidden = false; holder.addSublayer(a) }
         _ = r.render()
         #expect(r.lastDamage.contains { $0.contains(Point(x: 120, y: 120)) })   // its new place inside the holder
-    }
-
-    /// A frame drawn by a renderer that has never seen the tree.
-    func fresh(_ root: Layer, width: Int = 160, height: Int = 120) -> RenderedImage {
-        let r = OffscreenRenderer(width: width, height: height)
-        r.rootLayer = root
-        defer { r.rootLayer = nil }
-        return r.render()
     }
 
     @Test("a frame looks only at what changed: unchanged subtrees are passed over")

@@ -60,16 +60,16 @@ struct LayerWindowTests {
     /// Once the compositor has shown the last frame, the screen equals an offscreen
     /// render of the window's tree.
     @discardableResult
-    func expectScreenMatchesOffscreen(_ lw: LayerWindow, _ display: Display, _ weston: HeadlessWeston) throws -> RenderedImage {
+    func expectScreenMatchesOffscreen(_ lw: LayerWindow, _ display: Display, _ weston: HeadlessWeston, scale: Double = 1) throws -> RenderedImage {
         try waitUntilShown(lw, display)
         let shot = try weston.screenshot()
-        let offscreen = OffscreenRenderer(width: 640, height: 480)
+        let offscreen = OffscreenRenderer(width: 640, height: 480, scale: scale)
         offscreen.backgroundColor = lw.backgroundColor
         offscreen.rootLayer = lw.rootLayer
         let expected = offscreen.render()
         offscreen.rootLayer = nil
         let difference = try #require(shot.maximumDifference(from: expected))
-        #expect(difference <= 1, "screen and offscreen render differ by \(difference)")
+        #expect(difference <= 1, "screen and offscreen render (scale \(scale)) differ by \(difference)")
         return shot
     }
 
@@ -107,16 +107,8 @@ struct LayerWindowTests {
         Transaction.flush()
         try display.connection.dispatch(until: { lw.window.scale == 2 && lw.window.frameNumber > 0 && lw.window.states.contains(.fullscreen) },
                                          timeout: 5, what: "a scale-2 frame")
-        try waitUntilShown(lw, display)
-        let shot = try weston.screenshot()
+        let shot = try expectScreenMatchesOffscreen(lw, display, weston, scale: 2)
         #expect(shot.width == 640 && shot.height == 480)
-        let offscreen = OffscreenRenderer(width: 640, height: 480, scale: 2)
-        offscreen.backgroundColor = lw.backgroundColor
-        offscreen.rootLayer = lw.rootLayer
-        let expected = offscreen.render()
-        offscreen.rootLayer = nil
-        let difference = try #require(shot.maximumDifference(from: expected))
-        #expect(difference <= 1, "screen and offscreen render at scale 2 differ by \(difference)")
         #expect(shot.rgba8(x: 200, y: 150).g > 100, "the card covers (40…340, 40…240) in buffer pixels")
         #expect(shot.rgba8(x: 345, y: 150).r < 60, "and no more")
     }
