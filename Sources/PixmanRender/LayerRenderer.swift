@@ -110,7 +110,7 @@ public final class LayerRenderer {
                          _ bufferAge: Int) -> Prepared? {
         let width = Int(pixman_image_get_width(image)), height = Int(pixman_image_get_height(image))
         root.layoutIfNeeded()
-        displayIfNeeded(root)
+        root.displayIfNeededInSubtree()
         let changed = damage.damage(root: root, time: time, scale: scale, width: width, height: height)
         if changed.isEmpty && bufferAge > 0 { return nil }
         let region = damage.damage(forBufferAge: bufferAge)
@@ -128,10 +128,5 @@ public final class LayerRenderer {
     private func finish() {
         shadows.collect()
         contents.purge()
-    }
-
-    private func displayIfNeeded(_ layer: Layer) {
-        layer.displayIfNeeded()
-        for s in layer.sublayers { displayIfNeeded(s) }
     }
 }

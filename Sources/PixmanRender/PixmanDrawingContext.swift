@@ -26,37 +26,32 @@ public final class PixmanDrawingContext: DrawingContext {
     }
 
     public func fill(_ path: Path, color: Color, rule: FillRule) {
-        composite(color) { PolygonFill.trapezoids(path.polylines.map { $0.map { $0.applying(transform) } }, evenOdd: rule == .evenOdd) }
+        composite(color) { PolygonFill.trapezoids(path.polylines.applying(transform), evenOdd: rule == .evenOdd) }
     }
 
     public func stroke(_ path: Path, color: Color, lineWidth: Double, cap: LineCap, join: LineJoin) {
         let pieces = Stroker.outline(path.polylines, width: lineWidth, cap: cap, join: join, miterLimit: 10)
-        composite(color) { PolygonFill.trapezoids(pieces.map { $0.map { $0.applying(transform) } }, evenOdd: false) }
+        composite(color) { PolygonFill.trapezoids(pieces.applying(transform), evenOdd: false) }
     }
 
     public func draw(_ image: Image, in rect: Rect) {
         guard rect.width > 0, rect.height > 0 else { return }
-        guard let shared = ContentsCache().sharedImage(for: image), let src = shared.header() else { return }
+        guard let shared = SharedImage(image), let src = shared.header() else { return }
         defer { pixman_image_unref(src) }
         let imageToDevice = AffineTransform(scaleX: rect.width / Double(image.width), y: rect.height / Double(image.height))
             .concatenating(AffineTransform(translationX: rect.minX, y: rect.minY))
             .concatenating(transform)
-        let deviceToImage = imageToDevice.inverted()
-        var t = pixman_transform_t()
-        func f(_ v: Double) -> pixman_fixed_t { pixman_fixed_t(clamping: Int64((v * 65536).rounded())) }
-        t.matrix.0 = (f(deviceToImage.a), f(deviceToImage.c), f(deviceToImage.tx))
-        t.matrix.1 = (f(deviceToImage.b), f(deviceToImage.d), f(deviceToImage.ty))
-        t.matrix.2 = (0, 0, f(1))
+        var t = pixmanTransform(imageToDevice.inverted())
         pixman_image_set_transform(src, &t)
         pixman_image_set_filter(src, PIXMAN_FILTER_BILINEAR, nil, 0)
         pixman_image_set_repeat(src, PIXMAN_REPEAT_PAD)
         withClip {
-            ShapeRasterizer.composite(ShapeRasterizer.convex(rect.corners.map { $0.applying(transform) }), source: src, onto: canvas.image)
+            PolygonFill.composite(ShapeRasterizer.convex(rect.corners.applying(transform)), source: src, onto: canvas.image)
         }
     }
 
     public func clip(to rect: Rect) {
-        let device = Rect.boundingBox(of: rect.corners.map { $0.applying(transform) })
+        let device = rect.applying(transform)
         clipRect = clipRect.intersection(device)
     }
 

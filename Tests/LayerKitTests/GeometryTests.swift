@@ -163,6 +163,47 @@ struct GeometryTests {
 }
 
 /// Timing functions (rule E10) against an independent evaluation.
+/// Layout and display before a frame: done where marked, wherever the mark was made.
+@MainActor
+@Suite("Layout and display passes", .serialized)
+struct LayoutDisplayPassTests {
+    final class Counter: LayerDelegate {
+        var layouts: [String] = [], displays: [String] = []
+        func layoutSublayers(of layer: Layer) { layouts.append(layer.name ?? "?") }
+        func display(_ layer: Layer) { displays.append(layer.name ?? "?") }
+    }
+
+    @Test("marks made on layers outside a tree are carried in when they join one; unmarked layers are left alone")
+    func marksTravelWithLayers() {
+        let f = Fixture()
+        let counter = Counter()
+        func layer(_ name: String) -> Layer {
+            let l = Layer()
+            l.name = name
+            l.delegate = counter
+            return l
+        }
+        let branch = layer("branch"), leaf = layer("leaf"), other = layer("other")
+        branch.addSublayer(leaf)
+        leaf.setNeedsLayout()
+        leaf.setNeedsDisplay()
+        f.root.layoutIfNeeded()
+        f.root.displayIfNeededInSubtree()
+        #expect(counter.layouts.isEmpty && counter.displays.isEmpty, "not in the tree yet")
+        f.root.addSublayer(branch)
+        f.root.addSublayer(other)
+        f.root.layoutIfNeeded()
+        f.root.displayIfNeededInSubtree()
+        #expect(counter.layouts == ["leaf"] && counter.displays == ["leaf"])
+        f.root.layoutIfNeeded()
+        f.root.displayIfNeededInSubtree()
+        #expect(counter.layouts == ["leaf"] && counter.displays == ["leaf"], "done once")
+        other.setNeedsLayout()
+        f.root.layoutIfNeeded()
+        #expect(counter.layouts == ["leaf", "other"])
+    }
+}
+
 @Suite("Timing functions (E10)")
 struct TimingFunctionTests {
     /// The curve's y at x, by bisection on the parameter to full double precision.

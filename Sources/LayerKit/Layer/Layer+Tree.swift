@@ -28,6 +28,7 @@ extension Layer {
         layer.detachFromSuperlayer()
         sublayerStorage.insert(layer, at: index)
         layer.superlayerLink = self
+        adoptPending(of: layer)
         treeDidChange()
         sublayersAction?.run(forKey: "sublayers", object: self, arguments: nil)
         if !wasVisible, !layer.state.isHidden { layer.orderEvent(Layer.onOrderIn) }
@@ -68,6 +69,7 @@ extension Layer {
         sublayerStorage[index] = new
         old.superlayerLink = nil
         new.superlayerLink = self
+        adoptPending(of: new)
         treeDidChange()
         sublayersAction?.run(forKey: "sublayers", object: self, arguments: nil)
         new.orderEvent(Layer.transition, replacing: old)

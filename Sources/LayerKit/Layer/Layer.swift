@@ -39,6 +39,10 @@ open class Layer {
 
     public private(set) var needsDisplay = false
     public private(set) var needsLayout = false
+    /// Whether this layer or one below it is marked for layout or display: the
+    /// passes before a frame only descend where something is marked.
+    private var layoutPendingBelow = false
+    private var displayPendingBelow = false
 
     /// The superlayer link. Not retained (a superlayer owns its sublayers) and not
     /// `weak`: weak references move every layer's reference count to a slow side
@@ -358,14 +362,40 @@ open class Layer {
     /// delegate's `display(_:)` or ``display()``).
     public func setNeedsDisplay() {
         needsDisplay = true
+        markPending(layout: false, display: true)
         Transaction.ensureOpen()
     }
 
-    /// Provides contents now if marked. Renderers call this before drawing.
+    /// Provides contents now if marked.
     public func displayIfNeeded() {
         guard needsDisplay else { return }
         needsDisplay = false
         display()
+    }
+
+    /// ``displayIfNeeded()`` for this layer and its sublayers at any depth, passing
+    /// over subtrees where nothing is marked. Renderers call it before a frame.
+    public func displayIfNeededInSubtree() {
+        guard displayPendingBelow else { return }
+        displayPendingBelow = false
+        displayIfNeeded()
+        for sublayer in sublayerStorage { sublayer.displayIfNeededInSubtree() }
+    }
+
+    /// Notes marked work at this layer on it and every superlayer up to one that
+    /// already knows (those above it know too).
+    func markPending(layout: Bool, display: Bool) {
+        var layer: Layer? = self
+        while let l = layer, (layout && !l.layoutPendingBelow) || (display && !l.displayPendingBelow) {
+            if layout { l.layoutPendingBelow = true }
+            if display { l.displayPendingBelow = true }
+            layer = l.superlayerLink
+        }
+    }
+
+    /// A layer just put under this one brings its marked work along.
+    func adoptPending(of sublayer: Layer) {
+        markPending(layout: sublayer.layoutPendingBelow, display: sublayer.displayPendingBelow)
     }
 
     /// Provides the layer's contents (`CALayer.display()`): the delegate's
@@ -383,11 +413,15 @@ open class Layer {
 
     public func setNeedsLayout() {
         needsLayout = true
+        markPending(layout: true, display: false)
         Transaction.ensureOpen()
     }
 
-    /// Lays out this layer's subtree where marked, top down.
+    /// Lays out this layer's subtree where marked, top down, passing over subtrees
+    /// where nothing is marked.
     public func layoutIfNeeded() {
+        guard layoutPendingBelow else { return }
+        layoutPendingBelow = false
         if needsLayout {
             needsLayout = false
             layoutSublayers()

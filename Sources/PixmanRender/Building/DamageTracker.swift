@@ -213,12 +213,7 @@ final class DamageTracker {
     /// Everything the layer itself can touch on the device, with a pixel of slack
     /// for anti-aliasing.
     static func deviceBounds(_ p: Layer, _ m: AffineTransform) -> Rect {
-        var local = p.bounds
-        if let image = p.contents { local = local.union(DisplayListBuilder.contentsFrame(p, imageSize: image.size)) }
-        if let shape = p as? ShapeLayer, let path = shape.path {
-            let reach = shape.lineWidth * max(1, shape.miterLimit)
-            local = local.union(path.boundingBox.insetBy(dx: -reach, dy: -reach))
-        }
+        var local = DisplayListBuilder.ownExtent(p)
         if p.shadowOpacity > 0 {
             let blur = 3 * max(0, p.shadowRadius) / 2 + 2
             let source = p.shadowPath?.boundingBox ?? local

@@ -177,16 +177,20 @@ struct DisplayListBuilder {
         if !clips && hasSublayers {
             return Rect(x: Double(frame.x0), y: Double(frame.y0), width: Double(frame.width), height: Double(frame.height))
         }
-        var area = Rect.boundingBox(of: outline(p, m))
-        if !clips, let shape = p as? ShapeLayer, let path = shape.path {
-            // A shape may reach outside its bounds (by its path and half its line width, more at miters).
+        return Self.ownExtent(p, withShape: !clips).applying(m)
+    }
+
+    /// What a layer draws itself, in its own coordinates: its bounds, its contents
+    /// as placed by gravity, and (`withShape`) a shape's path with the stroke's
+    /// reach — half the line width, more at miters. Not its shadow or sublayers.
+    static func ownExtent(_ p: Layer, withShape: Bool = true) -> Rect {
+        var local = p.bounds
+        if let image = p.contents { local = local.union(contentsFrame(p, imageSize: image.size)) }
+        if withShape, let shape = p as? ShapeLayer, let path = shape.path {
             let reach = shape.lineWidth * max(1, shape.miterLimit)
-            area = area.union(Rect.boundingBox(of: path.boundingBox.insetBy(dx: -reach, dy: -reach).corners.applying(m)))
+            local = local.union(path.boundingBox.insetBy(dx: -reach, dy: -reach))
         }
-        if let image = p.contents {
-            area = area.union(Rect.boundingBox(of: Self.contentsFrame(p, imageSize: image.size).corners.applying(m)))
-        }
-        return area
+        return local
     }
 
     /// The layer's shadow, under it: the alpha of `shadowPath` or else of the layer
@@ -377,13 +381,8 @@ struct DisplayListBuilder {
             .concatenating(AffineTransform(scaleX: cr.width * Double(image.width) / frame.width, y: cr.height * Double(image.height) / frame.height))
             .concatenating(AffineTransform(translationX: cr.minX * Double(image.width), y: cr.minY * Double(image.height)))
         let deviceToImage = m.inverted().concatenating(layerToImage)
-        var t = pixman_transform_t()
-        func f(_ v: Double) -> pixman_fixed_t { pixman_fixed_t(clamping: Int64((v * 65536).rounded())) }
-        t.matrix.0 = (f(deviceToImage.a), f(deviceToImage.c), f(deviceToImage.tx))
-        t.matrix.1 = (f(deviceToImage.b), f(deviceToImage.d), f(deviceToImage.ty))
-        t.matrix.2 = (0, 0, f(1))
         let magnifying = abs(deviceToImage.a * deviceToImage.d - deviceToImage.b * deviceToImage.c) < 1
-        let sampling = ImageSampling(transform: t, filter: magnifying ? PIXMAN_FILTER_BILINEAR : PIXMAN_FILTER_GOOD, repeatMode: PIXMAN_REPEAT_PAD)
+        let sampling = ImageSampling(transform: pixmanTransform(deviceToImage), filter: magnifying ? PIXMAN_FILTER_BILINEAR : PIXMAN_FILTER_GOOD, repeatMode: PIXMAN_REPEAT_PAD)
         // Only inside the placed frame: its device outline is the coverage.
         items.append(.image(src, sampling, coverage(frame.corners.applying(m))))
     }

@@ -24,15 +24,18 @@ struct LRUCache<Key: Hashable, Value> {
         if let old = entries.updateValue((value, cost, clock), forKey: key) { self.cost -= old.cost }
         self.cost += cost
         guard self.cost > limit else { return }
-        // Evict down to three quarters of the budget at once, oldest first.
-        for (key, e) in entries.sorted(by: { $0.value.lastUse < $1.value.lastUse }) where self.cost > limit * 3 / 4 {
+        // Oldest first, down to the budget (the entry just kept is the newest).
+        for (key, e) in entries.sorted(by: { $0.value.lastUse < $1.value.lastUse }) where self.cost > limit {
             entries[key] = nil
             self.cost -= e.cost
         }
     }
 
-    mutating func removeAll() {
-        entries.removeAll()
-        cost = 0
+    /// Drops the entries `drop` picks.
+    mutating func removeAll(where drop: (Value) -> Bool) {
+        for (key, e) in entries where drop(e.value) {
+            entries[key] = nil
+            cost -= e.cost
+        }
     }
 }

@@ -1,4 +1,5 @@
 import CPixman
+import LayerKit
 
 /// Pixels that do not change once made — layer contents, cached coverage masks,
 /// a perspective plane — read by several render threads at once.
@@ -23,6 +24,20 @@ final class SharedImage: @unchecked Sendable {
         height = Int(pixman_image_get_height(image))
         stride = pixman_image_get_stride(image)
         format = pixman_image_get_format(image)
+    }
+
+    /// A copy of an `Image`'s pixels; nil for an empty image.
+    convenience init?(_ image: Image) {
+        guard image.width > 0, image.height > 0,
+              let p = pixman_image_create_bits(PIXMAN_a8r8g8b8, Int32(image.width), Int32(image.height), nil, 0),
+              let data = pixman_image_get_data(p) else { return nil }
+        let stride = Int(pixman_image_get_stride(p)) / 4
+        image.pixels.withUnsafeBufferPointer { src in
+            for row in 0..<image.height {
+                (data + row * stride).update(from: src.baseAddress! + row * image.width, count: image.width)
+            }
+        }
+        self.init(adopting: p)
     }
 
     deinit { pixman_image_unref(image) }

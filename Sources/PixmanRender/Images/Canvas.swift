@@ -45,6 +45,17 @@ final class Canvas {
     }
 }
 
+/// An affine map as pixman's 16.16 fixed-point transform (pixman maps destination
+/// pixels to source pixels: pass the device-to-image map).
+func pixmanTransform(_ m: AffineTransform) -> pixman_transform_t {
+    func f(_ v: Double) -> pixman_fixed_t { pixman_fixed_t(clamping: Int64((v * 65536).rounded())) }
+    var t = pixman_transform_t()
+    t.matrix.0 = (f(m.a), f(m.c), f(m.tx))
+    t.matrix.1 = (f(m.b), f(m.d), f(m.ty))
+    t.matrix.2 = (0, 0, f(1))
+    return t
+}
+
 /// A straight-alpha colour as pixman's 16-bit premultiplied colour, with an extra alpha factor.
 func pixmanColor(_ color: Color, alpha factor: Double = 1) -> pixman_color_t {
     let c = color.clamped

@@ -43,20 +43,6 @@ enum ShapeRasterizer {
         ConvexSweep.ring(outer: outer, inner: inner)
     }
 
-    /// Composites `source` through the coverage of `traps` onto `destination`.
-    static func composite(_ traps: [pixman_trapezoid_t], source: OpaquePointer, onto destination: OpaquePointer,
-                          op: pixman_op_t = PIXMAN_OP_OVER) {
-        PolygonFill.composite(traps, source: source, onto: destination, op: op)
-    }
-
-    /// Fills `traps` with a solid colour.
-    static func fill(_ traps: [pixman_trapezoid_t], color: pixman_color_t, onto destination: OpaquePointer) {
-        var c = color
-        guard let src = pixman_image_create_solid_fill(&c) else { return }
-        composite(traps, source: src, onto: destination)
-        pixman_image_unref(src)
-    }
-
     /// An a8 mask of the coverage of `traps`, `width × height`.
     static func mask(_ traps: [pixman_trapezoid_t], width: Int, height: Int) -> OpaquePointer? {
         guard let m = pixman_image_create_bits(PIXMAN_a8, Int32(width), Int32(height), nil, 0) else { return nil }

@@ -83,7 +83,6 @@ public final class ToplevelWindow {
     /// The frame ``onDrawAsync`` is drawing.
     private var drawing: (buffer: ShmBuffer, number: UInt64, callbackTime: Double?)?
     private var needsRedraw = true
-    private var callbackTime: Double?
     private var entered: [WlOutput] = []
     private var integerScale: Int32 = 1
     private var fractionalScale: Double?
