@@ -9,20 +9,9 @@ import WaylandClient
 
 @MainActor
 func run() throws {
-    var requestedSeconds: Double?
-    var socket: String?
-    var screenshotPath = "strata-demo.png"
-    var args = CommandLine.arguments.dropFirst().makeIterator()
-    while let a = args.next() {
-        switch a {
-        case "--seconds": requestedSeconds = args.next().flatMap(Double.init)
-        case "--socket": socket = args.next()
-        case "--screenshot": screenshotPath = args.next() ?? screenshotPath
-        default: printUsage(); exit(2)
-        }
-    }
-    let (display, headless) = try HeadlessWeston.connectOrStart(socket: socket)
-    let seconds = requestedSeconds ?? (headless == nil ? .infinity : 2)
+    let options = ExampleCommandLine(program: "rounded-rects", screenshot: "rounded-rects.png")
+    let (display, headless) = try HeadlessWeston.connectOrStart(socket: options.socket)
+    let seconds = options.seconds ?? (headless == nil ? .infinity : 2)
     let window = ToplevelWindow(display: display, title: "Strata: rounded rectangles", appID: "strata.rounded-rects", width: 480, height: 320)
     window.isAnimating = { true }
     let start = MonotonicClock.now
@@ -33,17 +22,12 @@ func run() throws {
     // The loop owns the main thread; a main-actor task ends the run after `seconds`.
     let loop = EventLoop(connection: display.connection)
     window.onCloseRequest = { _ in loop.stop() }
-    if seconds.isFinite {
-        Task { @MainActor in
-            try? await Task.sleep(for: .seconds(seconds))
-            loop.stop()
-        }
-    }
+    ExampleCommandLine.stop(loop, after: seconds)
     try loop.run()
     let stats = window.statistics
     let intervals = stats.callbackIntervals
     print("frames: \(window.frameNumber), median callback interval: \(FrameStatistics.percentile(intervals, 50).map { "\(Int($0 * 1000)) ms" } ?? "n/a"), buffers allocated: \(window.pool.allocationCount)")
-    try headless?.saveScreenshot(to: screenshotPath)
+    try headless?.saveScreenshot(to: options.screenshotPath)
     window.close()
     try display.connection.roundtrip()
 }
@@ -95,18 +79,9 @@ func fillRoundedRect(_ dst: OpaquePointer, x: Double, y: Double, width: Double, 
     pixman_image_unref(src)
 }
 
-func printUsage() {
-    printErr("usage: rounded-rects [--seconds N] [--socket NAME] [--screenshot PATH]")
-}
-
-func printErr(_ s: String) {
-    let line = s + "\n"
-    _ = line.withCString { write(2, $0, strlen($0)) }
-}
-
 do {
     try MainActor.assumeIsolated { try run() }
 } catch {
-    printErr("rounded-rects: \(error)")
+    ExampleCommandLine.printError("rounded-rects: \(error)")
     exit(1)
 }

@@ -79,36 +79,17 @@ final class Demo {
 
 @MainActor
 func run() throws {
-    var seconds: Double?
-    var socket: String?
-    var screenshotPath = "strata-demo.png"
-    var args = CommandLine.arguments.dropFirst().makeIterator()
-    while let a = args.next() {
-        switch a {
-        case "--seconds": seconds = args.next().flatMap(Double.init)
-        case "--socket": socket = args.next()
-        case "--screenshot": screenshotPath = args.next() ?? screenshotPath
-        default:
-            print("usage: strata-demo [--seconds N] [--socket NAME] [--screenshot PATH]")
-            exit(2)
-        }
-    }
-    let (display, headless) = try HeadlessWeston.connectOrStart(socket: socket)
+    let options = ExampleCommandLine(program: "strata-demo", screenshot: "strata-demo.png")
+    let (display, headless) = try HeadlessWeston.connectOrStart(socket: options.socket)
     let demo = Demo(display: display)
     demo.window.window.onCloseRequest = { _ in demo.loop.stop() }
     Transaction.flush()   // first commit: the tree is presented, from now on changes animate
     demo.loop.schedule(after: 0.4) { demo.shuffle() }
-    let duration = seconds ?? (headless == nil ? .infinity : 2.1)
-    if duration.isFinite {
-        Task { @MainActor in
-            try? await Task.sleep(for: .seconds(duration))
-            demo.loop.stop()
-        }
-    }
+    ExampleCommandLine.stop(demo.loop, after: options.seconds ?? (headless == nil ? .infinity : 2.1))
     try demo.loop.run()
     let stats = demo.window.window.statistics
     print("frames: \(demo.window.window.frameNumber), callbacks: \(stats.callbackCount)")
-    try headless?.saveScreenshot(to: screenshotPath)
+    try headless?.saveScreenshot(to: options.screenshotPath)
 }
 
 do {
