@@ -47,7 +47,7 @@ func sceneWindow720p() throws -> [Figure] {
     let start = MonotonicClock.now
     try display.connection.dispatch(until: { MonotonicClock.now - start > 3 }, timeout: 10)
     let frames = Array(window.statistics.frames.dropFirst(framesBefore))
-    let latencies = frames.compactMap { f in f.callbackTime.map { f.commitTime - $0 } }
+    let latencies = FrameStatistics.callbackToCommit(frames)
     let newBuffers = window.pool.allocationCount - allocatedBefore
     let heapAllocations = Double(strata_allocation_count() - allocationsBefore) / Double(max(1, frames.count))
 
@@ -108,7 +108,7 @@ func sceneWindow720p500() throws -> [Figure] {
     try display.connection.dispatch(until: { MonotonicClock.now - start > 3 }, timeout: 10)
     let frames = Array(lw.window.statistics.frames.dropFirst(framesBefore))
     let seconds = MonotonicClock.now - start
-    let latencies = frames.compactMap { f in f.callbackTime.map { f.commitTime - $0 } }
+    let latencies = FrameStatistics.callbackToCommit(frames)
     let callbacks = lw.window.statistics.callbackCount - callbacksBefore
     for l in lw.rootLayer.sublayers { l.removeAllAnimations() }
     return [

@@ -45,7 +45,10 @@ public final class FrameStatistics {
     }
 
     /// Seconds from frame callback to commit, for frames a callback started.
-    public var callbackToCommit: [Double] {
+    public var callbackToCommit: [Double] { Self.callbackToCommit(frames) }
+
+    /// The same for some of the frames (say, those after a warm-up).
+    public static func callbackToCommit(_ frames: some Sequence<Frame>) -> [Double] {
         frames.compactMap { f in f.callbackTime.map { f.commitTime - $0 } }
     }
 
