@@ -62,15 +62,17 @@ struct Coverage: @unchecked Sendable {
         self.trapezoids = trapezoids
         guard !trapezoids.isEmpty else { bounds = .empty; return }
         var x0 = Double.infinity, y0 = Double.infinity, x1 = -Double.infinity, y1 = -Double.infinity
-        func x(_ l: pixman_line_fixed_t, atY y: Int32) -> Double {
+        // A side's x at the trapezoid's top and bottom (its ends may lie beyond them).
+        func include(_ l: pixman_line_fixed_t, _ t: pixman_trapezoid_t) {
             let (ax, ay, bx, by) = (Double(l.p1.x), Double(l.p1.y), Double(l.p2.x), Double(l.p2.y))
-            return by == ay ? min(ax, bx) : ax + (bx - ax) * (Double(y) - ay) / (by - ay)
+            let top = by == ay ? min(ax, bx) : ax + (bx - ax) * (Double(t.top) - ay) / (by - ay)
+            let bottom = by == ay ? min(ax, bx) : ax + (bx - ax) * (Double(t.bottom) - ay) / (by - ay)
+            x0 = min(x0, top, bottom); x1 = max(x1, top, bottom)
         }
         for t in trapezoids where t.bottom > t.top {
             y0 = min(y0, Double(t.top)); y1 = max(y1, Double(t.bottom))
-            for l in [t.left, t.right] {
-                for y in [t.top, t.bottom] { let v = x(l, atY: y); x0 = min(x0, v); x1 = max(x1, v) }
-            }
+            include(t.left, t)
+            include(t.right, t)
         }
         guard y1 > y0 else { bounds = .empty; return }
         let one = 65536.0
