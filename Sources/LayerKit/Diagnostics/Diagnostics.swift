@@ -17,6 +17,10 @@ public enum LayerKitDiagnostic: Error, Equatable, Sendable, CustomStringConverti
     case invalidTiming(String)
     /// `Transaction.commit()` with no explicit transaction open; ignored.
     case unmatchedCommit
+    /// Layout kept asking for more layout; the pass was cut off after the stated number of rounds.
+    case layoutLoop(String)
+    /// A view-level request was refused or adjusted (Strata's views, animation blocks, windows).
+    case invalidView(String)
 
     public var description: String {
         switch self {
@@ -26,6 +30,8 @@ public enum LayerKitDiagnostic: Error, Equatable, Sendable, CustomStringConverti
         case .invalidTree(let r): "layer tree: \(r)"
         case .invalidTiming(let r): "animation timing: \(r)"
         case .unmatchedCommit: "Transaction.commit() without a matching begin(); ignored"
+        case .layoutLoop(let r): "layout: \(r)"
+        case .invalidView(let r): "view: \(r)"
         }
     }
 }
@@ -47,7 +53,8 @@ public enum Diagnostics {
         return seen
     }
 
-    static func report(_ d: LayerKitDiagnostic) {
+    /// Reports a diagnostic: to ``handler`` when set, else (debug builds) to standard error.
+    package static func report(_ d: LayerKitDiagnostic) {
         if let handler {
             handler(d)
             return

@@ -68,6 +68,19 @@ extension Layer {
         remove(entry, finished: false)
     }
 
+    /// Changes the timing of the running copy added under `key` — speed, time
+    /// offset, begin time — so that it shows and falls due at the new times (how a
+    /// property animator pauses, scrubs and reverses the animations it made).
+    /// False when no animation runs under `key`.
+    @discardableResult
+    package func retimeAnimation(forKey key: String, _ change: (Animation) -> Void) -> Bool {
+        guard let entry = animationEntries.first(where: { !$0.isAnonymous && $0.key == key }), !entry.hasStopped else { return false }
+        change(entry.animation)
+        AnimationTimeline.invalidate()
+        propertyDidChange("animations")
+        return true
+    }
+
     /// Stops and removes every animation (rule E4).
     public func removeAllAnimations() {
         for entry in animationEntries { remove(entry, finished: false) }

@@ -42,6 +42,8 @@ open class Layer {
     /// Whether this layer or one below it is marked for layout or display: the
     /// passes before a frame only descend where something is marked.
     private var layoutPendingBelow = false
+    /// True when this layer or one below it is marked for layout.
+    public var isLayoutPendingInSubtree: Bool { layoutPendingBelow }
     private var displayPendingBelow = false
 
     /// The superlayer link. Not retained (a superlayer owns its sublayers) and not
@@ -66,7 +68,9 @@ open class Layer {
     /// Properties whose value currently comes from `style`.
     var styledKeys: Set<String> = []
 
-    public init() {
+    /// A new layer with Core Animation's defaults (rule L1). Required, so a view
+    /// can make its backing layer from `layerClass` (rule V1).
+    public required init() {
         creationCommit = Transaction.commitCount
         Transaction.ensureOpen()
     }

@@ -69,7 +69,7 @@ public final class ShapeLayer: Layer {
 
     var shape = ShapeState()
 
-    public override init() { super.init() }
+    public required init() { super.init() }
 
     public required init(layer: Layer) {
         if let s = layer as? ShapeLayer { shape = s.shape }

@@ -53,6 +53,18 @@ public enum Transaction {
     /// Called after every outermost commit, e.g. by windows to request a frame.
     public static var commitObservers: [@MainActor () -> Void] = []
 
+    /// Run once, after the next outermost commit (``afterCommit(_:)``).
+    private static var afterCommitBodies: [@MainActor () -> Void] = []
+
+    /// Runs `body` once, right after the outermost transaction now open commits
+    /// (an implicit one is opened when none is): how work that must follow the
+    /// batch's changes, such as a view animation's completion with nothing to
+    /// animate (rule V5), waits for the commit.
+    public static func afterCommit(_ body: @escaping @MainActor () -> Void) {
+        ensureOpen()
+        afterCommitBodies.append(body)
+    }
+
     // MARK: Begin and commit (rules T1, T2)
 
     /// Opens an explicit transaction, nested in any that is open.
@@ -84,7 +96,7 @@ public enum Transaction {
     }
 
     /// Makes sure a transaction is open, starting an implicit one if needed (rule T1).
-    static func ensureOpen() {
+    package static func ensureOpen() {
         guard stack.isEmpty else { return }
         stack.append(Frame(isImplicit: true, actionsDisabled: false))
         if !flushScheduled {
@@ -116,6 +128,9 @@ public enum Transaction {
         }
         AnimationTimeline.deliverDueEvents()
         for observer in commitObservers { observer() }
+        let bodies = afterCommitBodies
+        afterCommitBodies = []
+        for body in bodies { body() }
     }
 
     static func noteTreeChange() { treeChanged = true }
@@ -207,6 +222,7 @@ public enum Transaction {
         flushScheduled = false
         stack.removeAll()
         uncommitted.removeAll()
+        afterCommitBodies.removeAll()
         treeChanged = false
     }
 }

@@ -168,10 +168,10 @@ struct ValueOps {
 }
 
 /// Helpers for values passed as `Any`, as animation values and key-value access use them.
-enum AnyValue {
+package enum AnyValue {
     /// Integer and other numeric literals stored in `Any` become `Double`, so
     /// `anim.toValue = 1` works as it does with `NSNumber`.
-    static func normalized(_ v: Any?) -> Any? {
+    package static func normalized(_ v: Any?) -> Any? {
         switch v {
         case let d as Double: return d
         case let i as Int: return Double(i)
@@ -185,14 +185,14 @@ enum AnyValue {
 
     static func sameType(_ a: Any, _ b: Any) -> Bool { type(of: a) == type(of: b) }
 
-    static func interpolate(_ a: Any, _ b: Any, _ t: Double) -> Any? { ValueOps.of(a)?.interpolate(a, b, t) }
-    static func add(_ a: Any, _ b: Any) -> Any? { ValueOps.of(a)?.add(a, b) }
-    static func subtract(_ a: Any, _ b: Any) -> Any? { ValueOps.of(a)?.subtract(a, b) }
+    package static func interpolate(_ a: Any, _ b: Any, _ t: Double) -> Any? { ValueOps.of(a)?.interpolate(a, b, t) }
+    package static func add(_ a: Any, _ b: Any) -> Any? { ValueOps.of(a)?.add(a, b) }
+    package static func subtract(_ a: Any, _ b: Any) -> Any? { ValueOps.of(a)?.subtract(a, b) }
     static func distance(_ a: Any, _ b: Any) -> Double? { ValueOps.of(a)?.distance(a, b) }
 
     /// Equality of two values of any type: equal when both are nil, or of the same
     /// `Equatable` type and equal; objects without `Equatable` compare by identity.
-    static func equal(_ a: Any?, _ b: Any?) -> Bool {
+    package static func equal(_ a: Any?, _ b: Any?) -> Bool {
         switch (a, b) {
         case (nil, nil): return true
         case (nil, _), (_, nil): return false

@@ -47,6 +47,22 @@ public struct RenderedImage: Sendable, Equatable {
         return (UInt8(p >> 16 & 0xff), UInt8(p >> 8 & 0xff), UInt8(p & 0xff), UInt8(p >> 24))
     }
 
+    /// Images side by side, left to right, top-aligned (a filmstrip of frames);
+    /// transparent where an image is shorter than the tallest.
+    public init(strip images: [RenderedImage]) {
+        let width = images.reduce(0) { $0 + $1.width }, height = images.map(\.height).max() ?? 0
+        var pixels = [UInt32](repeating: 0, count: width * height)
+        var x0 = 0
+        for image in images {
+            for row in 0..<image.height {
+                let src = row * image.width, dst = row * width + x0
+                pixels.replaceSubrange(dst..<(dst + image.width), with: image.pixels[src..<(src + image.width)])
+            }
+            x0 += image.width
+        }
+        self.init(width: width, height: height, pixels: pixels)
+    }
+
     /// A rectangle of the image (clipped to it).
     public func cropped(x: Int, y: Int, width w: Int, height h: Int) -> RenderedImage {
         let x0 = max(0, x), y0 = max(0, y), x1 = min(width, x + w), y1 = min(height, y + h)

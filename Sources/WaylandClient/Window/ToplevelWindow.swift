@@ -156,6 +156,17 @@ public final class ToplevelWindow {
 
     public var title: String = "" { didSet { toplevel.setTitle(title: title) } }
 
+    /// Changes the window's size from the client's side, as a floating window
+    /// may: the next frame is drawn at the new size. Maximized, fullscreen or
+    /// resizing windows keep the size the compositor chose (only the preferred
+    /// size changes). Calls ``onConfigure`` like a configure would.
+    public func resize(width: Int, height: Int) {
+        preferredWidth = max(1, width)
+        preferredHeight = max(1, height)
+        guard isConfigured, states.isDisjoint(with: [.maximized, .fullscreen, .resizing]) else { return }
+        applyConfigure(size: (Int32(clamping: preferredWidth), Int32(clamping: preferredHeight)), states: states)
+    }
+
     /// Minimum and maximum sizes (0: no limit).
     public func setSizeLimits(minWidth: Int, minHeight: Int, maxWidth: Int = 0, maxHeight: Int = 0) {
         toplevel.setMinSize(width: Int32(clamping: minWidth), height: Int32(clamping: minHeight))

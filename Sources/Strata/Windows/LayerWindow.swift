@@ -1,4 +1,3 @@
-@_exported import LayerKit
 import PixmanRender
 import WaylandClient
 

@@ -1,0 +1,161 @@
+/// One running `View.animate { }` (or `performWithoutAnimation`) block: the
+/// settings its changes animate with, and its completion (rules V3–V8).
+///
+/// Blocks form a stack while their closures run. A view's layer asks the
+/// innermost block for an action (``action(for:forKey:)``); outside any block, or
+/// in one that does not animate, the view answers `NullAction` (rule V2).
+@MainActor
+final class AnimationBlock {
+    /// How the block's animations move.
+    enum Timing {
+        case curve(MediaTimingFunction)
+        /// UIKit's spring: damping ratio (1 = no overshoot) and initial velocity
+        /// (in whole distances per second).
+        case spring(dampingRatio: Double, velocity: Double)
+    }
+
+    /// False for `performWithoutAnimation` and for a duration ≤ 0: changes are immediate.
+    let animates: Bool
+    let duration: Double
+    let timing: Timing
+    let options: AnimationOptions
+    /// Root media time the animations begin at; nil: when the transaction commits.
+    let begin: Double?
+    let completion: BlockCompletion
+    /// Keyframe blocks animate every property additively, so that the keyframes
+    /// of one property add up to a path through each keyframe's value.
+    let additiveForAll: Bool
+    /// Views whose layers animated in this block (for `.layoutSubviews`).
+    var changedViews: [View] = []
+
+    /// The blocks whose closures are running, innermost last.
+    static var stack: [AnimationBlock] = []
+
+    /// UIKit's `areAnimationsEnabled`: when false, blocks change views without animation.
+    static var animationsEnabled = true
+
+    private init(animates: Bool, duration: Double, timing: Timing, options: AnimationOptions, begin: Double?,
+                 completion: BlockCompletion, additiveForAll: Bool) {
+        self.animates = animates
+        self.duration = duration
+        self.timing = timing
+        self.options = options
+        self.begin = begin
+        self.completion = completion
+        self.additiveForAll = additiveForAll
+    }
+
+    /// A block nested in the running one inherits that block's duration, curve and
+    /// options unless it overrides them (rule V6); in a block that does not
+    /// animate, nothing nested animates either.
+    static func make(duration: Double, delay: Double, timing: Timing, options: AnimationOptions,
+                     completion: ((Bool) -> Void)?, additiveForAll: Bool = false, absoluteBegin: Bool = false) -> AnimationBlock {
+        var duration = duration, delay = delay, timing = timing, options = options
+        if !duration.isFinite {
+            Diagnostics.report(.invalidView("animation duration \(duration) is not finite; the changes are made without animation"))
+            duration = 0
+        }
+        if !delay.isFinite || delay < 0 {
+            if !delay.isFinite { Diagnostics.report(.invalidView("animation delay \(delay) is not finite; 0 is used")) }
+            delay = 0
+        }
+        if case let .spring(ratio, velocity) = timing {
+            var (r, v) = (ratio, velocity)
+            if !(r > 0) || !r.isFinite {
+                Diagnostics.report(.invalidView("spring damping ratio \(ratio) must be a positive number; 1 (no overshoot) is used"))
+                r = 1
+            }
+            if !v.isFinite {
+                Diagnostics.report(.invalidView("spring initial velocity \(velocity) is not finite; 0 is used"))
+                v = 0
+            }
+            timing = .spring(dampingRatio: r, velocity: v)
+        }
+        var enclosingBegin: Double?
+        var animates = animationsEnabled
+        if let outer = stack.last {
+            animates = animates && outer.animates
+            if !options.contains(.overrideInheritedDuration) { duration = outer.duration }
+            if !options.contains(.overrideInheritedCurve) { timing = outer.timing }
+            if !options.contains(.overrideInheritedOptions) { options.formUnion(outer.options.intersection(AnimationOptions.flags)) }
+            enclosingBegin = outer.begin
+        }
+        animates = animates && duration > 0
+        var begin: Double?
+        if let enclosingBegin {
+            begin = enclosingBegin + delay
+        } else if delay > 0 || absoluteBegin {
+            begin = currentMediaTime() + delay
+        }
+        return AnimationBlock(animates: animates, duration: duration, timing: timing, options: options, begin: begin,
+                              completion: BlockCompletion(completion), additiveForAll: additiveForAll)
+    }
+
+    /// A block that changes views without animation (`performWithoutAnimation`).
+    static func disabled() -> AnimationBlock {
+        AnimationBlock(animates: false, duration: 0, timing: .curve(.default), options: [], begin: nil,
+                       completion: BlockCompletion(nil), additiveForAll: false)
+    }
+
+    /// A keyframe of a keyframe block: part of its time, linear, additive, and
+    /// reporting to the same completion.
+    func keyframe(relativeStart: Double, relativeDuration: Double) -> AnimationBlock {
+        let start = min(1, max(0, relativeStart.isFinite ? relativeStart : 0))
+        let length = min(1 - start, max(0, relativeDuration.isFinite ? relativeDuration : 0))
+        return AnimationBlock(animates: animates && length > 0, duration: duration * length, timing: .curve(.init(name: .linear)),
+                              options: options, begin: (begin ?? currentMediaTime()) + duration * start,
+                              completion: completion, additiveForAll: true)
+    }
+
+    /// Runs `body` with this block innermost, then seals its completion.
+    func run(_ body: () -> Void) {
+        Transaction.ensureOpen()   // the completion of a block with nothing to animate waits for this transaction
+        AnimationBlock.stack.append(self)
+        body()
+        if options.contains(.layoutSubviews) {
+            for view in changedViews { view.layoutIfNeeded() }
+        }
+        AnimationBlock.stack.removeLast()
+        completion.seal()
+    }
+
+    // MARK: The action a view returns
+
+    /// Properties UIKit animates additively (rule V7): a change mid-flight adds to
+    /// the running motion instead of replacing it.
+    static let additiveKeys: Set<String> = ["position", "bounds", "transform", "cornerRadius"]
+    /// Animatable layer properties that change at once even inside a block, as in
+    /// UIKit: visibility, clipping, masks and contents (use a transition for those).
+    static let immediateKeys: Set<String> = ["hidden", "masksToBounds", "mask", "contents", "filters"]
+
+    /// What `view`'s layer runs for a change of `key` inside the innermost block,
+    /// or nil (the view then answers `NullAction`, rule V2). Looked up before the
+    /// model changes, so the action keeps the old value.
+    static func action(for view: View, forKey key: String) -> (any Action)? {
+        guard let block = stack.last, block.animates, !immediateKeys.contains(key),
+              type(of: view.layer).propertyDescriptors[key]?.isImplicitlyAnimatable == true else { return nil }
+        let layer = view.layer
+        let shown = block.options.contains(.beginFromCurrentState) && layer.hasAnimations
+            ? layer.presentation(atTime: currentMediaTime()).value(forKey: key) : nil
+        if !block.changedViews.contains(where: { $0 === view }) { block.changedViews.append(view) }
+        return ViewAnimationAction(block: block, view: view, oldValue: layer.value(forKey: key), shownValue: shown)
+    }
+
+    /// A new animation of `keyPath` with the block's duration, timing, options and start.
+    func makeAnimation(keyPath: String, on layer: Layer) -> BasicAnimation {
+        let animation: BasicAnimation
+        switch timing {
+        case let .curve(function):
+            animation = BasicAnimation(keyPath: keyPath)
+            animation.duration = duration
+            animation.timingFunction = function
+        case let .spring(ratio, velocity):
+            animation = SpringAnimation(keyPath: keyPath, dampingRatio: ratio, duration: duration, initialVelocity: velocity)
+        }
+        animation.fillMode = .both   // rule V8: shows its start during a delay
+        if options.contains(.repeat) { animation.repeatCount = .infinity }
+        animation.autoreverses = options.contains(.autoreverse)
+        if let begin { animation.beginTime = layer.convertTime(begin, from: nil) }
+        return animation
+    }
+}

@@ -1,0 +1,118 @@
+/// Subview management and the hooks UIKit calls around it.
+extension View {
+    /// Appends `view` on top of the other subviews (`addSubview(_:)`); a view
+    /// already elsewhere moves here. Adding a view into itself or its own
+    /// subtree is refused with a diagnostic and changes nothing.
+    public func addSubview(_ view: View) {
+        insertSubview(view, at: subviews.count - (view.superview === self ? 1 : 0))
+    }
+
+    /// Inserts `view` at `index` among the subviews (back to front). An index out
+    /// of range appends, with a diagnostic.
+    public func insertSubview(_ view: View, at index: Int) {
+        guard !isDescendant(of: view) else {
+            return Diagnostics.report(.invalidView("a view cannot be added to itself or to its own subtree; the tree is unchanged"))
+        }
+        let oldSuperview = view.superview
+        let others = subviews.filter { $0 !== view }
+        var index = index
+        if index < 0 || index > others.count {
+            Diagnostics.report(.invalidView("subview index \(index) out of range 0...\(others.count); appended"))
+            index = others.count
+        }
+        let oldWindow = view.window, newWindow = window
+        if oldSuperview !== self {
+            view.willMove(toSuperview: self)
+            oldSuperview?.willRemoveSubview(view)
+        }
+        if oldWindow !== newWindow { view.forEachInSubtree { $0.willMove(toWindow: newWindow) } }
+        oldSuperview?.subviews.removeAll { $0 === view }
+        // The layer goes just below the layer of the subview now at `index`, so
+        // sublayers added to this view's layer directly keep their places.
+        if index < others.count {
+            layer.insertSublayer(view.layer, below: others[index].layer)
+        } else if let last = others.last {
+            layer.insertSublayer(view.layer, above: last.layer)
+        } else {
+            layer.addSublayer(view.layer)
+        }
+        subviews = others
+        subviews.insert(view, at: index)
+        view.superview = self
+        if oldSuperview !== self {
+            didAddSubview(view)
+            view.didMoveToSuperview()
+        }
+        if oldWindow !== newWindow { view.forEachInSubtree { $0.didMoveToWindow() } }
+    }
+
+    /// Inserts `view` just above `sibling`; with a sibling that is not a subview
+    /// it appends, with a diagnostic.
+    public func insertSubview(_ view: View, aboveSubview sibling: View) {
+        guard let i = subviews.firstIndex(where: { $0 === sibling }) else {
+            Diagnostics.report(.invalidView("insertSubview(_:aboveSubview:): the sibling is not a subview; appended"))
+            return addSubview(view)
+        }
+        let current = subviews.firstIndex { $0 === view }
+        insertSubview(view, at: current.map { $0 <= i ? i : i + 1 } ?? i + 1)
+    }
+
+    /// Inserts `view` just below `sibling`; with a sibling that is not a subview
+    /// it appends, with a diagnostic.
+    public func insertSubview(_ view: View, belowSubview sibling: View) {
+        guard let i = subviews.firstIndex(where: { $0 === sibling }) else {
+            Diagnostics.report(.invalidView("insertSubview(_:belowSubview:): the sibling is not a subview; appended"))
+            return addSubview(view)
+        }
+        let current = subviews.firstIndex { $0 === view }
+        insertSubview(view, at: current.map { $0 < i ? i - 1 : i } ?? i)
+    }
+
+    /// Moves a subview in front of its siblings.
+    public func bringSubviewToFront(_ view: View) {
+        guard view.superview === self else { return }
+        insertSubview(view, at: subviews.count - 1)
+    }
+
+    /// Moves a subview behind its siblings.
+    public func sendSubviewToBack(_ view: View) {
+        guard view.superview === self else { return }
+        insertSubview(view, at: 0)
+    }
+
+    /// Swaps the subviews at two indices; out-of-range indices do nothing (with a diagnostic).
+    public func exchangeSubview(at i: Int, withSubviewAt j: Int) {
+        guard subviews.indices.contains(i), subviews.indices.contains(j) else {
+            return Diagnostics.report(.invalidView("exchangeSubview: index out of range"))
+        }
+        guard i != j else { return }
+        let (a, b) = (subviews[i], subviews[j])
+        let (low, high) = i < j ? (a, b) : (b, a)
+        insertSubview(high, at: min(i, j))
+        insertSubview(low, at: max(i, j))
+    }
+
+    /// Takes the view out of its superview (and window). Safe during the view's
+    /// own animations and their completions: they go on running on its layer.
+    public func removeFromSuperview() {
+        guard let parent = superview else { return }
+        let oldWindow = window
+        parent.willRemoveSubview(self)
+        willMove(toSuperview: nil)
+        if oldWindow != nil { forEachInSubtree { $0.willMove(toWindow: nil) } }
+        layer.removeFromSuperlayer()
+        parent.subviews.removeAll { $0 === self }
+        superview = nil
+        didMoveToSuperview()
+        if oldWindow != nil { forEachInSubtree { $0.didMoveToWindow() } }
+    }
+
+    /// Visits the view and every view below it, depth first.
+    func forEachInSubtree(_ body: (View) -> Void) {
+        var stack: [View] = [self]
+        while let v = stack.popLast() {
+            body(v)
+            stack.append(contentsOf: v.subviews.reversed())
+        }
+    }
+}

@@ -1,0 +1,261 @@
+/// A rectangle on screen with a backing layer (`UIView`).
+///
+/// Every view owns one ``layer`` of its class's ``layerClass`` and is that
+/// layer's delegate (rule V1). Outside an animation block it answers the layer's
+/// action search with `NullAction` for every key, so changes through the view or
+/// directly on `view.layer` take effect at once (rule V2); inside
+/// ``animate(duration:delay:options:_:completion:)`` the same changes animate
+/// (rules V3–V8). Layers that are not view-backed keep Core Animation's
+/// implicit animations.
+///
+/// Geometry is the layer's: ``frame``, ``bounds`` and ``center`` read and write
+/// `layer.frame`, `layer.bounds` and `layer.position`; ``alpha`` is
+/// `layer.opacity`; ``transform`` is the layer's transform as an affine one.
+@MainActor
+open class View: Responder, LayerDelegate {
+    /// The class of the backing layer (`layerClass`). Override it to back a view
+    /// with a `ShapeLayer` or a layer class of your own.
+    open class var layerClass: Layer.Type { Layer.self }
+
+    /// The backing layer; the view is its delegate (rule V1).
+    public let layer: Layer
+
+    /// Subviews, back to front.
+    public internal(set) var subviews: [View] = []
+    /// The view this one is a subview of. Not retained: a superview owns its subviews.
+    public internal(set) weak var superview: View?
+    /// Set on a window's root view.
+    weak var hostWindow: Window?
+
+    /// A number to find the view by (``viewWithTag(_:)``); 0 by default.
+    public var tag = 0
+    /// When false the view and its subviews receive no pointer or touch input (rule H1).
+    public var isUserInteractionEnabled = true
+    /// How the subviews' frames follow a change of this view's size.
+    public var autoresizingMask: AutoresizingMask = []
+    /// Block animations now running on this view that block input (rule V8): made
+    /// without `.allowUserInteraction`.
+    var animationsBlockingInput = 0
+    /// Reported a layout that did not settle once already (no repeats every frame).
+    var reportedLayoutLoop = false
+
+    /// A view with the given frame (`init(frame:)`).
+    public init(frame: Rect) {
+        layer = Self.layerClass.init()
+        super.init()
+        layer.delegate = self
+        self.frame = frame
+    }
+
+    /// A view with a zero frame.
+    public convenience override init() {
+        self.init(frame: .zero)
+    }
+
+    // MARK: Geometry (rules L2, V1)
+
+    /// The view's rectangle in its superview's coordinates (`layer.frame`).
+    /// Setting it moves ``center`` and resizes ``bounds``; subviews follow their
+    /// ``autoresizingMask`` when the size changes. NaN or ∞ is refused with a diagnostic.
+    public var frame: Rect {
+        get { layer.frame }
+        set {
+            let old = layer.bounds.size
+            layer.frame = newValue
+            boundsSizeDidChange(from: old)
+        }
+    }
+
+    /// The view's own coordinate space (`layer.bounds`).
+    public var bounds: Rect {
+        get { layer.bounds }
+        set {
+            let old = layer.bounds.size
+            layer.bounds = newValue
+            boundsSizeDidChange(from: old)
+        }
+    }
+
+    /// The centre of the frame in the superview's coordinates (`layer.position`).
+    public var center: Point {
+        get { layer.position }
+        set { layer.position = newValue }
+    }
+
+    /// The view's transform about its centre (`layer.transform`, affine part).
+    public var transform: AffineTransform {
+        get { layer.transform.affineTransform }
+        set { layer.transform = Transform3D(newValue) }
+    }
+
+    /// Opacity of the view and its subviews (`layer.opacity`), clamped to 0…1.
+    public var alpha: Double {
+        get { layer.opacity }
+        set { layer.opacity = newValue }
+    }
+
+    public var backgroundColor: Color? {
+        get { layer.backgroundColor }
+        set { layer.backgroundColor = newValue }
+    }
+
+    /// Hidden views and their subviews are not drawn and not hit (rules R4, H1).
+    /// Inside an animation block the change is immediate; a stack view lays out
+    /// its other arranged subviews in the block, so they animate into the gap.
+    public var isHidden: Bool {
+        get { layer.isHidden }
+        set {
+            guard newValue != layer.isHidden else { return }
+            layer.isHidden = newValue
+            if let stack = superview as? StackView, stack.arrangedSubviews.contains(where: { $0 === self }) {
+                stack.arrangedSubviewVisibilityChanged()
+            }
+        }
+    }
+
+    /// Clips subviews to the bounds (`layer.masksToBounds`).
+    public var clipsToBounds: Bool {
+        get { layer.masksToBounds }
+        set { layer.masksToBounds = newValue }
+    }
+
+    /// How the layer's contents fit its bounds (`contentMode`, `layer.contentsGravity`).
+    public var contentMode: ContentMode {
+        get { ContentMode(layer.contentsGravity) }
+        set { layer.contentsGravity = newValue.gravity }
+    }
+
+    // MARK: Layout (overridable)
+
+    /// Lays out the subviews (`layoutSubviews()`); called before a frame after
+    /// ``setNeedsLayout()`` or a size change. The default does nothing (the
+    /// autoresizing masks were applied when the size changed).
+    open func layoutSubviews() {}
+
+    /// The size that best fits `size` (`sizeThatFits(_:)`); the current size by default.
+    open func sizeThatFits(_ size: Size) -> Size { bounds.size }
+
+    /// The view's natural size, ``noIntrinsicMetric`` in a dimension it has none.
+    open var intrinsicContentSize: Size { Size(width: View.noIntrinsicMetric, height: View.noIntrinsicMetric) }
+
+    // MARK: Hierarchy hooks (empty by default, as in UIKit)
+
+    /// Called before the view moves to another superview (nil: removed).
+    open func willMove(toSuperview newSuperview: View?) {}
+    /// Called after the view moved to another superview (or was removed).
+    open func didMoveToSuperview() {}
+    /// Called before the view enters or leaves a window.
+    open func willMove(toWindow newWindow: Window?) {}
+    /// Called after the view entered or left a window.
+    open func didMoveToWindow() {}
+    /// Called after a subview was added.
+    open func didAddSubview(_ subview: View) {}
+    /// Called before a subview is removed (or moves to another superview).
+    open func willRemoveSubview(_ subview: View) {}
+
+    // MARK: Finding views
+
+    /// The view itself or the first view below it, depth first, with `tag`.
+    public func viewWithTag(_ tag: Int) -> View? {
+        var stack: [View] = [self]
+        while let v = stack.popLast() {
+            if v.tag == tag { return v }
+            stack.append(contentsOf: v.subviews.reversed())
+        }
+        return nil
+    }
+
+    /// True when `view` is this view or one of its superviews.
+    public func isDescendant(of view: View) -> Bool {
+        var current: View? = self
+        while let v = current {
+            if v === view { return true }
+            current = v.superview
+        }
+        return false
+    }
+
+    /// The window the view is in, through its root view.
+    public var window: Window? {
+        var v = self
+        while let s = v.superview { v = s }
+        return v.hostWindow
+    }
+
+    // MARK: Responder chain
+
+    /// The superview, or the window for a root view (rule H3).
+    open override var next: Responder? { superview ?? hostWindow }
+
+    override var focusWindow: Window? { window }
+
+    // MARK: Drawing
+
+    /// Marks the view's content for redrawing with ``draw(in:)``.
+    public func setNeedsDisplay() { layer.setNeedsDisplay() }
+
+    /// Draws the view's own content into its layer's backing image at the layer's
+    /// `contentsScale` (`draw(_:)`). Views that draw override it; the default draws nothing.
+    open func draw(in context: any DrawingContext) {}
+
+    // MARK: LayerDelegate
+
+    /// The action search's first step for the backing layer (rules V2, V3): inside
+    /// an animation block an animation for keys the block animates, else
+    /// `NullAction`, which ends the search with no action. Other layers that name
+    /// the view as delegate get nil (their search goes on).
+    open func action(for layer: Layer, forKey event: String) -> (any Action)? {
+        guard layer === self.layer else { return nil }
+        return AnimationBlock.action(for: self, forKey: event) ?? NullAction.shared
+    }
+
+    public func layoutSublayers(of layer: Layer) {
+        guard layer === self.layer else { return }
+        layoutSubviews()
+    }
+
+    public func draw(_ layer: Layer, in context: any DrawingContext) {
+        guard layer === self.layer else { return }
+        draw(in: context)
+    }
+}
+
+/// How a view's content fits its bounds (`UIView.ContentMode`).
+public enum ContentMode: Hashable, Sendable {
+    case scaleToFill, scaleAspectFit, scaleAspectFill
+    case center, top, bottom, left, right, topLeft, topRight, bottomLeft, bottomRight
+
+    var gravity: ContentsGravity {
+        switch self {
+        case .scaleToFill: .resize
+        case .scaleAspectFit: .resizeAspect
+        case .scaleAspectFill: .resizeAspectFill
+        case .center: .center
+        case .top: .top
+        case .bottom: .bottom
+        case .left: .left
+        case .right: .right
+        case .topLeft: .topLeft
+        case .topRight: .topRight
+        case .bottomLeft: .bottomLeft
+        case .bottomRight: .bottomRight
+        }
+    }
+
+    init(_ gravity: ContentsGravity) {
+        switch gravity {
+        case .resize: self = .scaleToFill
+        case .resizeAspect: self = .scaleAspectFit
+        case .resizeAspectFill: self = .scaleAspectFill
+        case .center: self = .center
+        case .top: self = .top
+        case .bottom: self = .bottom
+        case .left: self = .left
+        case .right: self = .right
+        case .topLeft: self = .topLeft
+        case .topRight: self = .topRight
+        case .bottomLeft: self = .bottomLeft
+        case .bottomRight: self = .bottomRight
+        }
+    }
+}

@@ -1,0 +1,176 @@
+import Glibc
+import PixmanRender
+import WaylandClient
+
+/// The app: its windows, its connection to the compositor and its event loop
+/// (`UIApplication`, rule W1, W3).
+///
+/// ```swift
+/// let window = Window(title: "Hello", size: Size(width: 400, height: 300))
+/// window.rootView.addSubview(card)
+/// window.show()
+/// Application.shared.run()
+/// ```
+///
+/// Windows shown before ``run()`` open when it connects. Implicit transactions
+/// commit at the end of each turn of the loop; the one commit hook the
+/// application installs forwards each commit to every shown window.
+@MainActor
+public final class Application: Responder {
+    /// The one application.
+    public static let shared = Application()
+
+    /// The shown windows, in the order they were shown.
+    public private(set) var windows: [Window] = []
+    /// The compositor connection, once made (``connect(socket:)``, ``run()``).
+    public private(set) var display: Display?
+    /// The event loop ``run()`` turns.
+    public private(set) var loop: EventLoop?
+    /// ``run()`` returns when the last window closes (default true).
+    public var quitsWhenLastWindowCloses = true
+    private var installedCommitHook = false
+
+    private override init() {
+        super.init()
+    }
+
+    // MARK: Connecting
+
+    /// Connects to the compositor named by `socket` (default: `WAYLAND_DISPLAY`)
+    /// and opens every window already shown on it.
+    public func connect(socket: String? = nil) throws(WaylandError) {
+        guard display == nil else { return }
+        use(try Display(socket: socket))
+    }
+
+    /// Uses a display connected elsewhere (a test's headless compositor) and an
+    /// event loop on it (a new one when nil).
+    public func use(_ display: Display, loop: EventLoop? = nil) {
+        self.display = display
+        let loop = loop ?? EventLoop(connection: display.connection)
+        self.loop = loop
+        Transaction.endOfTurnScheduler = { body in loop.atEndOfTurn(body) }
+        installCommitHook()
+        for window in windows where window.onscreen == nil {
+            window.onscreen = OnscreenWindow(window: window, display: display, loop: loop)
+        }
+    }
+
+    /// Closes every window and forgets the connection (tests end with it).
+    public func disconnect() {
+        for window in windows { window.close() }
+        display = nil
+        loop = nil
+        Transaction.endOfTurnScheduler = { body in Task { @MainActor in body() } }
+    }
+
+    // MARK: Running
+
+    /// How ``run()`` runs the app.
+    public enum RunMode: Sendable, Equatable {
+        /// On the compositor (`WAYLAND_DISPLAY`).
+        case compositor
+        /// Without a compositor (rule W3): every shown window is rendered at
+        /// `framesPerSecond` over `duration` seconds of media time into
+        /// `directory` — `TITLE.png` (the last frame) and `TITLE-filmstrip.png`.
+        case offscreen(directory: String, duration: Double, framesPerSecond: Double)
+    }
+
+    /// The mode the environment asks for: `STRATA_OFFSCREEN=DIR` (with
+    /// `STRATA_OFFSCREEN_DURATION`, default 1 s, and `STRATA_OFFSCREEN_FPS`,
+    /// default 8) runs offscreen; otherwise on the compositor.
+    public static var environmentRunMode: RunMode {
+        guard let dir = getenv("STRATA_OFFSCREEN").map({ String(cString: $0) }), !dir.isEmpty else { return .compositor }
+        func number(_ name: String, _ fallback: Double) -> Double {
+            guard let s = getenv(name), let v = Double(String(cString: s)), v.isFinite, v > 0 else { return fallback }
+            return v
+        }
+        return .offscreen(directory: dir, duration: number("STRATA_OFFSCREEN_DURATION", 1),
+                          framesPerSecond: min(240, number("STRATA_OFFSCREEN_FPS", 8)))
+    }
+
+    /// Runs the app until ``stop()`` or its last window closes. On a compositor
+    /// that cannot be reached it prints why (naming the socket and the runtime
+    /// directory) and exits with status 1; with `STRATA_OFFSCREEN` set it renders
+    /// offscreen instead (rule W3). See ``run(mode:)``.
+    public func run() {
+        do {
+            try run(mode: Application.environmentRunMode)
+        } catch {
+            let line = "Strata: \(error)\n"
+            _ = line.withCString { write(2, $0, strlen($0)) }
+            exit(1)
+        }
+    }
+
+    /// Runs the app in `mode`, throwing instead of exiting.
+    public func run(mode: RunMode) throws {
+        switch mode {
+        case .compositor:
+            do {
+                try connect()
+            } catch {
+                throw ApplicationError.compositorUnreachable(socket: Application.socketDescription, underlying: error)
+            }
+            guard let loop else { return }
+            if quitsWhenLastWindowCloses && windows.isEmpty { return }
+            isRunning = true
+            defer { isRunning = false }
+            try loop.run()
+        case let .offscreen(directory, duration, fps):
+            try OffscreenRun(directory: directory, duration: duration, framesPerSecond: fps).run(windows)
+        }
+    }
+
+    /// True while ``run(mode:)`` turns the event loop.
+    public private(set) var isRunning = false
+
+    /// Makes ``run()`` return after the current turn.
+    public func stop() {
+        loop?.stop()
+    }
+
+    private static var socketDescription: String {
+        let socket = getenv("WAYLAND_DISPLAY").map { String(cString: $0) } ?? "wayland-0"
+        let dir = getenv("XDG_RUNTIME_DIR").map { String(cString: $0) } ?? "(XDG_RUNTIME_DIR unset)"
+        return socket.hasPrefix("/") ? socket : "\(dir)/\(socket)"
+    }
+
+    // MARK: Windows
+
+    func windowDidShow(_ window: Window) {
+        guard !windows.contains(where: { $0 === window }) else { return }
+        windows.append(window)
+        installCommitHook()
+    }
+
+    func windowDidClose(_ window: Window) {
+        windows.removeAll { $0 === window }
+        if windows.isEmpty && quitsWhenLastWindowCloses && isRunning { stop() }
+    }
+
+    /// One hook for all windows: each commit may change what any of them shows.
+    private func installCommitHook() {
+        guard !installedCommitHook else { return }
+        installedCommitHook = true
+        Transaction.commitObservers.append { [unowned self] in
+            for window in windows { window.onscreen?.transactionCommitted() }
+        }
+    }
+}
+
+/// Why an app could not run.
+public enum ApplicationError: Error, CustomStringConvertible {
+    /// No compositor answered at the socket.
+    case compositorUnreachable(socket: String, underlying: any Error)
+    /// An offscreen run could not write its images.
+    case cannotWrite(path: String, reason: String)
+
+    public var description: String {
+        switch self {
+        case let .compositorUnreachable(socket, underlying):
+            "no Wayland compositor at \(socket) (\(underlying)); start one, set WAYLAND_DISPLAY, or set STRATA_OFFSCREEN=DIR to render offscreen"
+        case let .cannotWrite(path, reason): "cannot write \(path): \(reason)"
+        }
+    }
+}

@@ -1,0 +1,115 @@
+import PixmanRender
+import WaylandClient
+
+/// A window on a compositor: its `xdg_toplevel`, its renderer, and the life of
+/// one frame, from the compositor's frame callback to the next wake-up — in
+/// order in ``drawFrame(_:finish:)`` (rules W1, W2, R5).
+///
+/// State is per window: the application forwards each commit to its windows
+/// (``transactionCommitted()``), and each window keeps its own wake-up timer.
+@MainActor
+final class OnscreenWindow {
+    unowned let window: Window
+    let toplevel: ToplevelWindow
+    let renderer = LayerRenderer()
+    private let loop: EventLoop?
+    private var wakeUp: EventLoop.TimerToken?
+    /// True while a frame is being prepared: commits then need no new frame.
+    private var preparingFrame = false
+
+    init(window: Window, display: Display, loop: EventLoop?) {
+        self.window = window
+        self.loop = loop
+        toplevel = ToplevelWindow(display: display, title: window.title,
+                                  width: Int(window.size.width.rounded()), height: Int(window.size.height.rounded()))
+        applySizeLimits()
+        toplevel.isAnimating = { AnimationTimeline.isAnimating }
+        toplevel.onConfigure = { [unowned self] t in
+            // Rule W2: the new size and the layout it causes in one transaction.
+            self.window.applySize(Size(width: Double(t.width), height: Double(t.height)))
+        }
+        toplevel.onCloseRequest = { [unowned self] _ in
+            if self.window.shouldClose?(self.window) ?? true { self.window.close() }
+        }
+        toplevel.onDrawAsync = { [unowned self] context, finish in drawFrame(context, finish: finish) }
+    }
+
+    /// One frame, top to bottom.
+    private func drawFrame(_ context: DrawContext, finish: @escaping @MainActor (FrameDamage) -> Void) {
+        preparingFrame = true
+        // 1. Commit: changes made since the last frame become one transaction, and
+        //    the animations it added begin now (rule T2).
+        Transaction.flush()
+        // 2. Layout: views marked by setNeedsLayout or a new size (bounded).
+        window.layoutIfNeeded()
+        // 3. Display: layers that draw their own content provide it.
+        window.layer.displayIfNeededInSubtree()
+        // 4. Animation events due by now: starts, stops, completion blocks.
+        AnimationTimeline.deliverDueEvents()
+        preparingFrame = false
+        // 5. Damage, display list and bands: the presentation at the frame's target
+        //    time (rule R5), a media time on the installed clock; the layers are read
+        //    here, the pixels drawn on the render workers.
+        let targetTime = Self.mediaTime(atMonotonic: context.targetTime)
+        let connection = toplevel.display.connection
+        renderer.renderAsync(window.layer, into: context.buffer.image, scale: context.scale, atTime: targetTime,
+                             background: window.backgroundColor, bufferAge: Int(clamping: context.bufferAge),
+                             deliver: { body in connection.post(body) }) { repainted in
+            // 6. Present: attach and commit what changed (nothing, when nothing did).
+            withExtendedLifetime(context) {
+                guard let repainted else { return finish(.full) }
+                finish(repainted.isEmpty ? .none : .rects(repainted.map {
+                    (Int($0.minX), Int($0.minY), Int($0.width), Int($0.height))
+                }))
+            }
+        }
+        // 7. The next wake-up, for what frames alone would miss.
+        scheduleWakeUp()
+    }
+
+    /// A transaction committed: something may look different.
+    func transactionCommitted() {
+        guard !preparingFrame else { return }
+        toplevel.setNeedsDisplay()
+        scheduleWakeUp()
+    }
+
+    /// A timer for the next animation start (frames stop while nothing moves) or
+    /// the next animation event (delegates, completions, removal).
+    private func scheduleWakeUp() {
+        guard let loop else { return }
+        if let wakeUp { loop.cancel(wakeUp) }
+        wakeUp = nil
+        let now = currentMediaTime()
+        let change = AnimationTimeline.nextChangeTime(after: now)
+        let next = min(change > now ? change : .infinity, AnimationTimeline.nextEventTime(after: now))
+        guard next.isFinite, next > now else { return }
+        wakeUp = loop.schedule(at: MonotonicClock.now + (next - now)) { [weak self] in
+            self?.wakeUp = nil
+            AnimationTimeline.deliverDueEvents()
+            self?.toplevel.setNeedsDisplay()
+        }
+    }
+
+    /// The media time (installed clock) that corresponds to a CLOCK_MONOTONIC time.
+    static func mediaTime(atMonotonic t: Double) -> Double {
+        currentMediaTime() + (t - MonotonicClock.now)
+    }
+
+    func applySizeLimits() {
+        let lo = window.minimumSize, hi = window.maximumSize
+        toplevel.setSizeLimits(minWidth: Int(lo.width.rounded()), minHeight: Int(lo.height.rounded()),
+                               maxWidth: Int(hi.width.rounded()), maxHeight: Int(hi.height.rounded()))
+    }
+
+    /// Asks for a new size; the window takes it unless the compositor fixed its size.
+    func requestSize(_ size: Size) {
+        toplevel.resize(width: Int(size.width.rounded()), height: Int(size.height.rounded()))
+    }
+
+    func close() {
+        if let wakeUp { loop?.cancel(wakeUp) }
+        wakeUp = nil
+        toplevel.close()
+    }
+}

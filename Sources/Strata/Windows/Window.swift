@@ -1,0 +1,187 @@
+import PixmanRender
+import WaylandClient
+
+/// A top-level window showing a view tree (`UIWindow`, rules W1–W3).
+///
+/// ``rootView`` fills the content area. ``show()`` opens the window on the
+/// application's compositor (an `xdg_toplevel`, paced by frame callbacks; the
+/// frame's life is in `Window+Frame.swift`); without a compositor the window
+/// still lays out, animates and renders offscreen, and ``snapshot(atTime:)``
+/// shows it at any media time (rule W3).
+@MainActor
+public final class Window: Responder {
+    /// The layer everything is drawn in: placed at the window's origin, sized to
+    /// its content area, with the root view's layer as its only sublayer.
+    public let layer = Layer()
+    /// Shown behind the root view.
+    public var backgroundColor: Color = .white {
+        didSet { onscreen?.renderer.repaintEverything(); onscreen?.toplevel.setNeedsDisplay() }
+    }
+
+    /// The view that fills the content area. Replacing it moves the old one out
+    /// of the window (its `didMoveToWindow` runs) and lays the new one out.
+    public var rootView: View {
+        didSet {
+            guard oldValue !== rootView else { return }
+            install(rootView, replacing: oldValue)
+        }
+    }
+
+    /// The title the compositor shows (and the offscreen run's file names).
+    public var title: String {
+        didSet { onscreen?.toplevel.title = title }
+    }
+
+    /// The content area's size in points. Setting it resizes the window when it is
+    /// not on screen; on screen the compositor decides, so the new size is asked for.
+    public var size: Size {
+        get { layer.bounds.size }
+        set { resize(to: Window.clamped(newValue, min: minimumSize, max: maximumSize)) }
+    }
+
+    /// The smallest and largest sizes the user may resize to (0: no limit).
+    public var minimumSize = Size.zero { didSet { sizeLimitsChanged() } }
+    public var maximumSize = Size.zero { didSet { sizeLimitsChanged() } }
+
+    /// Called when the compositor (the user) asks to close the window; return
+    /// false to keep it open. By default the window closes.
+    public var shouldClose: ((Window) -> Bool)?
+
+    /// The responder that key presses go to first (rule H5).
+    public internal(set) var firstResponder: Responder?
+
+    /// True between ``show()`` and ``close()``.
+    public private(set) var isVisible = false
+
+    /// Device pixels per point: the output's scale on screen, 1 offscreen.
+    public var scale: Double { onscreen?.toplevel.scale ?? 1 }
+
+    /// The on-screen part, while the window is shown on a compositor.
+    var onscreen: OnscreenWindow?
+
+    /// A window of `size` points showing an empty root view.
+    public init(title: String, size: Size) {
+        self.title = title
+        rootView = View()
+        super.init()
+        layer.anchorPoint = .zero
+        layer.position = .zero
+        layer.bounds = Rect(origin: .zero, size: Window.clamped(size, min: .zero, max: .zero))
+        install(rootView, replacing: nil)
+    }
+
+    /// The application (rule H3).
+    public override var next: Responder? { Application.shared }
+
+    override var focusWindow: Window? { self }
+
+    // MARK: Showing and closing
+
+    /// Shows the window: on the application's compositor when one can be
+    /// reached, else offscreen (rule W3). From now on its tree is presented, so
+    /// changes to layers that are not view-backed animate (rule B5).
+    public func show() {
+        guard !isVisible else { return }
+        isVisible = true
+        PresentationHosts.attach(layer)
+        Application.shared.windowDidShow(self)
+        if let display = Application.shared.display {
+            onscreen = OnscreenWindow(window: self, display: display, loop: Application.shared.loop)
+        }
+    }
+
+    /// Closes the window: it leaves the screen and the application. Safe while
+    /// its views animate; the window can be shown again.
+    public func close() {
+        guard isVisible else { return }
+        isVisible = false
+        onscreen?.close()
+        onscreen = nil
+        PresentationHosts.detach(layer)
+        Application.shared.windowDidClose(self)
+    }
+
+    // MARK: Pixels without a compositor (rule W3)
+
+    /// The window's content as it is shown at `time` (root media time; default
+    /// now), rendered offscreen at the window's scale — the same pixels a frame
+    /// at that time puts on screen. Works whether or not the window is shown.
+    public func snapshot(atTime time: Double? = nil) -> RenderedImage {
+        let scale = self.scale
+        let renderer = OffscreenRenderer(width: Int((size.width * scale).rounded()), height: Int((size.height * scale).rounded()),
+                                         scale: scale)
+        renderer.backgroundColor = backgroundColor
+        layoutIfNeeded()
+        renderer.rootLayer = layer
+        defer { renderer.rootLayer = nil }
+        return renderer.render(atTime: time)
+    }
+
+    /// Frames of the window at `frames` equal steps from `start` to `end` (media
+    /// time), side by side, left to right.
+    public func filmstrip(from start: Double, to end: Double, frames: Int) -> RenderedImage {
+        let n = max(1, frames)
+        let times = (0..<n).map { n == 1 ? start : start + (end - start) * Double($0) / Double(n - 1) }
+        return RenderedImage(strip: times.map { snapshot(atTime: $0) })
+    }
+
+    // MARK: Layout (rule W2)
+
+    /// Lays out the root view's tree where marked.
+    public func layoutIfNeeded() {
+        rootView.layoutIfNeeded()
+    }
+
+    /// Takes the new size in one transaction with the layout it causes, so no
+    /// frame shows the old layout at the new size (rule W2).
+    func resize(to newSize: Size) {
+        if let onscreen, onscreen.toplevel.isConfigured {
+            onscreen.requestSize(newSize)
+            return
+        }
+        applySize(newSize)
+    }
+
+    func applySize(_ newSize: Size) {
+        Transaction.begin()
+        layer.bounds = Rect(origin: .zero, size: newSize)
+        rootView.frame = Rect(origin: .zero, size: newSize)
+        rootView.layoutIfNeeded()
+        Transaction.commit()
+    }
+
+    private func install(_ view: View, replacing old: View?) {
+        if let old {
+            old.forEachInSubtree { $0.willMove(toWindow: nil) }
+            old.layer.removeFromSuperlayer()
+            old.hostWindow = nil
+            old.forEachInSubtree { $0.didMoveToWindow() }
+        }
+        view.removeFromSuperview()
+        view.forEachInSubtree { $0.willMove(toWindow: self) }
+        view.hostWindow = self
+        view.frame = Rect(origin: .zero, size: size)
+        layer.addSublayer(view.layer)
+        view.forEachInSubtree { $0.didMoveToWindow() }
+        view.setNeedsLayout()
+    }
+
+    private func sizeLimitsChanged() {
+        onscreen?.applySizeLimits()
+        let clamped = Window.clamped(size, min: minimumSize, max: maximumSize)
+        if clamped != size { size = clamped }
+    }
+
+    /// `size` within the limits (0: none), at least one point, finite.
+    static func clamped(_ size: Size, min lower: Size, max upper: Size) -> Size {
+        func clamp(_ v: Double, _ lo: Double, _ hi: Double) -> Double {
+            var v = v.isFinite ? v : (v > 0 ? 16_384 : 1)
+            if hi > 0 { v = Swift.min(v, hi) }
+            return Swift.min(16_384, Swift.max(1, lo, v))
+        }
+        if !(size.width.isFinite && size.height.isFinite) {
+            Diagnostics.report(.invalidView("window size \(size) is not finite; clamped"))
+        }
+        return Size(width: clamp(size.width, lower.width, upper.width), height: clamp(size.height, lower.height, upper.height))
+    }
+}
