@@ -35,8 +35,10 @@ let package = Package(
         .target(name: "PixmanRender", dependencies: ["LayerKit", "CPixman", "CPNG"]),
         .testTarget(name: "PixmanRenderTests", dependencies: ["PixmanRender", "LayerKit", "CPixman"]),
 
-        // The app toolkit: layer trees in windows (views and controls to come).
+        // The app toolkit: views, animation blocks, layout, windows and the application.
         .target(name: "Strata", dependencies: ["LayerKit", "WaylandClient", "PixmanRender"]),
+
+        .testTarget(name: "StrataTests", dependencies: ["Strata", "StrataTesting", "PixmanRender", "WaylandClient"]),
 
         // Compositor-integration kit: headless compositors, capture, compare, frame statistics.
         .target(name: "StrataTesting", dependencies: ["WaylandClient", "PixmanRender", "CShims"]),

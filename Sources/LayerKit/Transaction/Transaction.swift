@@ -53,6 +53,17 @@ public enum Transaction {
     /// Called after every outermost commit, e.g. by windows to request a frame.
     public static var commitObservers: [@MainActor () -> Void] = []
 
+    /// Observers registered by their owners (``setCommitObserver(for:_:)``).
+    private static var ownedCommitObservers: [ObjectIdentifier: @MainActor () -> Void] = [:]
+
+    /// Registers `body` to run after every outermost commit on behalf of
+    /// `owner` (a window, the application), replacing what that owner
+    /// registered before; nil removes it. Owners remove theirs when they go, so
+    /// several windows never step on each other's hooks.
+    public static func setCommitObserver(for owner: ObjectIdentifier, _ body: (@MainActor () -> Void)?) {
+        ownedCommitObservers[owner] = body
+    }
+
     /// Run once, after the next outermost commit (``afterCommit(_:)``).
     private static var afterCommitBodies: [@MainActor () -> Void] = []
 
@@ -128,6 +139,7 @@ public enum Transaction {
         }
         AnimationTimeline.deliverDueEvents()
         for observer in commitObservers { observer() }
+        for observer in ownedCommitObservers.values { observer() }
         let bodies = afterCommitBodies
         afterCommitBodies = []
         for body in bodies { body() }

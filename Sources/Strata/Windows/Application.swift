@@ -13,8 +13,8 @@ import WaylandClient
 /// ```
 ///
 /// Windows shown before ``run()`` open when it connects. Implicit transactions
-/// commit at the end of each turn of the loop; the one commit hook the
-/// application installs forwards each commit to every shown window.
+/// commit at the end of each turn of the loop; the application's one commit
+/// observer forwards each commit to every shown window.
 @MainActor
 public final class Application: Responder {
     /// The one application.
@@ -28,10 +28,12 @@ public final class Application: Responder {
     public private(set) var loop: EventLoop?
     /// ``run()`` returns when the last window closes (default true).
     public var quitsWhenLastWindowCloses = true
-    private var installedCommitHook = false
-
     private override init() {
         super.init()
+        // One hook for all windows: each commit may change what any of them shows.
+        Transaction.setCommitObserver(for: ObjectIdentifier(self)) { [unowned self] in
+            for window in windows { window.onscreen?.transactionCommitted() }
+        }
     }
 
     // MARK: Connecting
@@ -50,7 +52,6 @@ public final class Application: Responder {
         let loop = loop ?? EventLoop(connection: display.connection)
         self.loop = loop
         Transaction.endOfTurnScheduler = { body in loop.atEndOfTurn(body) }
-        installCommitHook()
         for window in windows where window.onscreen == nil {
             window.onscreen = OnscreenWindow(window: window, display: display, loop: loop)
         }
@@ -141,21 +142,11 @@ public final class Application: Responder {
     func windowDidShow(_ window: Window) {
         guard !windows.contains(where: { $0 === window }) else { return }
         windows.append(window)
-        installCommitHook()
     }
 
     func windowDidClose(_ window: Window) {
         windows.removeAll { $0 === window }
         if windows.isEmpty && quitsWhenLastWindowCloses && isRunning { stop() }
-    }
-
-    /// One hook for all windows: each commit may change what any of them shows.
-    private func installCommitHook() {
-        guard !installedCommitHook else { return }
-        installedCommitHook = true
-        Transaction.commitObservers.append { [unowned self] in
-            for window in windows { window.onscreen?.transactionCommitted() }
-        }
     }
 }
 

@@ -39,7 +39,7 @@ public final class LayerWindow {
         if let loop {
             Transaction.endOfTurnScheduler = { body in loop.atEndOfTurn(body) }
         }
-        Transaction.commitObservers.append { [weak self] in self?.transactionCommitted() }
+        Transaction.setCommitObserver(for: ObjectIdentifier(self)) { [weak self] in self?.transactionCommitted() }
         window.isAnimating = { AnimationTimeline.isAnimating }
         window.onConfigure = { [unowned self] w in
             Transaction.withoutActions {
@@ -67,6 +67,7 @@ public final class LayerWindow {
     }
 
     isolated deinit {
+        Transaction.setCommitObserver(for: ObjectIdentifier(self), nil)
         PresentationHosts.detach(rootLayer)
     }
 

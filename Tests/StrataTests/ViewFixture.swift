@@ -1,0 +1,51 @@
+@testable import Strata
+import PixmanRender
+import Testing
+
+/// A clean world for one view test: a `ManualMediaClock` at t = 100, no open
+/// transactions (implicit ones commit only at `flush()`), diagnostics recorded,
+/// and a window shown with no compositor (offscreen, rule W3), so its tree is
+/// presented (rule B5).
+@MainActor
+final class ViewFixture {
+    let clock = ManualMediaClock(now: 100)
+    let window: Window
+    private(set) var diagnostics: [LayerKitDiagnostic] = []
+
+    init(size: Size = Size(width: 400, height: 300)) {
+        Application.shared.disconnect()
+        Transaction.reset()
+        AnimationTimeline.reset()
+        AnimationBlock.stack = []
+        Transaction.endOfTurnScheduler = { _ in }
+        MediaTime.clock = clock
+        window = Window(title: "test", size: size)
+        window.show()
+        Diagnostics.handler = { [unowned self] in diagnostics.append($0) }
+        Transaction.flush()
+    }
+
+    /// A view with a frame, added to the window's root view and committed.
+    func addView(_ frame: Rect = Rect(x: 10, y: 20, width: 100, height: 50), color: Color = .red) -> View {
+        let view = View(frame: frame)
+        view.backgroundColor = color
+        window.rootView.addSubview(view)
+        Transaction.flush()
+        return view
+    }
+
+    func advance(_ seconds: Double) { clock.advance(by: seconds) }
+
+    /// The presentation value of `key` of `view`'s layer now.
+    func shown(_ view: View, _ keyPath: String) -> Any? {
+        view.layer.presentation()?.value(forKeyPath: keyPath)
+    }
+    func shownDouble(_ view: View, _ keyPath: String) -> Double { shown(view, keyPath) as? Double ?? .nan }
+    func shownPoint(_ view: View) -> Point { shown(view, "position") as? Point ?? Point(x: .nan, y: .nan) }
+}
+
+func close(_ a: Double, _ b: Double, _ tolerance: Double = 1e-6) -> Bool { abs(a - b) <= tolerance }
+func close(_ a: Point, _ b: Point, _ tolerance: Double = 1e-6) -> Bool { close(a.x, b.x, tolerance) && close(a.y, b.y, tolerance) }
+
+/// The default block curve (rule V8).
+let easeInOut = MediaTimingFunction(name: .easeInEaseOut)
