@@ -866,3 +866,26 @@ struct RendererLimitTests {
         #expect(near(img.rgba8(x: 25, y: 25), (255, 0, 0, 255), 0))   // every mask is opaque: the layer shows
     }
 }
+
+/// Layers turned steeply in perspective either way are drawn solid: the
+/// projective sampling keeps w positive where the layer is, whatever its sign at
+/// the device origin (a layer at −72° about y used to come out a quarter bright).
+@MainActor
+@Suite("Perspective sampling")
+struct PerspectiveSamplingTests {
+    @Test("rule R1: a layer turned ±72° about y in perspective is opaque where it covers")
+    func steepTurnsBothWays() {
+        for angle in [1.2566, -1.2566, 1.45, -1.45] {
+            let (renderer, root, _) = makeRenderer(width: 200, height: 200)
+            renderer.backgroundColor = .black
+            let layer = box(Rect(x: 50, y: 50, width: 100, height: 100), .blue, in: root)
+            var perspective = Transform3D.identity
+            perspective.m34 = -1.0 / 200
+            Transaction.withoutActions {
+                layer.transform = Transform3D(rotationAngle: angle, x: 0, y: 1, z: 0).concatenating(perspective)
+            }
+            let pixel = renderer.render().rgba8(x: 100, y: 100)
+            #expect(pixel.b == 255 && pixel.a == 255, "turned \(angle): \(pixel)")
+        }
+    }
+}

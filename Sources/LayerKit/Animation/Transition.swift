@@ -1,6 +1,9 @@
 /// How a transition brings in the new state (`CATransitionType`).
 public enum TransitionType: String, Hashable, Sendable {
     case fade, moveIn, push, reveal
+    /// The layer turns over in 3D about its centre, showing the new state on its
+    /// back (`View.transition`'s flips): the subtype says which edge comes forward.
+    case flip
 }
 
 /// The direction a transition moves from (`CATransitionSubtype`).
@@ -69,8 +72,37 @@ public final class Transition: Animation {
         case .reveal:
             state.oldOffset = outgoing
             state.oldOnTop = true
+        case .flip:
+            // First half: the old state turns away to edge-on; second half: the new
+            // one turns from edge-on to face the viewer.
+            let turn = p <= 0.5 ? p * Double.pi : (p - 1) * Double.pi
+            let t = Self.flipTransform(angle: turn, subtype: subtype ?? .fromLeft, bounds: presentation.bounds)
+            if p <= 0.5 {
+                (state.oldTransform, state.newOpacity) = (t, 0)
+            } else {
+                (state.newTransform, state.oldOpacity) = (t, 0)
+            }
         }
         presentation.activeTransition = state
+    }
+
+    /// A turn by `angle` about the bounds' centre line (vertical for left and
+    /// right, horizontal for top and bottom), seen in perspective from a distance
+    /// of twice the larger side.
+    static func flipTransform(angle: Double, subtype: TransitionSubtype, bounds: Rect) -> Transform3D {
+        let (x, y, sign): (Double, Double, Double)
+        switch subtype {
+        case .fromLeft: (x, y, sign) = (0, 1, 1)
+        case .fromRight: (x, y, sign) = (0, 1, -1)
+        case .fromTop: (x, y, sign) = (1, 0, -1)
+        case .fromBottom: (x, y, sign) = (1, 0, 1)
+        }
+        var perspective = Transform3D.identity
+        perspective.m34 = -1 / (2 * max(1, bounds.width, bounds.height))
+        return Transform3D(translationX: -bounds.midX, y: -bounds.midY, z: 0)
+            .concatenating(Transform3D(rotationAngle: sign * angle, x: x, y: y, z: 0))
+            .concatenating(perspective)
+            .concatenating(Transform3D(translationX: bounds.midX, y: bounds.midY, z: 0))
     }
 }
 
@@ -91,6 +123,9 @@ public struct TransitionState {
     public var newOpacity = 1.0
     /// True when the old state is drawn over the new one (`reveal`).
     public var oldOnTop = false
+    /// A 3D turn of each state about the layer's centre, in its coordinates (`flip`).
+    public var oldTransform: Transform3D?
+    public var newTransform: Transform3D?
 
     init(type: TransitionType, subtype: TransitionSubtype?, progress: Double, snapshot: LayerSnapshot?) {
         self.type = type

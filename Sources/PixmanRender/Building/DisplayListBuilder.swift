@@ -105,7 +105,8 @@ struct DisplayListBuilder {
     /// transform layer); what lies outside its bounds is not drawn. A layer with a
     /// corner at or behind the eye is skipped; so is a back-facing one whose
     /// `isDoubleSided` is false.
-    private func drawInPerspective(_ p: Layer, layer: Layer, transform t: Transform3D, into items: inout [DisplayItem], depth: Int) {
+    private func drawInPerspective(_ p: Layer, layer: Layer, sublayers: [Layer]? = nil, transform t: Transform3D, opacity: Double? = nil,
+                                   into items: inout [DisplayItem], depth: Int) {
         let b = p.bounds
         guard b.width > 0, b.height > 0 else { return }
         // Homogeneous map of the z = 0 plane: (x, y, 1) → (X, Y, W), row-vector form.
@@ -133,7 +134,7 @@ struct DisplayListBuilder {
         // The plane is drawn whole (no repaint area), reusing the frame's presentation copies.
         let inPlane = DisplayListBuilder(frame: PixelBox(x0: 0, y0: 0, x1: pw, y1: ph), scale: scale, time: time, contents: contents,
                                          aligned: aligned, shadows: shadows, shapes: shapes, damage: damage)
-        inPlane.drawContent(p, layer: layer, sublayers: Self.drawingOrder(layer.sublayers), transform: toPlane, opacity: 1,
+        inPlane.drawContent(p, layer: layer, sublayers: sublayers ?? Self.drawingOrder(layer.sublayers), transform: toPlane, opacity: 1,
                             into: &planeItems, depth: depth)
         // plane pixel (u, v) → layer point (u/s + minX, v/s + minY) → device via h. Invert for pixman.
         let s = planeScale
@@ -142,9 +143,16 @@ struct DisplayListBuilder {
                        [h[2][0] + b.minX * h[0][0] + b.minY * h[1][0], h[2][1] + b.minX * h[0][1] + b.minY * h[1][1],
                         h[2][2] + b.minX * h[0][2] + b.minY * h[1][2]]]
         guard let inverse = Self.invert3(forward) else { return }
-        // pixman multiplies column vectors: its matrix is the transpose of the row form,
-        // scaled so its w term is 1 (16.16 fixed point keeps the small perspective terms).
-        let scaleBy = abs(inverse[2][2]) > 1e-12 ? inverse[2][2] : (inverse.joined().map(abs).max() ?? 1)
+        // pixman multiplies column vectors: its matrix is the transpose of the row form.
+        // A projective matrix means the same at any scale: scaled so its largest entry
+        // is 256 and w is positive where the layer is (w at the device origin can have
+        // the other sign: scaling w there to 1 turned a layer at −72° about y dim).
+        let largest = inverse.joined().map(abs).max() ?? 0
+        guard largest.isFinite, largest > 0 else { return }
+        let centre = Rect.boundingBox(of: corners)
+        let w = centre.midX * inverse[0][2] + centre.midY * inverse[1][2] + inverse[2][2]
+        let scaleBy = (w < 0 ? -largest : largest) / 256
+        guard w.isFinite, w != 0 else { return }
         var pt = pixman_transform_t()
         func f(_ v: Double) -> pixman_fixed_t { pixman_fixed_t(clamping: Int64((v / scaleBy * 65536).rounded())) }
         pt.matrix.0 = (f(inverse[0][0]), f(inverse[1][0]), f(inverse[2][0]))
@@ -152,7 +160,7 @@ struct DisplayListBuilder {
         pt.matrix.2 = (f(inverse[0][2]), f(inverse[1][2]), f(inverse[2][2]))
         items.append(.plane(Plane(width: pw, height: ph, items: planeItems,
                                   sampling: ImageSampling(transform: pt, filter: PIXMAN_FILTER_BILINEAR, repeatMode: PIXMAN_REPEAT_NONE),
-                                  coverage: coverage(corners), opacity: p.opacity)))
+                                  coverage: coverage(corners), opacity: opacity ?? p.opacity)))
     }
 
     /// True when the map of the z = 0 plane needs a perspective divide (depth alone
@@ -244,7 +252,12 @@ struct DisplayListBuilder {
             guard opacity > 0 else { continue }
             let moved = AffineTransform(translationX: offset.width, y: offset.height).concatenating(m)
             var state: [DisplayItem] = []
-            if old {
+            if let turn = old ? t.oldTransform : t.newTransform {
+                // A flip: the state drawn in its own plane, turned in perspective.
+                let (stateLayer, stateSublayers) = old ? (snapshot.layer, Self.drawingOrder(snapshot.sublayers)) : (p, sublayers)
+                drawInPerspective(stateLayer, layer: old ? snapshot.layer : layer, sublayers: stateSublayers,
+                                  transform: turn.concatenating(Transform3D(moved)), opacity: 1, into: &state, depth: depth)
+            } else if old {
                 drawContent(snapshot.layer, layer: snapshot.layer, sublayers: Self.drawingOrder(snapshot.sublayers),
                             transform: moved, opacity: 1, into: &state, depth: depth)
             } else {
@@ -257,7 +270,8 @@ struct DisplayListBuilder {
                 states += state
             }
         }
-        items.append(.group(Group(bounds: frame, items: states, clip: t.type == .fade ? nil : coverage(outline(p, m)), opacity: p.opacity)))
+        let clip = t.type == .fade || t.type == .flip ? nil : coverage(outline(p, m))
+        items.append(.group(Group(bounds: frame, items: states, clip: clip, opacity: p.opacity)))
     }
 
     /// The layer itself and its sublayers: what is under the sublayers, the

@@ -22,11 +22,15 @@ final class AnimationBlock {
     /// Root media time the animations begin at; nil: when the transaction commits.
     let begin: Double?
     let completion: BlockCompletion
-    /// Keyframe blocks animate every property additively, so that the keyframes
-    /// of one property add up to a path through each keyframe's value.
-    let additiveForAll: Bool
+    /// In a keyframe block: where changes are recorded, and the part of the
+    /// block's time the current keyframe covers (0…1).
+    var recorder: KeyframeRecorder?
+    var keyframeWindow = (start: 0.0, end: 1.0)
     /// Views whose layers animated in this block (for `.layoutSubviews`).
     var changedViews: [View] = []
+    /// Told of each animation the block adds: the view, the key it runs under,
+    /// the property and its value before the change (a property animator keeps them).
+    var onAdd: ((View, String, String, Any?) -> Void)?
 
     /// The blocks whose closures are running, innermost last.
     static var stack: [AnimationBlock] = []
@@ -35,21 +39,20 @@ final class AnimationBlock {
     static var animationsEnabled = true
 
     private init(animates: Bool, duration: Double, timing: Timing, options: AnimationOptions, begin: Double?,
-                 completion: BlockCompletion, additiveForAll: Bool) {
+                 completion: BlockCompletion) {
         self.animates = animates
         self.duration = duration
         self.timing = timing
         self.options = options
         self.begin = begin
         self.completion = completion
-        self.additiveForAll = additiveForAll
     }
 
     /// A block nested in the running one inherits that block's duration, curve and
     /// options unless it overrides them (rule V6); in a block that does not
     /// animate, nothing nested animates either.
     static func make(duration: Double, delay: Double, timing: Timing, options: AnimationOptions,
-                     completion: ((Bool) -> Void)?, additiveForAll: Bool = false, absoluteBegin: Bool = false) -> AnimationBlock {
+                     completion: ((Bool) -> Void)?, absoluteBegin: Bool = false) -> AnimationBlock {
         var duration = duration, delay = delay, timing = timing, options = options
         if !duration.isFinite {
             Diagnostics.report(.invalidView("animation duration \(duration) is not finite; the changes are made without animation"))
@@ -88,23 +91,13 @@ final class AnimationBlock {
             begin = currentMediaTime() + delay
         }
         return AnimationBlock(animates: animates, duration: duration, timing: timing, options: options, begin: begin,
-                              completion: BlockCompletion(completion), additiveForAll: additiveForAll)
+                              completion: BlockCompletion(completion))
     }
 
     /// A block that changes views without animation (`performWithoutAnimation`).
     static func disabled() -> AnimationBlock {
         AnimationBlock(animates: false, duration: 0, timing: .curve(.default), options: [], begin: nil,
-                       completion: BlockCompletion(nil), additiveForAll: false)
-    }
-
-    /// A keyframe of a keyframe block: part of its time, linear, additive, and
-    /// reporting to the same completion.
-    func keyframe(relativeStart: Double, relativeDuration: Double) -> AnimationBlock {
-        let start = min(1, max(0, relativeStart.isFinite ? relativeStart : 0))
-        let length = min(1 - start, max(0, relativeDuration.isFinite ? relativeDuration : 0))
-        return AnimationBlock(animates: animates && length > 0, duration: duration * length, timing: .curve(.init(name: .linear)),
-                              options: options, begin: (begin ?? currentMediaTime()) + duration * start,
-                              completion: completion, additiveForAll: true)
+                       completion: BlockCompletion(nil))
     }
 
     /// Runs `body` with this block innermost, then seals its completion.
@@ -115,6 +108,7 @@ final class AnimationBlock {
         if options.contains(.layoutSubviews) {
             for view in changedViews { view.layoutIfNeeded() }
         }
+        recorder?.addAnimations(for: self)
         AnimationBlock.stack.removeLast()
         completion.seal()
     }
@@ -138,7 +132,31 @@ final class AnimationBlock {
         let shown = block.options.contains(.beginFromCurrentState) && layer.hasAnimations
             ? layer.presentation(atTime: currentMediaTime()).value(forKey: key) : nil
         if !block.changedViews.contains(where: { $0 === view }) { block.changedViews.append(view) }
+        if let recorder = block.recorder {
+            return recorder.action(view: view, key: key, oldValue: layer.value(forKey: key), window: block.keyframeWindow)
+        }
         return ViewAnimationAction(block: block, view: view, oldValue: layer.value(forKey: key), shownValue: shown)
+    }
+
+    /// Gives `animation` the block's repeat, fill mode and start (rule V8).
+    func applyTiming(to animation: Animation, on layer: Layer) {
+        animation.fillMode = .both   // rule V8: shows its start during a delay
+        if options.contains(.repeat) { animation.repeatCount = .infinity }
+        animation.autoreverses = options.contains(.autoreverse)
+        if let begin { animation.beginTime = layer.convertTime(begin, from: nil) }
+    }
+
+    /// Adds `animation` to `view`'s layer under `key`, reporting to the block's
+    /// completion and holding input off the view while it runs (rules V5, V8).
+    func add(_ animation: Animation, to view: View, forKey key: String, property: String? = nil, oldValue: Any? = nil) {
+        if let onAdd {
+            view.layer.add(animation, forKey: key)
+            return onAdd(view, key, property ?? key, oldValue)
+        }
+        let observer = BlockAnimationObserver(completion: completion, view: view, blocksInput: !options.contains(.allowUserInteraction))
+        animation.delegate = observer
+        view.layer.add(animation, forKey: key)
+        if view.layer.animation(forKey: key)?.delegate === observer { observer.added() }
     }
 
     /// A new animation of `keyPath` with the block's duration, timing, options and start.
@@ -152,10 +170,7 @@ final class AnimationBlock {
         case let .spring(ratio, velocity):
             animation = SpringAnimation(keyPath: keyPath, dampingRatio: ratio, duration: duration, initialVelocity: velocity)
         }
-        animation.fillMode = .both   // rule V8: shows its start during a delay
-        if options.contains(.repeat) { animation.repeatCount = .infinity }
-        animation.autoreverses = options.contains(.autoreverse)
-        if let begin { animation.beginTime = layer.convertTime(begin, from: nil) }
+        applyTiming(to: animation, on: layer)
         return animation
     }
 }

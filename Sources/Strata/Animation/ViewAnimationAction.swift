@@ -23,7 +23,7 @@ final class ViewAnimationAction: Action {
         let newValue = layer.value(forKey: event)
         let animation = block.makeAnimation(keyPath: event, on: layer)
         let key: String
-        if (block.additiveForAll || AnimationBlock.additiveKeys.contains(event)),
+        if AnimationBlock.additiveKeys.contains(event),
            let old = oldValue, let new = newValue, let offset = Self.offset(from: old, to: new) {
             // Rule V7: from (old − new) to zero on top of the model; a change
             // mid-flight adds another such animation, so the motion stays continuous.
@@ -37,11 +37,7 @@ final class ViewAnimationAction: Action {
             animation.toValue = newValue
             key = event
         }
-        let observer = BlockAnimationObserver(completion: block.completion, view: view,
-                                              blocksInput: !block.options.contains(.allowUserInteraction))
-        animation.delegate = observer
-        layer.add(animation, forKey: key)
-        if layer.animation(forKey: key)?.delegate === observer { observer.added() }
+        block.add(animation, to: view, forKey: key, property: event, oldValue: oldValue)
     }
 
     /// `old − new` for the property types UIKit animates additively; for a
