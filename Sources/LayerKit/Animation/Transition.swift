@@ -75,13 +75,9 @@ public final class Transition: Animation {
         case .flip:
             // First half: the old state turns away to edge-on; second half: the new
             // one turns from edge-on to face the viewer.
-            let turn = p <= 0.5 ? p * Double.pi : (p - 1) * Double.pi
-            let t = Self.flipTransform(angle: turn, subtype: subtype ?? .fromLeft, bounds: presentation.bounds)
-            if p <= 0.5 {
-                (state.oldTransform, state.newOpacity) = (t, 0)
-            } else {
-                (state.newTransform, state.oldOpacity) = (t, 0)
-            }
+            let angle = p <= 0.5 ? p * Double.pi : (p - 1) * Double.pi
+            state.turn = TransitionState.Turn(angle: angle, ofOldState: p <= 0.5, bounds: presentation.bounds)
+            if p <= 0.5 { state.newOpacity = 0 } else { state.oldOpacity = 0 }
         }
         presentation.activeTransition = state
     }
@@ -89,7 +85,7 @@ public final class Transition: Animation {
     /// A turn by `angle` about the bounds' centre line (vertical for left and
     /// right, horizontal for top and bottom), seen in perspective from a distance
     /// of twice the larger side.
-    static func flipTransform(angle: Double, subtype: TransitionSubtype, bounds: Rect) -> Transform3D {
+    nonisolated static func flipTransform(angle: Double, subtype: TransitionSubtype, bounds: Rect) -> Transform3D {
         let (x, y, sign): (Double, Double, Double)
         switch subtype {
         case .fromLeft: (x, y, sign) = (0, 1, 1)
@@ -123,9 +119,24 @@ public struct TransitionState {
     public var newOpacity = 1.0
     /// True when the old state is drawn over the new one (`reveal`).
     public var oldOnTop = false
-    /// A 3D turn of each state about the layer's centre, in its coordinates (`flip`).
-    public var oldTransform: Transform3D?
-    public var newTransform: Transform3D?
+    /// A flip's turn of one of the states. Kept small (renderers hold copies of
+    /// this state in every level of deep trees); the matrices are computed on use.
+    struct Turn {
+        let angle: Double
+        let ofOldState: Bool
+        let bounds: Rect
+    }
+    var turn: Turn?
+
+    /// A 3D turn of the old state about the layer's centre, in its coordinates (`flip`).
+    public var oldTransform: Transform3D? { transform(ofOldState: true) }
+    /// The same for the new state.
+    public var newTransform: Transform3D? { transform(ofOldState: false) }
+
+    private func transform(ofOldState old: Bool) -> Transform3D? {
+        guard let turn, turn.ofOldState == old else { return nil }
+        return Transition.flipTransform(angle: turn.angle, subtype: subtype ?? .fromLeft, bounds: turn.bounds)
+    }
 
     init(type: TransitionType, subtype: TransitionSubtype?, progress: Double, snapshot: LayerSnapshot?) {
         self.type = type

@@ -53,6 +53,19 @@ public final class Window: Responder {
     /// True between ``show()`` and ``close()``.
     public private(set) var isVisible = false
 
+    /// Asks the compositor to show the window fullscreen (or not); the new size
+    /// arrives with the compositor's answer and is laid out as any resize (rule W2).
+    public var isFullscreen: Bool {
+        get { onscreen?.toplevel.states.contains(.fullscreen) ?? false }
+        set { onscreen?.toplevel.setFullscreen(newValue) }
+    }
+
+    /// Asks the compositor to maximize the window (or not).
+    public var isMaximized: Bool {
+        get { onscreen?.toplevel.states.contains(.maximized) ?? false }
+        set { onscreen?.toplevel.setMaximized(newValue) }
+    }
+
     /// Device pixels per point: the output's scale on screen, 1 offscreen.
     public var scale: Double { onscreen?.toplevel.scale ?? 1 }
 

@@ -1,0 +1,214 @@
+@testable import Strata
+import Glibc
+import PixmanRender
+import StrataTesting
+import Testing
+import WaylandClient
+
+/// Windows and the application without a compositor (rules W2, W3).
+@MainActor
+@Suite("Windows offscreen")
+struct WindowOffscreenTests {
+    /// Lays out its two subviews side by side, each half of its width.
+    final class Halves: View {
+        var laidOutSizes: [Size] = []
+        override func layoutSubviews() {
+            laidOutSizes.append(bounds.size)
+            let w = bounds.width / 2
+            subviews[0].frame = Rect(x: 0, y: 0, width: w, height: bounds.height)
+            subviews[1].frame = Rect(x: w, y: 0, width: w, height: bounds.height)
+        }
+    }
+
+    func halvesWindow(_ f: ViewFixture) -> Halves {
+        let halves = Halves(frame: .zero)
+        let left = View(), right = View()
+        left.backgroundColor = .red
+        right.backgroundColor = .blue
+        halves.addSubview(left)
+        halves.addSubview(right)
+        f.window.rootView = halves
+        return halves
+    }
+
+    @Test("rule W2: the root view fills the window; a resize lays it out in the same transaction")
+    func resizeLaysOut() {
+        let f = ViewFixture(size: Size(width: 200, height: 100))
+        let halves = halvesWindow(f)
+        #expect(halves.frame == Rect(x: 0, y: 0, width: 200, height: 100))
+        halves.laidOutSizes = []
+        var commitsSeen: [Size] = []
+        Transaction.afterCommit { commitsSeen.append(halves.laidOutSizes.last ?? .zero) }
+        f.window.size = Size(width: 300, height: 80)
+        #expect(halves.laidOutSizes == [Size(width: 300, height: 80)])   // laid out before the resize returned
+        #expect(halves.subviews[1].frame == Rect(x: 150, y: 0, width: 150, height: 80))
+        Transaction.flush()
+        #expect(commitsSeen == [Size(width: 300, height: 80)])
+        let image = f.window.snapshot()
+        #expect(image.width == 300 && image.height == 80)
+        #expect(image.rgba8(x: 149, y: 40).r == 255 && image.rgba8(x: 150, y: 40).b == 255)
+    }
+
+    @Test("rule W2: a resize inside an animation block animates the new layout")
+    func animatedResize() {
+        let f = ViewFixture(size: Size(width: 200, height: 100))
+        let halves = halvesWindow(f)
+        f.window.layoutIfNeeded()
+        Transaction.flush()
+        View.animate(duration: 1, options: .curveLinear) { f.window.size = Size(width: 400, height: 100) }
+        Transaction.flush()
+        f.advance(0.5)
+        #expect(close(f.shownPoint(halves.subviews[1]).x, 150 + 75))   // centre from 150 to 300
+    }
+
+    @Test("rule W3: a window never shown snapshots at its size, scale 1, at any media time")
+    func snapshotNeverShown() {
+        let f = ViewFixture()
+        let window = Window(title: "never shown", size: Size(width: 120, height: 80))
+        window.backgroundColor = .black
+        let card = View(frame: Rect(x: 10, y: 10, width: 50, height: 50))
+        card.backgroundColor = .green
+        window.rootView.addSubview(card)
+        let image = window.snapshot()
+        #expect(image.width == 120 && image.height == 80)
+        #expect(image.rgba8(x: 30, y: 30).g == 255 && image.rgba8(x: 100, y: 30).g == 0)
+        // Its tree is not presented: a plain layer's change does not animate (rule B5).
+        let plain = Layer()
+        card.layer.addSublayer(plain)
+        Transaction.flush()
+        plain.opacity = 0.5
+        #expect(plain.animationKeys.isEmpty)
+        _ = f
+    }
+
+    @Test("rule W3: snapshots and filmstrips show an animation at the times asked")
+    func filmstrip() {
+        let f = ViewFixture(size: Size(width: 100, height: 50))
+        f.window.backgroundColor = .black
+        let card = f.addView(Rect(x: 0, y: 0, width: 100, height: 50), color: .white)
+        View.animate(duration: 1, options: .curveLinear) { card.alpha = 0 }
+        Transaction.flush()
+        let strip = f.window.filmstrip(from: 100, to: 101, frames: 5)
+        #expect(strip.width == 500 && strip.height == 50)
+        let greys = (0..<5).map { Int(strip.rgba8(x: $0 * 100 + 50, y: 25).r) }
+        #expect(greys == [255, 191, 128, 64, 0].map { $0 } || zip(greys, [255, 191, 128, 64, 0]).allSatisfy { abs($0 - $1) <= 1 })
+        #expect(f.window.snapshot(atTime: 100.5) == f.window.snapshot(atTime: 100.5))
+    }
+
+    @Test("rule W3: an offscreen run renders every window over time into PNGs: last frame and filmstrip")
+    func offscreenRun() throws {
+        let f = ViewFixture(size: Size(width: 60, height: 40))
+        f.window.title = "Offscreen run/1"
+        f.window.backgroundColor = .black
+        let card = f.addView(Rect(x: 0, y: 0, width: 60, height: 40), color: .white)
+        View.animate(duration: 1, options: .curveLinear) { card.alpha = 0 }
+        let dir = "/tmp/strata-offscreen-\(getpid())"
+        try Application.shared.run(mode: .offscreen(directory: dir, duration: 1, framesPerSecond: 4))
+        let last = try RenderedImage(contentsOfFile: "\(dir)/Offscreen-run-1.png")
+        let strip = try RenderedImage(contentsOfFile: "\(dir)/Offscreen-run-1-filmstrip.png")
+        #expect(last.width == 60 && last.rgba8(x: 30, y: 20).r == 0)        // faded out at the end
+        #expect(strip.width == 60 * 5 && strip.rgba8(x: 30, y: 20).r == 255)
+        #expect(abs(Int(strip.rgba8(x: 120 + 30, y: 20).r) - 128) <= 1)    // half-way at t = 0.5
+        #expect(MediaTime.clock === f.clock)                               // the clock is given back
+    }
+
+    @Test("a window closed while its views animate: the animations run on and complete")
+    func closeWhileAnimating() {
+        let f = ViewFixture()
+        let card = f.addView()
+        var done: [Bool] = []
+        View.animate(duration: 1, { card.alpha = 0 }, completion: { done.append($0) })
+        Transaction.flush()
+        f.advance(0.5)
+        f.window.close()
+        #expect(!f.window.isVisible && Application.shared.windows.isEmpty)
+        f.advance(0.5)
+        #expect(done == [true])
+        f.window.show()
+        #expect(Application.shared.windows.count == 1)
+    }
+
+    @Test("bad input: thousands of windows open and close; sizes that are not finite are clamped")
+    func manyWindows() {
+        let f = ViewFixture()
+        var windows: [Window] = []
+        for i in 0..<2000 {
+            let w = Window(title: "w\(i)", size: Size(width: 10, height: 10))
+            w.rootView.addSubview(View(frame: Rect(x: 0, y: 0, width: 5, height: 5)))
+            w.show()
+            windows.append(w)
+        }
+        #expect(Application.shared.windows.count == 2001)
+        Transaction.flush()
+        for w in windows { w.close() }
+        #expect(Application.shared.windows.count == 1)
+        let odd = Window(title: "odd", size: Size(width: .nan, height: -.infinity))
+        #expect(odd.size == Size(width: 1, height: 1))
+        odd.size = Size(width: 1e12, height: 50)
+        #expect(odd.size == Size(width: 16_384, height: 50))
+        odd.minimumSize = Size(width: 100, height: 100)
+        #expect(odd.size == Size(width: 16_384, height: 100))
+        #expect(!f.diagnostics.isEmpty)
+    }
+
+    @Test("a compositor that cannot be reached is a clear error naming the socket")
+    func unreachableCompositor() {
+        let f = ViewFixture()
+        setenv("WAYLAND_DISPLAY", "strata-no-such-socket", 1)
+        defer { unsetenv("WAYLAND_DISPLAY") }
+        #expect {
+            try Application.shared.run(mode: .compositor)
+        } throws: { error in
+            "\(error)".contains("strata-no-such-socket") && "\(error)".contains("STRATA_OFFSCREEN")
+        }
+        _ = f
+    }
+}
+
+/// Windows on a real compositor (rules W1, W2).
+@MainActor
+@Suite("Windows on weston", .serialized)
+struct WindowOnWestonTests {
+    /// Waits until the window has committed everything and weston has shown it.
+    func waitUntilShown(_ window: Window, _ display: Display) throws {
+        let toplevel = try #require(window.onscreen?.toplevel)
+        while true {
+            let frames = toplevel.frameNumber, callbacks = toplevel.statistics.callbackCount
+            toplevel.setNeedsDisplay()
+            try display.connection.dispatch(until: { toplevel.statistics.callbackCount > callbacks && !toplevel.isDrawing },
+                                            timeout: 5, what: "a frame callback with nothing left to draw")
+            if toplevel.frameNumber == frames { return }
+        }
+    }
+
+    @Test("rules W1, W2: a view tree on screen equals its snapshot, also after the compositor resizes the window")
+    func onScreenAndResized() throws {
+        MediaTime.clock = MonotonicMediaClock()
+        Transaction.reset()
+        Application.shared.disconnect()
+        let weston = try HeadlessWeston(width: 640, height: 480)
+        let display = try weston.connect()
+        Application.shared.use(display)
+        defer { Application.shared.disconnect() }
+
+        let window = Window(title: "halves", size: Size(width: 320, height: 240))
+        let halves = WindowOffscreenTests.Halves(frame: .zero)
+        for color in [Color.red, .blue] {
+            let v = View()
+            v.backgroundColor = color
+            v.layer.cornerRadius = 12
+            halves.addSubview(v)
+        }
+        window.rootView = halves
+        window.show()
+        window.isFullscreen = true      // weston answers with its output's size: a resize by the compositor
+        try display.connection.dispatch(until: { window.isFullscreen && window.size == Size(width: 640, height: 480) }, timeout: 5)
+        #expect(halves.laidOutSizes.last == Size(width: 640, height: 480))
+        try waitUntilShown(window, display)
+        let shot = try weston.screenshot()
+        let expected = window.snapshot()
+        #expect(shot.width == 640 && expected.width == 640)
+        #expect((shot.maximumDifference(from: expected) ?? 255) <= 1)
+        #expect(shot.rgba8(x: 500, y: 240).b == 255 && shot.rgba8(x: 100, y: 240).r == 255)
+    }
+}
