@@ -41,11 +41,13 @@ let package = Package(
         .testTarget(name: "StrataTests", dependencies: ["Strata", "StrataTesting", "PixmanRender", "WaylandClient"]),
 
         // Compositor-integration kit: headless compositors, capture, compare, frame statistics.
-        .target(name: "StrataTesting", dependencies: ["WaylandClient", "PixmanRender", "CShims"]),
+        .target(name: "StrataTesting", dependencies: ["Strata", "WaylandClient", "PixmanRender", "CShims"]),
         .testTarget(name: "WaylandClientTests", dependencies: ["WaylandClient", "StrataTesting", "PixmanRender", "Strata", "CPixman"]),
 
         .executableTarget(name: "seed-listings", dependencies: ["LayerKit", "PixmanRender"], path: "Examples/SeedListings"),
         .executableTarget(name: "layer-snapshot", dependencies: ["LayerKit", "PixmanRender"], path: "Examples/LayerSnapshot"),
+        .executableTarget(name: "gallery", dependencies: ["Strata", "StrataTesting"], path: "Examples/Gallery"),
+        .executableTarget(name: "clock", dependencies: ["Strata", "StrataTesting"], path: "Examples/Clock"),
 
         // Benchmark scenes of ../Docs/Benchmarks.md: `swift run -c release strata-bench`.
         .executableTarget(name: "strata-bench", dependencies: ["LayerKit", "PixmanRender", "Strata", "WaylandClient", "StrataTesting", "CPixman", "AllocationCounter"],

@@ -1,100 +1,120 @@
-// Strata's main demo: a layer tree in a window, animated the Core Animation way —
-// implicit animations in transactions, a keyframe animation along a path, a
-// push transition — redrawn only at frame callbacks while something moves.
-// With no compositor to connect to, it starts a headless weston and saves a
-// screenshot. Usage: strata-demo [--seconds N] [--socket NAME] [--screenshot PATH]
+// Strata's main demo: views animated the UIKit way — a stack view closing a
+// gap, a card flipped by a view transition, a spring, keyframes round a track
+// and a property animator scrubbed back and forth — in a window redrawn only at
+// frame callbacks while something moves. With no compositor named it starts a
+// headless weston and saves a screenshot; with STRATA_OFFSCREEN=DIR it renders
+// offscreen. Usage: strata-demo [--seconds N] [--socket NAME] [--screenshot PATH]
 import Glibc
 import Strata
 import StrataTesting
-import WaylandClient
 
 @MainActor
 final class Demo {
-    let window: LayerWindow
-    let loop: EventLoop
-    var cards: [Layer] = []
-    let badge = Layer()
+    let window = Window(title: "Strata demo", size: Size(width: 640, height: 480))
+    let row = StackView(arrangedSubviews: [])
+    let card = View(frame: Rect(x: 40, y: 150, width: 200, height: 140))
+    let ball = View(frame: Rect(x: 300, y: 160, width: 44, height: 44))
+    let runner = View(frame: Rect(x: 0, y: 0, width: 28, height: 28))
+    let slider = View(frame: Rect(x: 40, y: 420, width: 40, height: 24))
+    var scrubber: ViewPropertyAnimator?
     var step = 0
 
-    init(display: Display) {
-        loop = EventLoop(connection: display.connection)
-        window = LayerWindow(display: display, loop: loop, title: "Strata demo", width: 640, height: 480)
+    init() {
         window.backgroundColor = Color(rgba8: 0x20, 0x24, 0x28)
-        let root = window.rootLayer
-        let palette: [Color] = [.red, .orange, .yellow, .green, .cyan, .blue, .magenta, .white]
-        for (i, color) in palette.enumerated() {
-            let card = Layer()
-            card.frame = Rect(x: 40 + Double(i % 4) * 145, y: 60 + Double(i / 4) * 150, width: 120, height: 120)
-            card.backgroundColor = color.withAlpha(0.8)
-            card.cornerRadius = 18
-            card.borderWidth = i % 3 == 0 ? 3 : 0
-            card.borderColor = .white
-            root.addSublayer(card)
-            cards.append(card)
+        let root = window.rootView
+        let palette: [Color] = [.red, .orange, .yellow, .green, .cyan, .blue]
+        for color in palette {
+            let tile = View()
+            tile.backgroundColor = color.withAlpha(0.85)
+            tile.layer.cornerRadius = 14
+            row.addArrangedSubview(tile)
         }
-        badge.frame = Rect(x: 0, y: 0, width: 36, height: 36)
-        badge.cornerRadius = 18
-        badge.backgroundColor = .white
-        badge.contents = Image(width: 2, height: 2, color: .red)
-        badge.masksToBounds = true
-        root.addSublayer(badge)
-        // Actions for the badge: its contents are pushed in from the right.
-        let push = Transition()
-        push.type = .push
-        push.subtype = .fromRight
-        push.duration = 0.5
-        badge.actions["contents"] = push
+        row.frame = Rect(x: 40, y: 40, width: 560, height: 80)
+        row.spacing = 12
+        row.distribution = .fillEqually
+        root.addSubview(row)
 
-        // A ball travels a bounce path forever.
-        let path = Path()
-        path.move(to: Point(x: 40, y: 430))
-        path.addCurve(to: Point(x: 320, y: 430), control1: Point(x: 40, y: 340), control2: Point(x: 320, y: 340))
-        path.addCurve(to: Point(x: 600, y: 430), control1: Point(x: 320, y: 340), control2: Point(x: 600, y: 340))
-        let bounce = KeyframeAnimation(keyPath: "position")
-        bounce.path = path
-        bounce.duration = 3
-        bounce.repeatCount = .infinity
-        bounce.autoreverses = true
-        badge.add(bounce, forKey: "bounce")
+        card.backgroundColor = .magenta
+        card.layer.cornerRadius = 22
+        card.layer.borderWidth = 4
+        card.layer.borderColor = .white
+        root.addSubview(card)
+
+        ball.backgroundColor = .white
+        ball.layer.cornerRadius = 22
+        root.addSubview(ball)
+
+        let track = View(frame: Rect(x: 380, y: 150, width: 220, height: 220))
+        track.layer.borderWidth = 2
+        track.layer.borderColor = Color.white.withAlpha(0.3)
+        track.layer.cornerRadius = 8
+        root.addSubview(track)
+        runner.backgroundColor = .yellow
+        runner.layer.cornerRadius = 6
+        runner.center = Point(x: 380, y: 150)
+        root.addSubview(runner)
+
+        let rail = View(frame: Rect(x: 40, y: 430, width: 560, height: 4))
+        rail.backgroundColor = Color.white.withAlpha(0.3)
+        root.addSubview(rail)
+        slider.backgroundColor = .cyan
+        slider.layer.cornerRadius = 12
+        root.addSubview(slider)
     }
 
-    /// Every 1.5 s: shuffle, turn and fade the cards in one transaction.
-    func shuffle() {
+    /// One round of changes, every 1.2 s.
+    func tick() {
         step += 1
-        Transaction.begin()
-        Transaction.animationDuration = 1
-        Transaction.animationTimingFunction = .easeInEaseOut
-        for (i, card) in cards.enumerated() {
-            let slot = (i + step) % cards.count
-            card.position = Point(x: 100 + Double(slot % 4) * 145, y: 120 + Double(slot / 4) * 150)
-            card.transform = Transform3D(rotationAngle: Double((i + step) % 3 - 1) * 0.2, x: 0, y: 0, z: 1)
-            card.opacity = (i + step) % 4 == 0 ? 0.4 : 1
-            card.cornerRadius = step % 2 == 0 ? 18 : 40
+        // A stack view closes the gap of a hidden tile (and opens it again).
+        View.animate(duration: 0.5) {
+            for (i, tile) in row.arrangedSubviews.enumerated() { tile.isHidden = i == step % 6 }
         }
-        badge.contents = Image(width: 2, height: 2, color: step % 2 == 0 ? .red : .blue)
-        Transaction.commit()
-        loop.schedule(after: 1.5) { [weak self] in self?.shuffle() }
+        // A view transition flips the card to its other colour.
+        View.transition(with: card, duration: 0.7, options: step % 2 == 0 ? .transitionFlipFromLeft : .transitionFlipFromRight) {
+            self.card.backgroundColor = self.step % 2 == 0 ? .magenta : .green
+        }
+        // A spring overshoots on its way to the other side.
+        View.animate(duration: 0.9, dampingRatio: 0.45) {
+            ball.center = Point(x: 322, y: step % 2 == 0 ? 182 : 340)
+        }
+        // Keyframes take a square round the track.
+        View.animateKeyframes(withDuration: 1.1, animations: {
+            let corners = [Point(x: 600, y: 150), Point(x: 600, y: 370), Point(x: 380, y: 370), Point(x: 380, y: 150)]
+            for (i, corner) in corners.enumerated() {
+                View.addKeyframe(withRelativeStartTime: Double(i) / 4, relativeDuration: 0.25) { runner.center = corner }
+            }
+        })
     }
-}
 
-@MainActor
-func run() throws {
-    let options = ExampleCommandLine(program: "strata-demo", screenshot: "strata-demo.png")
-    let (display, headless) = try HeadlessWeston.connectOrStart(socket: options.socket)
-    let demo = Demo(display: display)
-    demo.window.window.onCloseRequest = { _ in demo.loop.stop() }
-    Transaction.flush()   // first commit: the tree is presented, from now on changes animate
-    demo.loop.schedule(after: 0.4) { demo.shuffle() }
-    ExampleCommandLine.stop(demo.loop, after: options.seconds ?? (headless == nil ? .infinity : 2.1))
-    try demo.loop.run()
-    let stats = demo.window.window.statistics
-    print("frames: \(demo.window.window.frameNumber), callbacks: \(stats.callbackCount)")
-    try headless?.saveScreenshot(to: options.screenshotPath)
+    /// A property animator that a timer scrubs back and forth, as a finger would.
+    func scrub(at time: Double) {
+        if scrubber == nil {
+            let animator = ViewPropertyAnimator(duration: 1, curve: .easeInOut) {
+                self.slider.center.x = 580
+                self.slider.transform = AffineTransform(rotationAngle: .pi)
+            }
+            animator.pauseAnimation()
+            scrubber = animator
+        }
+        scrubber?.fractionComplete = 0.5 - 0.5 * cos(time * 1.3)
+    }
 }
 
 do {
-    try MainActor.assumeIsolated { try run() }
+    let options = ExampleCommandLine(program: "strata-demo", screenshot: "strata-demo.png")
+    try MainActor.assumeIsolated {
+        let demo = Demo()
+        try options.runApplication { headless in
+            demo.window.show()
+            if headless { demo.window.isFullscreen = true }   // a known place on the headless screen
+            demo.tick()
+            demo.scrub(at: currentMediaTime())
+            Transaction.flush()
+            ExampleCommandLine.every(1.2) { demo.tick() }
+            ExampleCommandLine.every(1.0 / 30) { demo.scrub(at: currentMediaTime()) }
+        }
+    }
 } catch {
-    print("strata-demo: \(error)")
+    ExampleCommandLine.printError("strata-demo: \(error)")
     exit(1)
 }

@@ -1,4 +1,5 @@
 import Glibc
+import Strata
 import WaylandClient
 
 /// The command line the example programs share: `--seconds N` (run that long),
@@ -38,6 +39,40 @@ public struct ExampleCommandLine {
         Task { @MainActor in
             try? await Task.sleep(for: .seconds(seconds))
             loop.stop()
+        }
+    }
+
+    /// Runs an app built by `prepare` the way every example runs: with
+    /// `STRATA_OFFSCREEN=DIR` offscreen into PNGs (rule W3); otherwise on the
+    /// compositor named by `--socket` or `WAYLAND_DISPLAY`, or — when none is
+    /// named — on a headless weston it starts, saving a screenshot at the end.
+    /// `prepare` makes and shows the windows; it is told whether the compositor is
+    /// a headless one (where a fullscreen window has a known place on screen).
+    /// Stops after `--seconds` (default: never, or 2.5 s on a headless weston).
+    @MainActor
+    public func runApplication(prepare: (_ headless: Bool) -> Void) throws {
+        let app = Application.shared
+        if case .offscreen = Application.environmentRunMode {
+            prepare(false)
+            return try app.run(mode: Application.environmentRunMode)
+        }
+        let (display, headless) = try HeadlessWeston.connectOrStart(socket: socket)
+        app.use(display)
+        prepare(headless != nil)
+        if let loop = app.loop { Self.stop(loop, after: seconds ?? (headless == nil ? .infinity : 2.5)) }
+        try app.run(mode: .compositor)
+        for window in app.windows {
+            if let statistics = window.frameStatistics { print("frames: \(statistics.frames), callbacks: \(statistics.callbacks)") }
+        }
+        try headless?.saveScreenshot(to: screenshotPath)
+    }
+
+    /// Runs `body` every `seconds` on the application's event loop (nothing offscreen).
+    @MainActor
+    public static func every(_ seconds: Double, _ body: @escaping @MainActor () -> Void) {
+        Application.shared.loop?.schedule(after: seconds) {
+            body()
+            every(seconds, body)
         }
     }
 }

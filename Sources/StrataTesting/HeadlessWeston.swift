@@ -8,9 +8,14 @@ public enum CompositorError: Error, Equatable, CustomStringConvertible {
     /// It exited or never opened its socket; the end of its log says why.
     case notReady(String)
     case screenshotFailed(String)
+    /// A compositor was named (`--socket`, `WAYLAND_DISPLAY`) but does not answer.
+    case unreachable(socket: String, runtimeDirectory: String, reason: String)
 
     public var description: String {
         switch self {
+        case let .unreachable(socket, dir, reason):
+            "the compositor named \(socket) does not answer in \(dir) (\(reason)); start it, or unset WAYLAND_DISPLAY to use a headless weston"
+
         case let .launchFailed(c, e): "cannot start \(c): \(String(cString: strerror(e))) (is it installed?)"
         case .notReady(let log): "compositor did not start: \(log)"
         case .screenshotFailed(let why): "screenshot failed: \(why)"
@@ -122,23 +127,31 @@ public final class HeadlessWeston {
     /// Runs a client program against this compositor (`WAYLAND_DISPLAY` and
     /// `XDG_RUNTIME_DIR` set) and waits up to `timeout` seconds for it to exit.
     /// Returns its exit status (nil if it had to be killed) and its output.
-    public func runClient(_ arguments: [String], timeout: Double = 30) throws(CompositorError) -> (status: Int32?, output: String) {
+    public func runClient(_ arguments: [String], environment: [String: String] = [:],
+                          timeout: Double = 30) throws(CompositorError) -> (status: Int32?, output: String) {
         let log = runtimeDirectory + "/client-\(Int(now() * 1000)).log"
-        let p = try Subprocess.spawn(arguments, environment: ["XDG_RUNTIME_DIR": runtimeDirectory, "WAYLAND_DISPLAY": socketName],
+        let p = try Subprocess.spawn(arguments, environment: ["XDG_RUNTIME_DIR": runtimeDirectory, "WAYLAND_DISPLAY": socketName]
+                                        .merging(environment) { $1 },
                                      directory: nil, logPath: log)
         let status = p.wait(timeout: timeout)
         if status == nil { p.terminate() }
         return (status, tail(of: log, lines: 200))
     }
 
-    /// Connects to the compositor at `socket` (or `WAYLAND_DISPLAY`); when there is
-    /// none and no socket was named, starts a headless weston and connects to it.
-    /// Demos use it to run anywhere. The weston is returned to keep it running.
+    /// Connects to the compositor at `socket` (or `WAYLAND_DISPLAY`). When neither
+    /// names one, starts a headless weston and connects to it, so demos run
+    /// anywhere (the weston is returned to keep it running); a named compositor
+    /// that does not answer throws ``CompositorError/unreachable(socket:runtimeDirectory:reason:)``.
     public static func connectOrStart(socket: String? = nil, width: Int = 640, height: Int = 480) throws -> (Display, HeadlessWeston?) {
+        let named = socket ?? getenv("WAYLAND_DISPLAY").map { String(cString: $0) }
         do {
             return (try Display(socket: socket), nil)
         } catch {
-            guard socket == nil else { throw error }
+            // Only when no compositor was named: a named one that is not there is an error.
+            if let named {
+                let dir = getenv("XDG_RUNTIME_DIR").map { String(cString: $0) } ?? "(XDG_RUNTIME_DIR unset)"
+                throw CompositorError.unreachable(socket: named, runtimeDirectory: dir, reason: "\(error)")
+            }
             print("No compositor to connect to (\(error)); starting a headless weston.")
             let weston = try HeadlessWeston(width: width, height: height)
             return (try weston.connect(), weston)

@@ -52,7 +52,50 @@ struct ExampleTests {
         #expect(bounce.width == 320 * 9)
     }
 
-    @Test("strata-demo animates a layer tree in a window and stops on time")
+    @Test("gallery and clock run in a window on weston and stop on time")
+    func galleryAndClockOnScreen() throws {
+        for name in ["gallery", "clock"] {
+            let binary = ".build/debug/\(name)"
+            try #require(access(binary, X_OK) == 0, "build the examples first (swift build --build-tests)")
+            let weston = try HeadlessWeston()
+            let (status, output) = try weston.runClient([binary, "--seconds", "1"], timeout: 30)
+            #expect(status == 0, "\(output)")
+            let frames = output.split(separator: "\n").first { $0.hasPrefix("frames: ") }
+                .flatMap { Int($0.dropFirst(8).prefix { $0.isNumber }) }
+            #expect((frames ?? 0) > 5, "\(name): \(output)")
+        }
+    }
+
+    @Test("rule W3: gallery, clock and the demo render offscreen with STRATA_OFFSCREEN, no compositor needed")
+    func examplesOffscreen() throws {
+        let weston = try HeadlessWeston()   // for its private directory; the apps do not connect
+        let dir = weston.runtimeDirectory + "/offscreen"
+        for name in ["gallery", "clock", "strata-demo"] {
+            let (status, output) = try weston.runClient([".build/debug/\(name)"],
+                                                        environment: ["STRATA_OFFSCREEN": dir, "STRATA_OFFSCREEN_DURATION": "0.5",
+                                                                      "WAYLAND_DISPLAY": "strata-nothing-here"], timeout: 30)
+            #expect(status == 0, "\(name): \(output)")
+        }
+        let gallery = try RenderedImage(contentsOfFile: dir + "/Strata-gallery.png")
+        #expect(gallery.width == 640 && gallery.height == 480)
+        #expect(gallery.rgba8(x: 30, y: 25) == (0x2c, 0x31, 0x38, 255))          // a tile's panel
+        let clock = try RenderedImage(contentsOfFile: dir + "/Strata-clock.png")
+        #expect(clock.width == 320 && clock.rgba8(x: 160, y: 160).r == 0xd8)      // the red pin in the middle
+        let strip = try RenderedImage(contentsOfFile: dir + "/Strata-demo-filmstrip.png")
+        #expect(strip.width == 640 * 5 && strip.height == 480)                    // 0.5 s at 8 frames a second
+    }
+
+    @Test("strata-demo told to use a compositor that is not there says so and fails")
+    func demoUnreachableCompositor() throws {
+        let weston = try HeadlessWeston()
+        let (status, output) = try weston.runClient([".build/debug/strata-demo", "--seconds", "1"],
+                                                    environment: ["WAYLAND_DISPLAY": "strata-nothing-here"], timeout: 30)
+        #expect(status == 1, "\(output)")
+        #expect(output.contains("strata-nothing-here") && output.contains(weston.runtimeDirectory), "\(output)")
+        #expect(!output.contains("starting a headless weston"), "\(output)")
+    }
+
+    @Test("strata-demo animates views in a window and stops on time")
     func strataDemo() throws {
         let binary = ".build/debug/strata-demo"
         try #require(access(binary, X_OK) == 0, "build the examples first (swift build --build-tests)")

@@ -66,6 +66,11 @@ public final class Window: Responder {
         set { onscreen?.toplevel.setMaximized(newValue) }
     }
 
+    /// Frames committed and frame callbacks received on screen; nil offscreen.
+    public var frameStatistics: (frames: UInt64, callbacks: Int)? {
+        onscreen.map { ($0.toplevel.frameNumber, $0.toplevel.statistics.callbackCount) }
+    }
+
     /// Device pixels per point: the output's scale on screen, 1 offscreen.
     public var scale: Double { onscreen?.toplevel.scale ?? 1 }
 
