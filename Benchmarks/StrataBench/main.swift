@@ -1,5 +1,5 @@
 // Strata's benchmark scenes (see Docs/Benchmarks.md). Usage:
-//   swift run -c release strata-bench [scene…]     scenes: implicit-100k anim-eval-10k cards-1080p window-720p window-720p-500
+//   swift run -c release strata-bench [scene…]     scenes: implicit-100k anim-eval-10k cards-1080p window-720p window-720p-500 views-720p-500
 // Prints one line per figure: scene, metric, median, repetitions, cores.
 import LayerKit
 
@@ -13,6 +13,10 @@ MainActor.assumeIsolated {
     if wants("cards-1080p") { sceneCards(frames: 300).forEach { $0.print() } }
     if wants("window-720p-500") {
         do { try sceneWindow720p500().forEach { $0.print() } } catch { print("window-720p-500: \(error)") }
+    }
+    if wants("views-720p-500") {
+        sceneViewAnimateCost(repetitions: 21).forEach { $0.print() }
+        do { try sceneViews720p500().forEach { $0.print() } } catch { print("views-720p-500: \(error)") }
     }
     if wants("window-720p") {
         do { try sceneWindow720p().forEach { $0.print() } } catch { print("window-720p: \(error)") }

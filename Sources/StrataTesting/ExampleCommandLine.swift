@@ -62,7 +62,7 @@ public struct ExampleCommandLine {
         if let loop = app.loop { Self.stop(loop, after: seconds ?? (headless == nil ? .infinity : 2.5)) }
         try app.run(mode: .compositor)
         for window in app.windows {
-            if let statistics = window.frameStatistics { print("frames: \(statistics.frames), callbacks: \(statistics.callbacks)") }
+            if let t = window.toplevel { print("frames: \(t.frameNumber), callbacks: \(t.statistics.callbackCount)") }
         }
         try headless?.saveScreenshot(to: screenshotPath)
     }

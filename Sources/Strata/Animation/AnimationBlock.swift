@@ -26,8 +26,9 @@ final class AnimationBlock {
     /// block's time the current keyframe covers (0…1).
     var recorder: KeyframeRecorder?
     var keyframeWindow = (start: 0.0, end: 1.0)
-    /// Views whose layers animated in this block (for `.layoutSubviews`).
+    /// Views whose layers animated in this block, with `.layoutSubviews`.
     var changedViews: [View] = []
+    var changedViewIDs: Set<ObjectIdentifier> = []
     /// Told of each animation the block adds: the view, the key it runs under,
     /// the property and its value before the change (a property animator keeps them).
     var onAdd: ((View, String, String, Any?) -> Void)?
@@ -131,7 +132,9 @@ final class AnimationBlock {
         let layer = view.layer
         let shown = block.options.contains(.beginFromCurrentState) && layer.hasAnimations
             ? layer.presentation(atTime: currentMediaTime()).value(forKey: key) : nil
-        if !block.changedViews.contains(where: { $0 === view }) { block.changedViews.append(view) }
+        if block.options.contains(.layoutSubviews), block.changedViewIDs.insert(ObjectIdentifier(view)).inserted {
+            block.changedViews.append(view)
+        }
         if let recorder = block.recorder {
             return recorder.action(view: view, key: key, oldValue: layer.value(forKey: key), window: block.keyframeWindow)
         }

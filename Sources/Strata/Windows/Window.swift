@@ -66,10 +66,9 @@ public final class Window: Responder {
         set { onscreen?.toplevel.setMaximized(newValue) }
     }
 
-    /// Frames committed and frame callbacks received on screen; nil offscreen.
-    public var frameStatistics: (frames: UInt64, callbacks: Int)? {
-        onscreen.map { ($0.toplevel.frameNumber, $0.toplevel.statistics.callbackCount) }
-    }
+    /// The `xdg_toplevel` window while shown on a compositor (nil offscreen): its
+    /// frame statistics, states and scale, for tests and benchmarks.
+    public var toplevel: ToplevelWindow? { onscreen?.toplevel }
 
     /// Device pixels per point: the output's scale on screen, 1 offscreen.
     public var scale: Double { onscreen?.toplevel.scale ?? 1 }

@@ -1,0 +1,121 @@
+import Glibc
+import Strata
+import StrataTesting
+import WaylandClient
+
+extension Card {
+    /// The card as a view (frame at its place).
+    @MainActor
+    func makeView() -> View {
+        let v = View(frame: Rect(x: Double(x), y: Double(y), width: Double(size), height: Double(size)))
+        v.backgroundColor = Color(rgba8: r, g, b)
+        v.alpha = opacity
+        v.layer.cornerRadius = radius
+        if border {
+            v.layer.borderWidth = 2
+            v.layer.borderColor = .white
+        }
+        return v
+    }
+}
+
+/// S7, part 1: the cost of one `View.animate` call that moves 1,000 views,
+/// next to the same moves made on 1,000 plain (presented) layers in a
+/// `Transaction` (implicit animations), in the same run.
+@MainActor
+func sceneViewAnimateCost(repetitions: Int) -> [Figure] {
+    let clock = ManualMediaClock(now: 1000)
+    MediaTime.clock = clock
+    let window = Window(title: "S7", size: Size(width: 1280, height: 720))
+    window.show()
+    let views = (0..<1000).map { Card($0, 1280, 720).makeView() }
+    for v in views { window.rootView.addSubview(v) }
+    let plain = Layer()
+    window.layer.addSublayer(plain)
+    var layers: [Layer] = []
+    Transaction.withoutActions {
+        for i in 0..<1000 {
+            let l = Card(i, 1280, 720).makeLayer()
+            plain.addSublayer(l)
+            layers.append(l)
+        }
+    }
+    Transaction.flush()
+    var block: [Double] = [], transaction: [Double] = []
+    for r in 0..<repetitions {
+        let dx = Double(r % 2 == 0 ? 40 : -40)
+        let t0 = now()
+        View.animate(duration: 0.5) {
+            for v in views { v.center.x += dx }
+        }
+        let t1 = now()
+        Transaction.begin()
+        Transaction.animationDuration = 0.5
+        for l in layers { l.position.x += dx }
+        Transaction.commit()
+        let t2 = now()
+        block.append(t1 - t0)
+        transaction.append(t2 - t1)
+        Transaction.flush()
+        clock.advance(by: 1)   // the animations finish and go (not timed)
+    }
+    window.close()
+    let b = median(block) * 1e6, t = median(transaction) * 1e6
+    return [
+        Figure(scene: "S7 views-720p-500", metric: "View.animate moving 1,000 views", value: b, unit: "µs", repetitions: repetitions),
+        Figure(scene: "S7 views-720p-500", metric: "Transaction moving 1,000 plain layers", value: t, unit: "µs", repetitions: repetitions),
+        Figure(scene: "S7 views-720p-500", metric: "ratio block/transaction", value: b / t, unit: "x", repetitions: repetitions),
+    ]
+}
+
+/// S7 `views-720p-500`: 500 card views in a 1280×720 `Window` on headless weston,
+/// all moved by one repeating, autoreversing `View.animate` block; frames per
+/// second next to the compositor's callback rate, p99 callback→commit.
+@MainActor
+func sceneViews720p500() throws -> [Figure] {
+    MediaTime.clock = MonotonicMediaClock()
+    Transaction.reset()
+    let weston = try HeadlessWeston(width: 1280, height: 720, repaintWindow: 15)
+    let display = try weston.connect()
+    let app = Application.shared
+    app.use(display)
+    defer { app.disconnect() }
+    let window = Window(title: "S7", size: Size(width: 1280, height: 720))
+    window.backgroundColor = Color(rgba8: 0x20, 0x24, 0x28)
+    let views = (0..<500).map { Card($0, 1280, 720).makeView() }
+    for v in views { window.rootView.addSubview(v) }
+    window.show()
+    window.isFullscreen = true
+    Transaction.flush()
+    View.animate(duration: 2, options: [.repeat, .autoreverse, .curveLinear]) {
+        for v in views { v.center.x += 200 }
+    }
+    Transaction.flush()
+    let toplevel = window.toplevel!
+    var mainThread: [Double] = []
+    if let draw = toplevel.onDrawAsync {
+        toplevel.onDrawAsync = { ctx, finish in
+            let t0 = MonotonicClock.now
+            draw(ctx, finish)
+            mainThread.append(MonotonicClock.now - t0)
+        }
+    }
+    let warm = MonotonicClock.now
+    try display.connection.dispatch(until: { MonotonicClock.now - warm > 1 }, timeout: 10)
+    mainThread.removeAll()
+    let framesBefore = toplevel.statistics.frames.count, callbacksBefore = toplevel.statistics.callbackCount
+    let start = MonotonicClock.now
+    try display.connection.dispatch(until: { MonotonicClock.now - start > 3 }, timeout: 10)
+    let frames = Array(toplevel.statistics.frames.dropFirst(framesBefore))
+    let seconds = MonotonicClock.now - start
+    let latencies = FrameStatistics.callbackToCommit(frames)
+    let callbacks = toplevel.statistics.callbackCount - callbacksBefore
+    for v in views { v.layer.removeAllAnimations() }
+    return [
+        Figure(scene: "S7 views-720p-500", metric: "frames committed per second", value: Double(frames.count) / seconds, unit: "fps", repetitions: frames.count),
+        Figure(scene: "S7 views-720p-500", metric: "frame callbacks per second", value: Double(callbacks) / seconds, unit: "Hz", repetitions: callbacks),
+        Figure(scene: "S7 views-720p-500", metric: "callback→commit p50", value: (FrameStatistics.percentile(latencies, 50) ?? .nan) * 1e3, unit: "ms", repetitions: latencies.count),
+        Figure(scene: "S7 views-720p-500", metric: "callback→commit p99", value: (FrameStatistics.percentile(latencies, 99) ?? .nan) * 1e3, unit: "ms", repetitions: latencies.count),
+        Figure(scene: "S7 views-720p-500", metric: "main thread per frame, p50", value: median(mainThread) * 1e3, unit: "ms", repetitions: mainThread.count),
+    ]
+}
