@@ -211,4 +211,72 @@ struct WindowOnWestonTests {
         #expect((shot.maximumDifference(from: expected) ?? 255) <= 1)
         #expect(shot.rgba8(x: 500, y: 240).b == 255 && shot.rgba8(x: 100, y: 240).r == 255)
     }
+
+    @Test("frames show the presentation at media times of the installed clock, a ManualMediaClock too")
+    func framesAtManualMediaTimes() throws {
+        Transaction.reset()
+        Application.shared.disconnect()
+        let clock = ManualMediaClock(now: 100)
+        MediaTime.clock = clock
+        defer { MediaTime.clock = MonotonicMediaClock() }
+        let weston = try HeadlessWeston(width: 320, height: 240)
+        let display = try weston.connect()
+        Application.shared.use(display)
+        defer { Application.shared.disconnect() }
+        let window = Window(title: "manual time", size: Size(width: 320, height: 240))
+        window.backgroundColor = .black
+        let card = View(frame: Rect(x: 0, y: 0, width: 320, height: 240))
+        card.backgroundColor = .white
+        window.rootView.addSubview(card)
+        window.show()
+        window.isFullscreen = true
+        try display.connection.dispatch(until: { window.isFullscreen }, timeout: 5)
+        View.animate(duration: 1, options: .curveLinear) { card.alpha = 0 }
+        Transaction.flush()
+        try waitUntilShown(window, display)
+        // Time stands still at 100: the card is opaque.
+        #expect(try weston.screenshot().rgba8(x: 160, y: 120).r == 255)
+        clock.advance(by: 0.5)
+        try waitUntilShown(window, display)
+        let half = Int(try weston.screenshot().rgba8(x: 160, y: 120).r)
+        #expect(abs(half - 128) <= 1, "half-way through the fade: \(half)")
+        #expect(half == Int(window.snapshot(atTime: clock.now).rgba8(x: 160, y: 120).r))
+    }
 }
+
+/// Closing windows on a compositor that sends close requests (sway's `kill`).
+@MainActor
+@Suite("Windows closed by the compositor", .serialized)
+struct WindowCloseTests {
+    @Test("a close request asks shouldClose; the last window closing ends Application.run()")
+    func closeRequests() async throws {
+        MediaTime.clock = MonotonicMediaClock()
+        Transaction.reset()
+        Application.shared.disconnect()
+        let sway = try HeadlessSway()
+        let display = try sway.connect()
+        let app = Application.shared
+        app.use(display)
+        defer { app.disconnect() }
+        let window = Window(title: "closable", size: Size(width: 200, height: 100))
+        var asked = 0
+        window.shouldClose = { _ in
+            asked += 1
+            return asked > 1      // refuses the first request
+        }
+        window.show()
+        try display.connection.dispatch(until: { window.toplevel?.frameNumber ?? 0 > 0 }, timeout: 5)
+        try display.connection.roundtrip()
+        #expect(try sway.command("[title=\"closable\"] kill").status == 0)
+        try display.connection.dispatch(until: { asked == 1 }, timeout: 5, what: "a close request")
+        #expect(window.isVisible && app.windows.count == 1)
+        let loop = try #require(app.loop)
+        loop.schedule(after: 0.3) { _ = try? sway.command("[title=\"closable\"] kill") }
+        loop.schedule(after: 10) { app.stop() }           // a bound, should the close never come
+        let start = MonotonicClock.now
+        try await app.runAsync(mode: .compositor)
+        #expect(MonotonicClock.now - start < 5)
+        #expect(asked == 2 && !window.isVisible && app.windows.isEmpty)
+    }
+}
+

@@ -104,8 +104,27 @@ public final class Application: Responder {
         }
     }
 
-    /// Runs the app in `mode`, throwing instead of exiting.
+    /// Runs the app in `mode`, throwing instead of exiting. Owns the main thread
+    /// (see `EventLoop.run()`); where the main dispatch queue is served elsewhere
+    /// (an `async` main, a test runner) use ``runAsync(mode:)``.
     public func run(mode: RunMode) throws {
+        guard let loop = try prepareToRun(mode) else { return }
+        isRunning = true
+        defer { isRunning = false }
+        try loop.run()
+    }
+
+    /// ``run(mode:)`` from `async` code: the loop turns from the main dispatch queue.
+    public func runAsync(mode: RunMode = Application.environmentRunMode) async throws {
+        guard let loop = try prepareToRun(mode) else { return }
+        isRunning = true
+        defer { isRunning = false }
+        try await loop.runAsync()
+    }
+
+    /// Connects (or runs offscreen, to the end); the loop to turn, or nil when
+    /// there is nothing to run.
+    private func prepareToRun(_ mode: RunMode) throws -> EventLoop? {
         switch mode {
         case .compositor:
             do {
@@ -113,17 +132,15 @@ public final class Application: Responder {
             } catch {
                 throw ApplicationError.compositorUnreachable(socket: Application.socketDescription, underlying: error)
             }
-            guard let loop else { return }
-            if quitsWhenLastWindowCloses && windows.isEmpty { return }
-            isRunning = true
-            defer { isRunning = false }
-            try loop.run()
+            if quitsWhenLastWindowCloses && windows.isEmpty { return nil }
+            return loop
         case let .offscreen(directory, duration, fps):
             try OffscreenRun(directory: directory, duration: duration, framesPerSecond: fps).run(windows)
+            return nil
         }
     }
 
-    /// True while ``run(mode:)`` turns the event loop.
+    /// True while ``run(mode:)`` or ``runAsync(mode:)`` turns the event loop.
     public private(set) var isRunning = false
 
     /// Makes ``run()`` return after the current turn.

@@ -16,6 +16,9 @@ final class OnscreenWindow {
     private var wakeUp: EventLoop.TimerToken?
     /// True while a frame is being prepared: commits then need no new frame.
     private var preparingFrame = false
+    /// Whether something moves, as of the last look at the timeline (after each
+    /// frame and commit): the window keeps asking for frames while it does.
+    private var animating = false
 
     init(window: Window, display: Display, loop: EventLoop?) {
         self.window = window
@@ -23,7 +26,7 @@ final class OnscreenWindow {
         toplevel = ToplevelWindow(display: display, title: window.title,
                                   width: Int(window.size.width.rounded()), height: Int(window.size.height.rounded()))
         applySizeLimits()
-        toplevel.isAnimating = { AnimationTimeline.isAnimating }
+        toplevel.isAnimating = { [unowned self] in animating }
         toplevel.onConfigure = { [unowned self] t in
             // Rule W2: the new size and the layout it causes in one transaction.
             self.window.applySize(Size(width: Double(t.width), height: Double(t.height)))
@@ -74,14 +77,17 @@ final class OnscreenWindow {
         scheduleWakeUp()
     }
 
-    /// A timer for the next animation start (frames stop while nothing moves) or
-    /// the next animation event (delegates, completions, removal).
+    /// One look at the timeline: whether something moves now (frames keep
+    /// coming), and a timer for what frames alone would miss — the next
+    /// animation start (frames stop while nothing moves) or event (delegates,
+    /// completions, removal).
     private func scheduleWakeUp() {
+        let now = currentMediaTime()
+        let change = AnimationTimeline.nextChangeTime(after: now)
+        animating = change <= now
         guard let loop else { return }
         if let wakeUp { loop.cancel(wakeUp) }
         wakeUp = nil
-        let now = currentMediaTime()
-        let change = AnimationTimeline.nextChangeTime(after: now)
         let next = min(change > now ? change : .infinity, AnimationTimeline.nextEventTime(after: now))
         guard next.isFinite, next > now else { return }
         wakeUp = loop.schedule(at: MonotonicClock.now + (next - now)) { [weak self] in
@@ -91,9 +97,12 @@ final class OnscreenWindow {
         }
     }
 
-    /// The media time (installed clock) that corresponds to a CLOCK_MONOTONIC time.
+    /// The media time a frame aimed at CLOCK_MONOTONIC time `t` shows. On the
+    /// system clock that is `t` itself — when the frame should reach the screen.
+    /// Any other clock (a `ManualMediaClock`) moves only when told to, so the frame
+    /// shows its current time, with no lead that wall-clock jitter would change.
     static func mediaTime(atMonotonic t: Double) -> Double {
-        currentMediaTime() + (t - MonotonicClock.now)
+        MediaTime.clock is MonotonicMediaClock ? t : currentMediaTime()
     }
 
     func applySizeLimits() {
