@@ -91,31 +91,6 @@ func sceneViews720p500() throws -> [Figure] {
         for v in views { v.center.x += 200 }
     }
     Transaction.flush()
-    let toplevel = window.toplevel!
-    var mainThread: [Double] = []
-    if let draw = toplevel.onDrawAsync {
-        toplevel.onDrawAsync = { ctx, finish in
-            let t0 = MonotonicClock.now
-            draw(ctx, finish)
-            mainThread.append(MonotonicClock.now - t0)
-        }
-    }
-    let warm = MonotonicClock.now
-    try display.connection.dispatch(until: { MonotonicClock.now - warm > 1 }, timeout: 10)
-    mainThread.removeAll()
-    let framesBefore = toplevel.statistics.frames.count, callbacksBefore = toplevel.statistics.callbackCount
-    let start = MonotonicClock.now
-    try display.connection.dispatch(until: { MonotonicClock.now - start > 3 }, timeout: 10)
-    let frames = Array(toplevel.statistics.frames.dropFirst(framesBefore))
-    let seconds = MonotonicClock.now - start
-    let latencies = FrameStatistics.callbackToCommit(frames)
-    let callbacks = toplevel.statistics.callbackCount - callbacksBefore
-    for v in views { v.layer.removeAllAnimations() }
-    return [
-        Figure(scene: "S7 views-720p-500", metric: "frames committed per second", value: Double(frames.count) / seconds, unit: "fps", repetitions: frames.count),
-        Figure(scene: "S7 views-720p-500", metric: "frame callbacks per second", value: Double(callbacks) / seconds, unit: "Hz", repetitions: callbacks),
-        Figure(scene: "S7 views-720p-500", metric: "callback→commit p50", value: (FrameStatistics.percentile(latencies, 50) ?? .nan) * 1e3, unit: "ms", repetitions: latencies.count),
-        Figure(scene: "S7 views-720p-500", metric: "callback→commit p99", value: (FrameStatistics.percentile(latencies, 99) ?? .nan) * 1e3, unit: "ms", repetitions: latencies.count),
-        Figure(scene: "S7 views-720p-500", metric: "main thread per frame, p50", value: median(mainThread) * 1e3, unit: "ms", repetitions: mainThread.count),
-    ]
+    defer { for v in views { v.layer.removeAllAnimations() } }
+    return try measureAnimatingWindow(window.toplevel!, display, scene: "S7 views-720p-500")
 }

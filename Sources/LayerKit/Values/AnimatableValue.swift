@@ -171,7 +171,7 @@ struct ValueOps {
 package enum AnyValue {
     /// Integer and other numeric literals stored in `Any` become `Double`, so
     /// `anim.toValue = 1` works as it does with `NSNumber`.
-    package static func normalized(_ v: Any?) -> Any? {
+    static func normalized(_ v: Any?) -> Any? {
         switch v {
         case let d as Double: return d
         case let i as Int: return Double(i)
@@ -185,14 +185,14 @@ package enum AnyValue {
 
     static func sameType(_ a: Any, _ b: Any) -> Bool { type(of: a) == type(of: b) }
 
-    package static func interpolate(_ a: Any, _ b: Any, _ t: Double) -> Any? { ValueOps.of(a)?.interpolate(a, b, t) }
-    package static func add(_ a: Any, _ b: Any) -> Any? { ValueOps.of(a)?.add(a, b) }
+    static func interpolate(_ a: Any, _ b: Any, _ t: Double) -> Any? { ValueOps.of(a)?.interpolate(a, b, t) }
+    static func add(_ a: Any, _ b: Any) -> Any? { ValueOps.of(a)?.add(a, b) }
     package static func subtract(_ a: Any, _ b: Any) -> Any? { ValueOps.of(a)?.subtract(a, b) }
     static func distance(_ a: Any, _ b: Any) -> Double? { ValueOps.of(a)?.distance(a, b) }
 
     /// Equality of two values of any type: equal when both are nil, or of the same
     /// `Equatable` type and equal; objects without `Equatable` compare by identity.
-    package static func equal(_ a: Any?, _ b: Any?) -> Bool {
+    static func equal(_ a: Any?, _ b: Any?) -> Bool {
         switch (a, b) {
         case (nil, nil): return true
         case (nil, _), (_, nil): return false

@@ -37,9 +37,11 @@ extension View {
         superview?.setNeedsLayout()
     }
 
-    /// The bounds' size changed: subviews follow their autoresizing masks and the
-    /// view is laid out again (rule W2).
-    func boundsSizeDidChange(from old: Size) {
+    /// Makes a change that may resize the bounds; when it does, subviews follow
+    /// their autoresizing masks and the view is laid out again (rule W2).
+    func resizing(_ change: () -> Void) {
+        let old = layer.bounds.size
+        change()
         let new = layer.bounds.size
         guard new != old else { return }
         for subview in subviews where !subview.autoresizingMask.isEmpty {

@@ -59,21 +59,13 @@ open class View: Responder, LayerDelegate {
     /// ``autoresizingMask`` when the size changes. NaN or ∞ is refused with a diagnostic.
     public var frame: Rect {
         get { layer.frame }
-        set {
-            let old = layer.bounds.size
-            layer.frame = newValue
-            boundsSizeDidChange(from: old)
-        }
+        set { resizing { layer.frame = newValue } }
     }
 
     /// The view's own coordinate space (`layer.bounds`).
     public var bounds: Rect {
         get { layer.bounds }
-        set {
-            let old = layer.bounds.size
-            layer.bounds = newValue
-            boundsSizeDidChange(from: old)
-        }
+        set { resizing { layer.bounds = newValue } }
     }
 
     /// The centre of the frame in the superview's coordinates (`layer.position`).
