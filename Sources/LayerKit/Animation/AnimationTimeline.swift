@@ -19,6 +19,30 @@ public enum AnimationTimeline {
     static func invalidate() {
         mutations &+= 1
     }
+
+    /// Pending timers, in the order they fall due.
+    private static var timers: [MediaTimer] = []
+
+    static func add(_ timer: MediaTimer) {
+        let i = timers.firstIndex { ($0.fireTime, $0.sequence) > (timer.fireTime, timer.sequence) } ?? timers.count
+        timers.insert(timer, at: i)
+        mutations &+= 1
+    }
+
+    static func remove(_ timer: MediaTimer) {
+        timers.removeAll { $0 === timer }
+    }
+
+    /// Runs the timers due by `now`, earliest first; true when any ran.
+    private static func fireDueTimers(now: Double) -> Bool {
+        var fired = false
+        while let first = timers.first, first.fireTime <= now {
+            timers.removeFirst()
+            first.fire()
+            fired = true
+        }
+        return fired
+    }
     private static var isDelivering = false
 
     static func register(_ layer: Layer) {
@@ -35,6 +59,7 @@ public enum AnimationTimeline {
     /// Stops tracking every layer. For tests that share one process.
     public static func reset() {
         layers.removeAll()
+        timers.removeAll()
         quietUntil = -.infinity
     }
 
@@ -70,8 +95,10 @@ public enum AnimationTimeline {
         for _ in 0..<1000 {
             let now = MediaTime.clock.now
             let before = mutations
-            let (events, entries, next) = dueEvents(now: now)
+            let (events, entries, nextAnimationEvent) = dueEvents(now: now)
+            let next = min(nextAnimationEvent, timers.first?.fireTime ?? .infinity)
             if events.isEmpty {
+                if fireDueTimers(now: now) { continue }
                 // Quiet until the next event, unless something changes first.
                 quietUntil = mutations == before ? next : -.infinity
                 quietStamp = (mutations, Transaction.commitCount)
@@ -93,6 +120,7 @@ public enum AnimationTimeline {
                     }
                 }
             }
+            if fireDueTimers(now: now) { continue }
             if mutations == before {
                 quietUntil = -.infinity   // events were delivered: look again next time
                 return
@@ -186,7 +214,7 @@ public enum AnimationTimeline {
     /// pending. On the system clock, whoever drives frames wakes up then and
     /// calls ``deliverDueEvents()``.
     public static func nextEventTime(after time: Double) -> Double {
-        var next = Double.infinity
+        var next = timers.first.map { max($0.fireTime, time) } ?? .infinity
         for unmanaged in layers.values {
             let layer = unmanaged.takeUnretainedValue()
             for entry in layer.animationEntries where entry.isCommitted && !entry.hasStopped {
