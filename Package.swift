@@ -24,7 +24,7 @@ let package = Package(
         .target(name: "CShims"),
 
         // Typed protocol bindings (generated), connection, shm buffers, windows, frame pacing.
-        .target(name: "WaylandClient", dependencies: ["CWayland", "CPixman", "CShims"]),
+        .target(name: "WaylandClient", dependencies: ["CWayland", "CPixman", "CXKBCommon", "CShims"]),
         .testTarget(name: "LayerKitTests", dependencies: ["LayerKit"]),
 
         // Examples: each opens with one line saying what it shows.

@@ -34,6 +34,30 @@ open class Responder {
         return true
     }
 
+    // MARK: Touches (rule H3): not handled here, they go to the next responder.
+
+    open func touchesBegan(_ touches: Set<Touch>, with event: Event?) { next?.touchesBegan(touches, with: event) }
+    open func touchesMoved(_ touches: Set<Touch>, with event: Event?) { next?.touchesMoved(touches, with: event) }
+    open func touchesEnded(_ touches: Set<Touch>, with event: Event?) { next?.touchesEnded(touches, with: event) }
+    open func touchesCancelled(_ touches: Set<Touch>, with event: Event?) { next?.touchesCancelled(touches, with: event) }
+
+    // MARK: Key presses (rule H5): to the first responder, then along the chain.
+
+    open func pressesBegan(_ presses: Set<Press>, with event: PressesEvent?) { next?.pressesBegan(presses, with: event) }
+    open func pressesChanged(_ presses: Set<Press>, with event: PressesEvent?) { next?.pressesChanged(presses, with: event) }
+    open func pressesEnded(_ presses: Set<Press>, with event: PressesEvent?) { next?.pressesEnded(presses, with: event) }
+    open func pressesCancelled(_ presses: Set<Press>, with event: PressesEvent?) { next?.pressesCancelled(presses, with: event) }
+
+    // MARK: The wheel and the other buttons
+
+    /// A scroll over the view under the pointer, then along the chain.
+    open func scrollWheel(with event: ScrollEvent) { next?.scrollWheel(with: event) }
+    /// A pointer button other than the primary one, pressed or released over the
+    /// view under the pointer, then along the chain.
+    open func pointerButton(_ button: PointerButton, pressed: Bool, with event: Event?) {
+        next?.pointerButton(button, pressed: pressed, with: event)
+    }
+
     /// Gives focus up (`resignFirstResponder()`). False when it refuses.
     @discardableResult
     open func resignFirstResponder() -> Bool {

@@ -117,6 +117,44 @@ open class View: Responder, LayerDelegate {
         set { layer.contentsGravity = newValue.gravity }
     }
 
+    // MARK: Hit testing (rules H1, H2)
+
+    /// The deepest view at `point` (in this view's coordinates) that takes input
+    /// (`hitTest(_:with:)`): nil when this view is hidden, nearly transparent
+    /// (`alpha` ≤ 0.01), not taking input, in a block animation made without
+    /// `.allowUserInteraction`, or `point(inside:with:)` is false; else the first
+    /// subview, front to back, that answers, else this view. Model geometry, not
+    /// what is on screen; a subview's part outside this view's bounds is not hit.
+    open func hitTest(_ point: Point, with event: Event?) -> View? {
+        guard acceptsHits, self.point(inside: point, with: event) else { return nil }
+        for subview in subviews.reversed() {
+            if let hit = subview.hitTest(subview.convert(point, from: self), with: event) { return hit }
+        }
+        return self
+    }
+
+    /// Whether `point` (in this view's coordinates) is inside it: its bounds by default.
+    open func point(inside point: Point, with event: Event?) -> Bool {
+        bounds.contains(point)
+    }
+
+    /// Gesture recognizers attached to the view; they see its touches first (rule H4).
+    public internal(set) var gestureRecognizers: [GestureRecognizer] = []
+
+    /// Attaches a gesture recognizer (moving it from any other view).
+    public func addGestureRecognizer(_ recognizer: GestureRecognizer) {
+        recognizer.view?.removeGestureRecognizer(recognizer)
+        gestureRecognizers.append(recognizer)
+        recognizer.view = self
+    }
+
+    public func removeGestureRecognizer(_ recognizer: GestureRecognizer) {
+        guard recognizer.view === self else { return }
+        gestureRecognizers.removeAll { $0 === recognizer }
+        recognizer.view = nil
+        recognizer.reset()
+    }
+
     // MARK: Layout (overridable)
 
     /// Lays out the subviews (`layoutSubviews()`); called before a frame after

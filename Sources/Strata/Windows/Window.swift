@@ -47,8 +47,45 @@ public final class Window: Responder {
     /// false to keep it open. By default the window closes.
     public var shouldClose: ((Window) -> Bool)?
 
-    /// The responder that key presses go to first (rule H5).
-    public internal(set) var firstResponder: Responder?
+    /// The responder that key presses go to first (rule H5). A change of focus
+    /// stops key repeat.
+    public internal(set) var firstResponder: Responder? {
+        didSet { if firstResponder !== oldValue { input.stopRepeat() } }
+    }
+
+    /// The input path: hit testing, touches, gestures, keys (rules H1–H5).
+    lazy var input = InputDispatcher(window: self)
+
+    /// Delivers input as a seat would (`InputDriver` and the compositor's seat use it).
+    public func handle(_ event: WindowInput) {
+        input.handle(event)
+    }
+
+    /// Key repeat: repeats per second (0: none) and the delay before the first,
+    /// as the compositor's `repeat_info` says (25/s after 0.6 s until it does).
+    public func setKeyRepeat(rate: Double, delay: Double) {
+        input.repeatRate = rate.isFinite ? max(0, rate) : 0
+        input.repeatDelay = delay.isFinite ? max(0, delay) : 0.6
+    }
+
+    /// Tab and Shift-Tab that no responder took move the focus to the next (or
+    /// previous) view that accepts it, in tree order (rule H5).
+    public override func pressesBegan(_ presses: Set<Press>, with event: PressesEvent?) {
+        guard let key = presses.first?.key, key.keysym == Key.tab || key.keysym == Key.isoLeftTab else {
+            return super.pressesBegan(presses, with: event)
+        }
+        moveFocus(backwards: key.keysym == Key.isoLeftTab || key.modifierFlags.contains(.shift))
+    }
+
+    /// Gives the focus to the next view that can take it, wrapping around.
+    public func moveFocus(backwards: Bool) {
+        var candidates: [View] = []
+        rootView.forEachInSubtree { if $0.canBecomeFirstResponder && !$0.isHidden { candidates.append($0) } }
+        guard !candidates.isEmpty else { return }
+        if backwards { candidates.reverse() }
+        let start = candidates.firstIndex { $0 === firstResponder }.map { $0 + 1 } ?? 0
+        for i in 0..<candidates.count where candidates[(start + i) % candidates.count].becomeFirstResponder() { return }
+    }
 
     /// True between ``show()`` and ``close()``.
     public private(set) var isVisible = false

@@ -1,0 +1,252 @@
+/// Input as a seat delivers it to a window, in window coordinates (points):
+/// from the compositor, or from `InputDriver` — the same path either way (rule W3).
+public enum WindowInput: Sendable {
+    case pointerMoved(Point)
+    case pointerLeft
+    case pointerButton(PointerButton, pressed: Bool)
+    /// A scroll in points (positive `dy`: towards the end of the content).
+    case scroll(dx: Double, dy: Double)
+    case touchDown(id: Int, at: Point)
+    case touchMoved(id: Int, to: Point)
+    case touchUp(id: Int)
+    /// The compositor took every touch back (`wl_touch.cancel`).
+    case touchesCancelled
+    /// A key went down or up; `repeats` says whether the keymap repeats it.
+    case key(Key, pressed: Bool, repeats: Bool)
+    /// Keyboard focus left the window: held keys are cancelled, repeat stops.
+    case keyboardLeft
+}
+
+/// A window's input path (rules H1–H5): hit testing, touches that stay with
+/// their view, gesture recognizers that see touches first, key presses to the
+/// first responder, key repeat, hover.
+@MainActor
+final class InputDispatcher {
+    unowned let window: Window
+    /// Touches in progress by seat id (the pointer's primary button is −1).
+    private var touches: [Int: Touch] = [:]
+    private(set) var pointerLocation: Point?
+    private var pointerButtons: Set<PointerButton> = []
+    /// The last tap's end, to count taps in a row.
+    private var lastTap: (time: Double, point: Point, count: Int)?
+    /// Hover recognizers the pointer is over.
+    private var hovering: [GestureRecognizer] = []
+    /// Keys held, by key code.
+    private var presses: [UInt32: Press] = [:]
+    private var repeatTimer: MediaTimer?
+    /// The key code that repeats now.
+    private var repeatingKey: UInt32?
+    /// Key repeat: presses per second (0: none) and the delay before the first.
+    var repeatRate = 25.0
+    var repeatDelay = 0.6
+
+    init(window: Window) { self.window = window }
+
+    func handle(_ input: WindowInput) {
+        let now = currentMediaTime()
+        switch input {
+        case let .pointerMoved(p):
+            pointerLocation = p
+            if touches[-1] != nil { move(id: -1, to: p, time: now) }
+            updateHover(at: p)
+        case .pointerLeft:
+            pointerLocation = nil
+            updateHover(at: nil)
+        case let .pointerButton(button, pressed):
+            let p = pointerLocation ?? .zero
+            if button == .left {
+                if pressed, touches[-1] == nil { begin(id: -1, type: .indirectPointer, at: p, time: now) }
+                if !pressed { end(id: -1, time: now) }
+            } else if pressed != pointerButtons.contains(button) {
+                if pressed { pointerButtons.insert(button) } else { pointerButtons.remove(button) }
+                hitView(at: p)?.pointerButton(button, pressed: pressed, with: Event(type: .touches, timestamp: now))
+            }
+        case let .scroll(dx, dy):
+            let p = pointerLocation ?? .zero
+            let target: Responder = hitView(at: p) ?? window
+            target.scrollWheel(with: ScrollEvent(dx: dx, dy: dy, location: p, timestamp: now))
+        case let .touchDown(id, p):
+            guard id != -1, touches[id] == nil else { return }
+            begin(id: id, type: .direct, at: p, time: now)
+        case let .touchMoved(id, p):
+            move(id: id, to: p, time: now)
+        case let .touchUp(id):
+            end(id: id, time: now)
+        case .touchesCancelled:
+            cancelAllTouches(time: now)
+        case let .key(key, pressed, repeats):
+            pressed ? keyDown(key, repeats: repeats, time: now) : keyUp(key, time: now)
+        case .keyboardLeft:
+            cancelAllPresses(time: now)
+        }
+    }
+
+    private func hitView(at point: Point) -> View? {
+        window.rootView.hitTest(window.rootView.convert(point, from: nil), with: nil)
+    }
+
+    // MARK: Touches (rules H3, H4)
+
+    private func begin(id: Int, type: Touch.TouchType, at p: Point, time: Double) {
+        let view = hitView(at: p)
+        var count = 1
+        if let last = lastTap, time - last.time <= TapGestureRecognizer.tapInterval,
+           GestureRecognizer.distance(last.point, p) <= TapGestureRecognizer.allowableMovement {
+            count = last.count + 1
+        }
+        let touch = Touch(id: id, type: type, at: p, time: time, view: view, window: window, tapCount: count)
+        var recognizers: [GestureRecognizer] = []
+        var v = view
+        while let current = v {
+            recognizers += current.gestureRecognizers.filter { $0.isEnabled && !($0 is HoverGestureRecognizer) }
+            v = current.superview
+        }
+        touch.gestureRecognizers = recognizers
+        touches[id] = touch
+        let event = currentEvent(time)
+        for r in recognizers {
+            r.track(touch)
+            r.touchesBegan([touch], with: event)
+        }
+        deliver(touch, event) { $0.touchesBegan($1, with: $2) }
+    }
+
+    private func move(id: Int, to p: Point, time: Double) {
+        guard let touch = touches[id], touch.windowLocation != p else { return }
+        touch.previousWindowLocation = touch.windowLocation
+        touch.windowLocation = p
+        touch.timestamp = time
+        touch.phase = .moved
+        let event = currentEvent(time)
+        for r in touch.gestureRecognizers where r.isEnabled { r.touchesMoved([touch], with: event) }
+        deliver(touch, event) { $0.touchesMoved($1, with: $2) }
+    }
+
+    private func end(id: Int, time: Double) {
+        guard let touch = touches[id] else { return }
+        touch.timestamp = time
+        touch.phase = .ended
+        let event = currentEvent(time)
+        for r in touch.gestureRecognizers where r.isEnabled {
+            r.touchesEnded([touch], with: event)
+            r.untrack(touch)
+        }
+        deliver(touch, event) { $0.touchesEnded($1, with: $2) }
+        touches[id] = nil
+        lastTap = (time, touch.windowLocation, touch.tapCount)
+        finishRecognizers(of: touch)
+    }
+
+    private func cancelAllTouches(time: Double) {
+        for (id, touch) in touches {
+            touch.phase = .cancelled
+            touch.timestamp = time
+            let event = currentEvent(time)
+            for r in touch.gestureRecognizers {
+                r.touchesCancelled([touch], with: event)
+                r.untrack(touch)
+            }
+            if !touch.deliveredToViewEnded, let view = touch.view {
+                touch.deliveredToViewEnded = true
+                view.touchesCancelled([touch], with: event)
+            }
+            touches[id] = nil
+            finishRecognizers(of: touch)
+        }
+    }
+
+    /// Gives the touch to its view — unless a recognizer took it — then cancels
+    /// the view's touch once a recognizer that cancels touches has recognized.
+    private func deliver(_ touch: Touch, _ event: Event, _ send: (View, Set<Touch>, Event) -> Void) {
+        guard !touch.deliveredToViewEnded, let view = touch.view else { return }
+        if touch.gestureRecognizers.contains(where: { $0.hasRecognized && $0.cancelsTouchesInView }) {
+            touch.deliveredToViewEnded = true
+            if touch.phase != .began { view.touchesCancelled([touch], with: event) }
+            return
+        }
+        send(view, [touch], event)
+        if touch.phase == .ended { touch.deliveredToViewEnded = true }
+    }
+
+    /// After a touch sequence: recognizers that are done go back to `.possible`
+    /// (a multi-tap waiting for its next tap keeps waiting).
+    private func finishRecognizers(of touch: Touch) {
+        for r in touch.gestureRecognizers where r.touches.isEmpty {
+            if let tap = r as? TapGestureRecognizer, tap.isWaitingForNextTap { continue }
+            if r.state == .began || r.state == .changed { r.cancel() }
+            r.reset()
+        }
+    }
+
+    private func currentEvent(_ time: Double) -> Event {
+        Event(type: .touches, timestamp: time, touches: touches)
+    }
+
+    // MARK: Hover
+
+    private func updateHover(at p: Point?) {
+        var over: [GestureRecognizer] = []
+        var v = p.flatMap(hitView(at:))
+        while let current = v {
+            over += current.gestureRecognizers.filter { $0.isEnabled && $0 is HoverGestureRecognizer }
+            v = current.superview
+        }
+        for r in hovering where !over.contains(where: { $0 === r }) { r.hover(.ended, at: p ?? .zero) }
+        for r in over { r.hover(hovering.contains { $0 === r } ? .moved : .began, at: p ?? .zero) }
+        hovering = over
+    }
+
+    // MARK: Keys (rule H5)
+
+    private var keyTarget: Responder { window.firstResponder ?? window }
+
+    private func keyDown(_ key: Key, repeats: Bool, time: Double) {
+        if let held = presses[key.keyCode] { return keyUp(held.key ?? key, time: time) }
+        let press = Press(key: key, time: time)
+        presses[key.keyCode] = press
+        keyTarget.pressesBegan([press], with: PressesEvent(presses: Set(presses.values), timestamp: time))
+        stopRepeat()
+        if repeats, repeatRate > 0, repeatRate.isFinite {
+            repeatingKey = key.keyCode
+            scheduleRepeat(press, at: time + max(0, repeatDelay.isFinite ? repeatDelay : 0.6))
+        }
+    }
+
+    /// Repeats from the press time by whole periods, so the repeats never drift.
+    private func scheduleRepeat(_ press: Press, at time: Double) {
+        repeatTimer = MediaTimer.schedule(at: time) { [weak self, weak press] in
+            guard let self, let press, press.phase == .began, self.presses[press.key?.keyCode ?? 0] === press else { return }
+            press.isRepeat = true
+            press.timestamp = time
+            keyTarget.pressesBegan([press], with: PressesEvent(presses: Set(presses.values), timestamp: time))
+            scheduleRepeat(press, at: time + 1 / repeatRate)
+        }
+    }
+
+    func stopRepeat() {
+        repeatTimer?.cancel()
+        repeatTimer = nil
+        repeatingKey = nil
+    }
+
+    private func keyUp(_ key: Key, time: Double) {
+        guard let press = presses.removeValue(forKey: key.keyCode) else { return }
+        press.phase = .ended
+        press.timestamp = time
+        if key.keyCode == repeatingKey { stopRepeat() }
+        keyTarget.pressesEnded([press], with: PressesEvent(presses: [press], timestamp: time))
+    }
+
+    private func cancelAllPresses(time: Double) {
+        stopRepeat()
+        let held = presses.values
+        presses = [:]
+        for press in held {
+            press.phase = .cancelled
+            keyTarget.pressesCancelled([press], with: PressesEvent(presses: [press], timestamp: time))
+        }
+    }
+
+    /// Keys held now.
+    var heldKeys: [Key] { presses.values.compactMap(\.key) }
+}

@@ -1,0 +1,380 @@
+@testable import Strata
+import StrataTesting
+import Testing
+import WaylandClient
+
+/// A view that records the touches and presses it gets.
+@MainActor
+final class RecordingView: View {
+    var log: [String] = []
+    var takesFocus = false
+    var handlesKeys = true
+    override var canBecomeFirstResponder: Bool { takesFocus }
+    override func touchesBegan(_ touches: Set<Touch>, with event: Event?) { log.append("began \(touches.first!.tapCount)") }
+    override func touchesMoved(_ touches: Set<Touch>, with event: Event?) { log.append("moved") }
+    override func touchesEnded(_ touches: Set<Touch>, with event: Event?) { log.append("ended") }
+    override func touchesCancelled(_ touches: Set<Touch>, with event: Event?) { log.append("cancelled") }
+    override func pressesBegan(_ presses: Set<Press>, with event: PressesEvent?) {
+        guard handlesKeys else { return super.pressesBegan(presses, with: event) }
+        let p = presses.first!
+        log.append("key \(p.key!.characters)\(p.isRepeat ? " repeat" : "")")
+    }
+    override func pressesEnded(_ presses: Set<Press>, with event: PressesEvent?) {
+        guard handlesKeys else { return super.pressesEnded(presses, with: event) }
+        log.append("up \(presses.first!.key!.keysym)")
+    }
+    override func pressesCancelled(_ presses: Set<Press>, with event: PressesEvent?) { log.append("key cancelled") }
+    override func scrollWheel(with event: ScrollEvent) { log.append("scroll \(event.dy)") }
+    override func pointerButton(_ button: PointerButton, pressed: Bool, with event: Event?) { log.append("\(button) \(pressed)") }
+}
+
+@MainActor
+@Suite("Input: hit testing, touches, gestures, keys")
+struct InputTests {
+    func setUp() -> (ViewFixture, InputDriver, RecordingView) {
+        let f = ViewFixture()
+        let view = RecordingView(frame: Rect(x: 100, y: 100, width: 100, height: 100))
+        f.window.rootView.addSubview(view)
+        return (f, InputDriver(window: f.window), view)
+    }
+
+    // MARK: H1, H2
+
+    @Test("rule H1: hidden, transparent and disabled views are not hit; front to back; through transforms")
+    func hitTesting() {
+        let (f, _, view) = setUp()
+        let root = f.window.rootView
+        let front = View(frame: Rect(x: 150, y: 150, width: 100, height: 100))
+        root.addSubview(front)
+        #expect(root.hitTest(Point(x: 160, y: 160), with: nil) === front)
+        #expect(root.hitTest(Point(x: 120, y: 120), with: nil) === view)
+        front.isHidden = true
+        #expect(root.hitTest(Point(x: 160, y: 160), with: nil) === view)
+        front.isHidden = false
+        front.alpha = 0.01
+        #expect(root.hitTest(Point(x: 160, y: 160), with: nil) === view)
+        front.alpha = 1
+        front.isUserInteractionEnabled = false
+        #expect(root.hitTest(Point(x: 160, y: 160), with: nil) === view)
+        // A subview's part outside its superview's bounds is not hit.
+        let child = View(frame: Rect(x: 80, y: 80, width: 60, height: 60))
+        view.addSubview(child)
+        #expect(root.hitTest(Point(x: 190, y: 190), with: nil) === child)
+        #expect(root.hitTest(Point(x: 230, y: 230), with: nil) === root)
+        // Turned a quarter about its centre (150, 150): its child's local (90, 90) lands at (110, 190).
+        view.transform = AffineTransform(rotationAngle: .pi / 2)
+        #expect(root.hitTest(Point(x: 110, y: 190), with: nil) === child)
+        #expect(root.hitTest(Point(x: 500, y: 500), with: nil) == nil)   // outside the root
+    }
+
+    @Test("rule H2: model geometry; views in a block animation are not hit unless it allows interaction")
+    func hitTestingDuringAnimation() {
+        let (f, _, view) = setUp()
+        let root = f.window.rootView
+        View.animate(duration: 1) { view.center = Point(x: 300, y: 150) }
+        #expect(root.hitTest(Point(x: 300, y: 150), with: nil) === root)
+        Transaction.flush()
+        f.advance(1)
+        View.animate(duration: 1, options: .allowUserInteraction) { view.center = Point(x: 150, y: 150) }
+        Transaction.flush()
+        f.advance(0.1)   // on screen it is still near x 290; the model says 150
+        #expect(root.hitTest(Point(x: 150, y: 150), with: nil) === view)
+        #expect(root.hitTest(Point(x: 290, y: 150), with: nil) === root)
+    }
+
+    // MARK: H3
+
+    @Test("rule H3: a touch stays with the view it began on, even outside it; unhandled touches go up the chain")
+    func touchOwnership() {
+        let (f, driver, view) = setUp()
+        driver.movePointer(to: Point(x: 150, y: 150))
+        driver.press(.left)
+        driver.movePointer(to: Point(x: 390, y: 290))   // far outside
+        driver.release(.left)
+        #expect(view.log == ["began 1", "moved", "ended"])
+        let plain = View(frame: Rect(x: 10, y: 10, width: 20, height: 20))
+        view.addSubview(plain)
+        view.log = []
+        driver.click(at: Point(x: 115, y: 115))          // on the plain subview, which does not handle touches
+        #expect(view.log == ["began 1", "ended"])
+        _ = f
+    }
+
+    @Test("rule H3: taps in a row count up; a pointer's primary button is an indirect-pointer touch")
+    func tapCount() {
+        let (f, driver, view) = setUp()
+        var types: [Touch.TouchType] = []
+        final class TypeRecorder: View {
+            var seen: (Touch.TouchType) -> Void = { _ in }
+            override func touchesBegan(_ touches: Set<Touch>, with event: Event?) { seen(touches.first!.type) }
+        }
+        let recorder = TypeRecorder(frame: Rect(x: 0, y: 0, width: 50, height: 50))
+        recorder.seen = { types.append($0) }
+        view.addSubview(recorder)
+        driver.click(at: Point(x: 150, y: 150))
+        f.advance(0.2)
+        driver.click(at: Point(x: 152, y: 150))
+        f.advance(1)
+        driver.click(at: Point(x: 150, y: 150))
+        #expect(view.log == ["began 1", "ended", "began 2", "ended", "began 1", "ended"])
+        driver.click(at: Point(x: 110, y: 110))
+        driver.touchDown(1, at: Point(x: 110, y: 110))
+        driver.touchUp(1)
+        #expect(types == [.indirectPointer, .direct])
+    }
+
+    @Test("rule H4: a recognized tap cancels the view's touch instead of ending it")
+    func tapCancelsViewTouch() {
+        let (_, driver, view) = setUp()
+        var taps = 0
+        view.addGestureRecognizer(TapGestureRecognizer { _ in taps += 1 })
+        driver.click(at: Point(x: 150, y: 150))
+        #expect(taps == 1 && view.log == ["began 1", "cancelled"])
+    }
+
+    @Test("other buttons and the wheel reach the view under the pointer as events of their own")
+    func buttonsAndWheel() {
+        let (_, driver, view) = setUp()
+        driver.movePointer(to: Point(x: 150, y: 150))
+        driver.press(.right)
+        driver.release(.right)
+        driver.scroll(dx: 0, dy: 30)
+        #expect(view.log == ["right true", "right false", "scroll 30.0"])
+    }
+
+    // MARK: H4
+
+    @Test("rule H4: a tap recognizer recognizes on release; a double tap needs its second tap in time")
+    func taps() {
+        let (f, driver, view) = setUp()
+        var singles = 0, doubles = 0
+        let single = TapGestureRecognizer { _ in singles += 1 }
+        let double = TapGestureRecognizer { _ in doubles += 1 }
+        double.numberOfTapsRequired = 2
+        view.addGestureRecognizer(single)
+        view.addGestureRecognizer(double)
+        driver.click(at: Point(x: 150, y: 150))
+        f.advance(0.1)
+        driver.click(at: Point(x: 150, y: 150))
+        #expect(singles == 2 && doubles == 1)
+        driver.click(at: Point(x: 150, y: 150))
+        f.advance(0.5)                                   // too late for a second tap
+        driver.click(at: Point(x: 150, y: 150))
+        #expect(doubles == 1 && double.state == .possible)
+        driver.drag(from: Point(x: 110, y: 110), to: Point(x: 190, y: 110))   // moved too far: no tap
+        #expect(singles == 4)
+    }
+
+    @Test("rule H4: a recognized pan cancels the view's touch; translation and velocity in the view's coordinates")
+    func pan() {
+        let (f, driver, view) = setUp()
+        var states: [GestureRecognizer.State] = []
+        var translation = Point.zero, velocity = Point.zero
+        let pan = PanGestureRecognizer { g in
+            states.append(g.state)
+            let p = g as! PanGestureRecognizer
+            translation = p.translation(in: view)
+            velocity = p.velocity(in: view)
+        }
+        view.addGestureRecognizer(pan)
+        driver.movePointer(to: Point(x: 120, y: 150))
+        driver.press(.left)
+        f.advance(0.01)
+        driver.movePointer(to: Point(x: 125, y: 150))   // 5 points: not yet
+        #expect(states.isEmpty && view.log == ["began 1", "moved"])
+        f.advance(0.01)
+        driver.movePointer(to: Point(x: 140, y: 150))   // 20 points: the pan begins
+        #expect(states == [.began])
+        #expect(view.log == ["began 1", "moved", "cancelled"])
+        f.advance(0.01)
+        driver.movePointer(to: Point(x: 150, y: 150))
+        driver.release(.left)
+        #expect(states == [.began, .changed, .ended])
+        #expect(translation == Point(x: 30, y: 0))
+        #expect(abs(velocity.x - 1000) < 1)               // 10 points in 0.01 s at the end
+        #expect(view.log.count == 3)                      // nothing after the cancel
+        #expect(pan.state == .possible)                   // reset for the next gesture
+    }
+
+    @Test("rule H4: cancelsTouchesInView = false leaves the view its touches")
+    func panWithoutCancelling() {
+        let (_, driver, view) = setUp()
+        let pan = PanGestureRecognizer { _ in }
+        pan.cancelsTouchesInView = false
+        view.addGestureRecognizer(pan)
+        driver.drag(from: Point(x: 110, y: 150), to: Point(x: 190, y: 150), steps: 4)
+        #expect(view.log == ["began 1", "moved", "moved", "moved", "moved", "ended"])
+    }
+
+    @Test("rule H4: a long press begins after its duration on the media clock, then follows the touch")
+    func longPress() {
+        let (f, driver, view) = setUp()
+        var states: [GestureRecognizer.State] = []
+        let press = LongPressGestureRecognizer { states.append($0.state) }
+        press.minimumPressDuration = 0.5
+        view.addGestureRecognizer(press)
+        driver.movePointer(to: Point(x: 150, y: 150))
+        driver.press(.left)
+        f.advance(0.49)
+        #expect(states.isEmpty)
+        f.advance(0.01)
+        #expect(states == [.began])
+        driver.movePointer(to: Point(x: 160, y: 150))
+        driver.release(.left)
+        #expect(states == [.began, .changed, .ended])
+        #expect(view.log == ["began 1", "cancelled"])
+        // Moving too far first makes it fail.
+        driver.press(.left)
+        driver.movePointer(to: Point(x: 190, y: 150))
+        f.advance(1)
+        driver.release(.left)
+        #expect(states.count == 3)
+    }
+
+    @Test("rule H4: hover begins over the view, changes as the pointer moves, ends when it leaves")
+    func hover() {
+        let (_, driver, view) = setUp()
+        var states: [GestureRecognizer.State] = []
+        var where_: [Point] = []
+        let hover = HoverGestureRecognizer { g in
+            states.append(g.state)
+            where_.append(g.location(in: view))
+        }
+        view.addGestureRecognizer(hover)
+        driver.movePointer(to: Point(x: 50, y: 50))
+        driver.movePointer(to: Point(x: 110, y: 120))
+        driver.movePointer(to: Point(x: 120, y: 120))
+        driver.movePointer(to: Point(x: 300, y: 120))
+        #expect(states == [.began, .changed, .ended])
+        #expect(where_.first == Point(x: 10, y: 20))
+    }
+
+    @Test("rule H4: a pinch follows two fingers' distance")
+    func pinch() {
+        let (_, driver, view) = setUp()
+        var scales: [Double] = []
+        let pinch = PinchGestureRecognizer { g in scales.append((g as! PinchGestureRecognizer).scale) }
+        view.addGestureRecognizer(pinch)
+        driver.touchDown(1, at: Point(x: 140, y: 150))
+        driver.touchDown(2, at: Point(x: 160, y: 150))
+        driver.touchMove(2, to: Point(x: 180, y: 150))
+        driver.touchMove(1, to: Point(x: 120, y: 150))
+        driver.touchUp(1)
+        driver.touchUp(2)
+        #expect(scales == [2, 3, 3])
+        #expect(view.log.prefix(2) == ["began 1", "began 1"])
+    }
+
+    // MARK: H5
+
+    @Test("rule H5: key presses go to the first responder, then along the chain; Tab moves the focus")
+    func keysAndFocus() {
+        let (f, driver, view) = setUp()
+        let other = RecordingView(frame: Rect(x: 0, y: 0, width: 10, height: 10))
+        let inner = RecordingView(frame: Rect(x: 0, y: 0, width: 10, height: 10))
+        f.window.rootView.addSubview(other)
+        view.addSubview(inner)
+        view.takesFocus = true
+        inner.takesFocus = true
+        inner.handlesKeys = false
+        #expect(inner.becomeFirstResponder() && inner.isFirstResponder)
+        driver.type("Hi!")
+        // Through inner, which does not handle keys, to view; Shift is a press of its own (keysym 65505).
+        #expect(view.log == ["key ", "key H", "up 72", "up 65505", "key i", "up 105", "key ", "key !", "up 33", "up 65505"])
+        #expect(!other.becomeFirstResponder())                                   // it does not take focus
+        view.handlesKeys = false                                                 // now Tab reaches the window
+        driver.type("\t")
+        #expect(f.window.firstResponder === view)
+        driver.pressKey(keysym: Keyboard.keysym(named: "Shift_L"))
+        driver.type("\t")
+        driver.releaseKey(keysym: Keyboard.keysym(named: "Shift_L"))
+        #expect(f.window.firstResponder === inner)
+        #expect(inner.resignFirstResponder() && f.window.firstResponder == nil)
+    }
+
+    @Test("rule H5: key repeat after the delay at the rate, on the media clock; it stops on release, leave and focus change")
+    func keyRepeat() {
+        let (f, driver, view) = setUp()
+        view.takesFocus = true
+        view.becomeFirstResponder()
+        f.window.setKeyRepeat(rate: 10, delay: 0.5)
+        let a = Keyboard.keysym(for: "a")
+        driver.pressKey(keysym: a)
+        f.advance(0.49)
+        #expect(view.log == ["key a"])
+        f.advance(0.31)                                  // repeats at 0.5, 0.6, 0.7, 0.8
+        #expect(view.log == ["key a"] + Array(repeating: "key a repeat", count: 4))
+        driver.releaseKey(keysym: a)
+        f.advance(1)
+        #expect(view.log.count == 6)
+        driver.pressKey(keysym: a)
+        driver.leaveKeyboard()
+        f.advance(1)
+        #expect(view.log.suffix(2) == ["key a", "key cancelled"])
+        driver.pressKey(keysym: a)
+        view.resignFirstResponder()
+        f.advance(1)
+        #expect(view.log.last == "key a")
+        let shift = Keyboard.keysym(named: "Shift_L")
+        driver.pressKey(keysym: shift)                 // modifiers do not repeat
+        #expect(view.log.last == "key a")
+        f.window.setKeyRepeat(rate: 0, delay: 0.1)     // rate 0: no repeat
+        view.becomeFirstResponder()
+        driver.pressKey(keysym: Keyboard.keysym(for: "b"))
+        f.advance(1)
+        #expect(view.log.last == "key B")
+    }
+
+    // MARK: Keymaps (xkbcommon)
+
+    @Test("rule H5: text comes from the keymap: a German layout types z on the Y key")
+    func germanLayout() throws {
+        let german = try Keyboard(layout: "de")
+        let keyY: UInt32 = 21   // KEY_Y, evdev
+        #expect(german.press(keyCode: keyY).characters == "z")
+        let us = try Keyboard(layout: "us")
+        #expect(us.press(keyCode: keyY).characters == "y")
+    }
+
+    @Test("rule H5: a compose sequence (dead acute, e) types é")
+    func compose() throws {
+        let keyboard = try Keyboard(layout: "us", variant: "intl", locale: "en_US.UTF-8")
+        #expect(keyboard.hasCompose)
+        let (_, driver, view) = setUp()
+        let composing = InputDriver(window: driver.window, keyboard: keyboard)
+        view.takesFocus = true
+        view.becomeFirstResponder()
+        composing.pressKey(keysym: Keyboard.keysym(named: "dead_acute"))
+        composing.releaseKey(keysym: Keyboard.keysym(named: "dead_acute"))
+        composing.type("e")
+        #expect(view.log.filter { $0.hasPrefix("key") } == ["key ", "key é"])
+        composing.type("e")
+        #expect(view.log.filter { $0.hasPrefix("key") }.last == "key e")
+    }
+
+    // MARK: Bad input
+
+    @Test("bad input: a keymap that does not compile is a clear error")
+    func badKeymap() {
+        #expect(throws: KeymapError.self) { try Keyboard(keymapText: "xkb_keymap { garbage") }
+        #expect(throws: KeymapError.self) { try Keyboard(layout: "no-such-layout-at-all") }
+    }
+
+    @Test("bad input: 10,000 touch points, a cancel, and a view removed during its own touch handling")
+    func manyTouchesAndRemoval() {
+        final class SelfRemoving: View {
+            override func touchesBegan(_ touches: Set<Touch>, with event: Event?) { removeFromSuperview() }
+        }
+        let (f, driver, view) = setUp()
+        for id in 0..<10_000 { driver.touchDown(id, at: Point(x: Double(id % 300), y: 150)) }
+        driver.cancelTouches()
+        #expect(view.log.filter { $0 == "cancelled" }.count == view.log.filter { $0.hasPrefix("began") }.count)
+        let gone = SelfRemoving(frame: Rect(x: 300, y: 0, width: 50, height: 50))
+        f.window.rootView.addSubview(gone)
+        driver.click(at: Point(x: 310, y: 10))
+        driver.movePointer(to: Point(x: 320, y: 20))
+        #expect(gone.superview == nil)
+        driver.touchUp(42)                             // a touch that is not there
+        driver.touchMove(7, to: .zero)
+    }
+}
