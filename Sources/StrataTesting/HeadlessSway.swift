@@ -91,6 +91,25 @@ public final class HeadlessSway {
         return (status, tail(of: log, lines: 50))
     }
 
+    /// Runs a client of this sway (as ``user`` when root), e.g. `["wtype", "hello"]`
+    /// to type through a virtual keyboard. Returns its exit status and output.
+    @discardableResult
+    public func runClient(_ arguments: [String], timeout: Double = 10) throws(CompositorError) -> (status: Int32?, output: String) {
+        let (p, log) = try startClient(arguments)
+        let status = p.wait(timeout: timeout)
+        if status == nil { p.terminate() }
+        return (status, tail(of: log, lines: 50))
+    }
+
+    /// Starts a client of this sway and returns at once, with where its output goes
+    /// (for clients whose effect the caller must dispatch events to see, as `wtype`'s keys).
+    public func startClient(_ arguments: [String]) throws(CompositorError) -> (process: Subprocess, logPath: String) {
+        let log = runtimeDirectory + "/client-\(Int(now() * 1000)).log"
+        let p = try Subprocess.spawn(Self.asUser(["env", "XDG_RUNTIME_DIR=\(runtimeDirectory)", "WAYLAND_DISPLAY=\(socketName)"] + arguments),
+                                     environment: [:], directory: runtimeDirectory, logPath: log)
+        return (p, log)
+    }
+
     public func stop() {
         process?.terminate()
         process = nil

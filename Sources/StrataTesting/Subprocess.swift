@@ -2,8 +2,8 @@ import CShims
 import Glibc
 
 /// A child process started with `posix_spawnp`, its output sent to a file.
-struct Subprocess {
-    let pid: pid_t
+public struct Subprocess: Sendable {
+    public let pid: pid_t
 
     /// Starts `arguments[0]` (looked up in PATH) with the current environment
     /// plus `environment`, in `directory`, its stdout and stderr appended to `logPath`.
@@ -38,7 +38,8 @@ struct Subprocess {
 
     /// Waits up to `timeout` seconds for the process to exit; its exit status, or nil if still running.
     @discardableResult
-    func wait(timeout: Double) -> Int32? {
+    /// Waits up to `timeout` seconds; the exit status, or nil when still running.
+    public func wait(timeout: Double) -> Int32? {
         let deadline = now() + timeout
         repeat {
             var status: Int32 = 0
@@ -51,7 +52,8 @@ struct Subprocess {
     }
 
     /// Asks the process to stop (SIGTERM), then kills it (SIGKILL) if it has not within `grace` seconds.
-    func terminate(grace: Double = 3) {
+    /// SIGTERM, then SIGKILL after `grace` seconds.
+    public func terminate(grace: Double = 3) {
         kill(pid, SIGTERM)
         if wait(timeout: grace) == nil {
             kill(pid, SIGKILL)

@@ -378,3 +378,35 @@ struct InputTests {
         driver.touchMove(7, to: .zero)
     }
 }
+
+/// Keys typed through a real virtual keyboard on sway reach the first responder.
+@MainActor
+@Suite("Input from a real seat", .serialized)
+struct SeatInputTests {
+    @Test("rule H5 end to end: text typed with wtype on sway arrives, through the compositor's keymap, at the first responder")
+    func typingOnSway() throws {
+        MediaTime.clock = MonotonicMediaClock()
+        Transaction.reset()
+        Application.shared.disconnect()
+        let sway = try HeadlessSway()
+        let display = try sway.connect()
+        let app = Application.shared
+        app.use(display)
+        defer { app.disconnect() }
+        let window = Window(title: "typing", size: Size(width: 200, height: 100))
+        let field = RecordingView(frame: Rect(x: 0, y: 0, width: 200, height: 100))
+        field.takesFocus = true
+        window.rootView.addSubview(field)
+        window.show()
+        field.becomeFirstResponder()
+        try display.connection.dispatch(until: { window.toplevel?.frameNumber ?? 0 > 0 }, timeout: 5)
+        try display.connection.roundtrip()
+        // wtype makes a virtual keyboard and types; the seat's capabilities, keymap and focus come first.
+        let (wtype, _) = try sway.startClient(["wtype", "-s", "500", "Hé!"])
+        defer { wtype.terminate() }
+        try display.connection.dispatch(until: { field.log.filter { $0.hasPrefix("up") }.count >= 3 }, timeout: 10,
+                                        what: "three keys from wtype")
+        let text = field.log.filter { $0.hasPrefix("key ") }.map { String($0.dropFirst(4)) }.joined()
+        #expect(text == "Hé!", "\(field.log)")
+    }
+}

@@ -28,6 +28,8 @@ public final class Application: Responder {
     public private(set) var loop: EventLoop?
     /// ``run()`` returns when the last window closes (default true).
     public var quitsWhenLastWindowCloses = true
+    /// Takes the seats' input to the windows.
+    private lazy var seats = SeatRouter { [unowned self] in windows }
     private override init() {
         super.init()
         // One hook for all windows: each commit may change what any of them shows.
@@ -52,6 +54,8 @@ public final class Application: Responder {
         let loop = loop ?? EventLoop(connection: display.connection)
         self.loop = loop
         Transaction.endOfTurnScheduler = { body in loop.atEndOfTurn(body) }
+        for seat in display.seats.values { seats.attach(seat) }
+        display.onSeatAdded = { [unowned self] in seats.attach($0) }
         for window in windows where window.onscreen == nil {
             window.onscreen = OnscreenWindow(window: window, display: display, loop: loop)
         }

@@ -22,6 +22,8 @@ public final class Display {
     public private(set) var outputs: [UInt32: Output] = [:]
     /// The seats, as they come and go, with their capabilities.
     public private(set) var seats: [UInt32: Seat] = [:]
+    /// Told of each seat that appears after the display connected.
+    public var onSeatAdded: ((Seat) -> Void)?
     /// The pixel formats `wl_shm` offers.
     public private(set) var shmFormats: Set<UInt32> = []
     /// The clock `wp_presentation` timestamps use (CLOCK_MONOTONIC when absent).
@@ -56,7 +58,7 @@ public final class Display {
         registry.onGlobalAdded = { [unowned self] g in globalAdded(g) }
         registry.onGlobalRemoved = { [unowned self] g in
             outputs[g.name] = nil
-            seats[g.name] = nil
+            if let seat = seats.removeValue(forKey: g.name) { seat.removed() }
         }
         try connection.roundtrip(timeout: timeout)
         if presentation == nil {
@@ -71,7 +73,9 @@ public final class Display {
             outputs[g.name] = Output(wl)
         case WlSeat.interfaceName:
             guard seats[g.name] == nil, let wl = try? registry.bind(g, WlSeat.self) else { return }
-            seats[g.name] = Seat(wl)
+            let seat = Seat(wl)
+            seats[g.name] = seat
+            onSeatAdded?(seat)
         default:
             break
         }
@@ -104,24 +108,6 @@ public final class Output {
             case let .mode(flags, w, h, r) where flags.contains(.current):
                 (width, height, refresh) = (w, h, r)
             default: break
-            }
-        }
-    }
-}
-
-/// A seat (`wl_seat`): a group of input devices. Input handling builds on it.
-@MainActor
-public final class Seat {
-    public let proxy: WlSeat
-    public private(set) var capabilities: WlSeat.Capability = []
-    public private(set) var name: String?
-
-    init(_ proxy: WlSeat) {
-        self.proxy = proxy
-        proxy.onEvent = { [unowned self] event in
-            switch event {
-            case let .capabilities(c): capabilities = c
-            case let .name(n): name = n
             }
         }
     }

@@ -169,6 +169,9 @@ public final class Keyboard {
         return nil
     }
 
+    /// The keysym a key gives now, with the modifiers in effect.
+    public func keysym(keyCode: UInt32) -> UInt32 { xkb_state_key_get_one_sym(state, keyCode + 8) }
+
     /// The keysym of a Unicode scalar (`xkb_utf32_to_keysym`), 0 when there is none.
     public static func keysym(for scalar: Unicode.Scalar) -> UInt32 { xkb_utf32_to_keysym(scalar.value) }
 

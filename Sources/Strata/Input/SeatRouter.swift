@@ -1,0 +1,82 @@
+import WaylandClient
+
+/// Takes the compositor's seats' events to the windows they are for: pointer
+/// and touch events to the window whose surface they entered, keys to the window
+/// with keyboard focus — through `Window.handle(_:)`, the path `InputDriver`
+/// takes too (rule W3).
+@MainActor
+final class SeatRouter {
+    private weak var pointerWindow: Window?
+    private weak var keyboardWindow: Window?
+    private var touchWindows: [Int32: Window] = [:]
+    /// The compositor's key repeat, for windows shown later too.
+    private(set) var repeatInfo: (rate: Double, delay: Double)?
+    private let windows: () -> [Window]
+
+    init(windows: @escaping () -> [Window]) { self.windows = windows }
+
+    func attach(_ seat: Seat) {
+        seat.onEvent = { [unowned self] in handle($0) }
+    }
+
+    private func window(for surface: WlSurface) -> Window? {
+        windows().first { $0.toplevel?.surface === surface }
+    }
+
+    func handle(_ event: SeatEvent) {
+        switch event {
+        case let .pointerEntered(surface, x, y, _):
+            pointerWindow = window(for: surface)
+            pointerWindow?.handle(.pointerMoved(Point(x: x, y: y)))
+        case .pointerLeft:
+            pointerWindow?.handle(.pointerLeft)
+            pointerWindow = nil
+        case let .pointerMoved(x, y):
+            pointerWindow?.handle(.pointerMoved(Point(x: x, y: y)))
+        case let .pointerButton(code, pressed, _):
+            if let button = PointerButton(code: code) { pointerWindow?.handle(.pointerButton(button, pressed: pressed)) }
+        case let .scroll(dx, dy, _):
+            pointerWindow?.handle(.scroll(dx: dx, dy: dy))
+        case let .keyboardEntered(surface, _, _):
+            keyboardWindow = window(for: surface)
+            if let r = repeatInfo { keyboardWindow?.setKeyRepeat(rate: r.rate, delay: r.delay) }
+        case .keyboardLeft:
+            keyboardWindow?.handle(.keyboardLeft)
+            keyboardWindow = nil
+        case let .keyPressed(press, modifiers):
+            keyboardWindow?.handle(.key(Key(press, modifiers: modifiers), pressed: true, repeats: press.repeats))
+        case let .keyReleased(code, keysym, modifiers):
+            let key = Key(characters: "", charactersIgnoringModifiers: "", modifierFlags: KeyModifierFlags(modifiers), keysym: keysym, keyCode: code)
+            keyboardWindow?.handle(.key(key, pressed: false, repeats: false))
+        case let .repeatInfo(rate, delay):
+            repeatInfo = (rate, delay)
+            keyboardWindow?.setKeyRepeat(rate: rate, delay: delay)
+        case let .keymapFailed(error):
+            Diagnostics.report(.invalidView("keyboard off: \(error)"))
+            keyboardWindow?.handle(.keyboardLeft)
+        case let .touchDown(surface, id, x, y):
+            guard let w = window(for: surface) else { return }
+            touchWindows[id] = w
+            w.handle(.touchDown(id: Int(id), at: Point(x: x, y: y)))
+        case let .touchMoved(id, x, y):
+            touchWindows[id]?.handle(.touchMoved(id: Int(id), to: Point(x: x, y: y)))
+        case let .touchUp(id):
+            touchWindows.removeValue(forKey: id)?.handle(.touchUp(id: Int(id)))
+        case .touchesCancelled:
+            cancelTouches()
+        case .devicesGone:
+            // Nothing may stay pressed: keys stop repeating, touches and buttons are cancelled.
+            keyboardWindow?.handle(.keyboardLeft)
+            pointerWindow?.handle(.pointerButton(.left, pressed: false))
+            pointerWindow?.handle(.pointerLeft)
+            cancelTouches()
+            (keyboardWindow, pointerWindow) = (nil, nil)
+        }
+    }
+
+    private func cancelTouches() {
+        var seen = Set<ObjectIdentifier>()
+        for w in touchWindows.values where seen.insert(ObjectIdentifier(w)).inserted { w.handle(.touchesCancelled) }
+        touchWindows = [:]
+    }
+}

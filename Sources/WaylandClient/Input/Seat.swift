@@ -1,0 +1,189 @@
+import Glibc
+
+/// What a seat's devices report, in the order they reported it. Positions are
+/// in the surface's coordinates.
+public enum SeatEvent {
+    case pointerEntered(WlSurface, x: Double, y: Double, serial: UInt32)
+    case pointerLeft(WlSurface)
+    case pointerMoved(x: Double, y: Double)
+    /// A button by its Linux code (`BTN_LEFT`…).
+    case pointerButton(code: UInt32, pressed: Bool, serial: UInt32)
+    /// A pointer frame's scrolling, in surface units (a wheel's detents are in `value120`
+    /// from version 8, else 15 units each by libinput's convention).
+    case scroll(dx: Double, dy: Double, source: WlPointer.AxisSource?)
+    case keyboardEntered(WlSurface, keyCodes: [UInt32], serial: UInt32)
+    case keyboardLeft(WlSurface)
+    /// A key read with the seat's keymap; `repeats` says whether the keymap repeats it.
+    case keyPressed(Keyboard.KeyPress, Keyboard.Modifiers)
+    case keyReleased(keyCode: UInt32, keysym: UInt32, Keyboard.Modifiers)
+    /// Repeats per second (0: none) and the delay before the first, in seconds.
+    case repeatInfo(rate: Double, delay: Double)
+    /// The compositor's keymap did not compile: the keyboard is off until another comes.
+    case keymapFailed(KeymapError)
+    case touchDown(WlSurface, id: Int32, x: Double, y: Double)
+    case touchMoved(id: Int32, x: Double, y: Double)
+    case touchUp(id: Int32)
+    case touchesCancelled
+    /// The seat went away (or lost its devices): held keys, buttons and touches are gone.
+    case devicesGone
+}
+
+/// A seat (`wl_seat`): its pointer, keyboard and touch as they come and go with
+/// its capabilities, reporting through ``onEvent`` (rule H5's keymap comes from
+/// the compositor, read with xkbcommon).
+@MainActor
+public final class Seat {
+    public let proxy: WlSeat
+    public private(set) var capabilities: WlSeat.Capability = []
+    public private(set) var name: String?
+    /// Receives every event of the seat's devices.
+    public var onEvent: ((SeatEvent) -> Void)?
+    /// The keymap and state, once the compositor sent a keymap that compiles.
+    public private(set) var keyboard: Keyboard?
+
+    private var pointer: WlPointer?
+    private var keyboardProxy: WlKeyboard?
+    private var touch: WlTouch?
+    /// Scrolling of the pointer frame in progress.
+    private var pendingScroll: (dx: Double, dy: Double, source: WlPointer.AxisSource?, discrete: Bool)?
+
+    init(_ proxy: WlSeat) {
+        self.proxy = proxy
+        proxy.onEvent = { [unowned self] event in
+            switch event {
+            case let .capabilities(c): capabilitiesChanged(c)
+            case let .name(n): name = n
+            }
+        }
+    }
+
+    private func capabilitiesChanged(_ c: WlSeat.Capability) {
+        let lost = capabilities.subtracting(c)
+        capabilities = c
+        if c.contains(.pointer), pointer == nil {
+            let p = proxy.getPointer()
+            p.onEvent = { [unowned self] in pointerEvent($0) }
+            pointer = p
+        }
+        if c.contains(.keyboard), keyboardProxy == nil {
+            let k = proxy.getKeyboard()
+            k.onEvent = { [unowned self] in keyboardEvent($0) }
+            keyboardProxy = k
+        }
+        if c.contains(.touch), touch == nil {
+            let t = proxy.getTouch()
+            t.onEvent = { [unowned self] in touchEvent($0) }
+            touch = t
+        }
+        if !lost.isEmpty { releaseDevices(lost) }
+    }
+
+    private func releaseDevices(_ lost: WlSeat.Capability) {
+        let canRelease = proxy.version >= 3
+        if lost.contains(.pointer), let p = pointer { if canRelease { p.release() }; pointer = nil }
+        if lost.contains(.keyboard), let k = keyboardProxy { if canRelease { k.release() }; keyboardProxy = nil; keyboard = nil }
+        if lost.contains(.touch), let t = touch { if canRelease { t.release() }; touch = nil }
+        onEvent?(.devicesGone)
+    }
+
+    /// The seat's global went away.
+    func removed() {
+        releaseDevices([.pointer, .keyboard, .touch])
+        onEvent = nil
+    }
+
+    // MARK: Pointer
+
+    private func pointerEvent(_ event: WlPointer.Event) {
+        switch event {
+        case let .enter(serial, surface?, x, y): onEvent?(.pointerEntered(surface, x: x, y: y, serial: serial))
+        case let .leave(_, surface?): onEvent?(.pointerLeft(surface))
+        case let .motion(_, x, y): onEvent?(.pointerMoved(x: x, y: y))
+        case let .button(serial, _, code, state): onEvent?(.pointerButton(code: code, pressed: state == .pressed, serial: serial))
+        case let .axis(_, axis, value):
+            var s = pendingScroll ?? (0, 0, nil, false)
+            if !s.discrete { if axis == .horizontalScroll { s.dx += value } else { s.dy += value } }
+            pendingScroll = s
+            if pointer?.version ?? 0 < 5 { flushScroll() }   // no frames before version 5
+        case let .axisValue120(axis, value120):
+            // High-resolution wheel steps replace the axis values of this frame.
+            var s = pendingScroll ?? (0, 0, nil, false)
+            if !s.discrete { (s.dx, s.dy, s.discrete) = (0, 0, true) }
+            let units = Double(value120) / 120 * 15
+            if axis == .horizontalScroll { s.dx += units } else { s.dy += units }
+            pendingScroll = s
+        case let .axisSource(source):
+            var s = pendingScroll ?? (0, 0, nil, false)
+            s.source = source
+            pendingScroll = s
+        case .frame: flushScroll()
+        default: break
+        }
+    }
+
+    private func flushScroll() {
+        guard let s = pendingScroll else { return }
+        pendingScroll = nil
+        if s.dx != 0 || s.dy != 0 { onEvent?(.scroll(dx: s.dx, dy: s.dy, source: s.source)) }
+    }
+
+    // MARK: Keyboard
+
+    private func keyboardEvent(_ event: WlKeyboard.Event) {
+        switch event {
+        case let .keymap(format, fd, size):
+            defer { close(fd) }
+            guard format == .xkbV1, size > 0, size < 64 << 20 else {
+                keyboard = nil
+                onEvent?(.keymapFailed(.compileFailed("keymap format \(format.rawValue), \(size) bytes")))
+                return
+            }
+            guard let map = mmap(nil, Int(size), PROT_READ, MAP_PRIVATE, fd, 0), map != MAP_FAILED else {
+                keyboard = nil
+                onEvent?(.keymapFailed(.compileFailed("cannot map the keymap: errno \(errno)")))
+                return
+            }
+            let text = String(cString: map.assumingMemoryBound(to: CChar.self))
+            munmap(map, Int(size))
+            do {
+                keyboard = try Keyboard(keymapText: text)
+            } catch {
+                keyboard = nil
+                onEvent?(.keymapFailed(error))
+            }
+        case let .enter(serial, surface?, keys):
+            let codes = stride(from: 0, to: keys.count - 3, by: 4).map {
+                UInt32(keys[$0]) | UInt32(keys[$0 + 1]) << 8 | UInt32(keys[$0 + 2]) << 16 | UInt32(keys[$0 + 3]) << 24
+            }
+            onEvent?(.keyboardEntered(surface, keyCodes: codes, serial: serial))
+        case let .leave(_, surface?):
+            onEvent?(.keyboardLeft(surface))
+        case let .key(_, _, code, state):
+            guard let keyboard else { return }
+            if state == .pressed {
+                onEvent?(.keyPressed(keyboard.press(keyCode: code), keyboard.modifiers))
+            } else {
+                keyboard.release(keyCode: code)
+                onEvent?(.keyReleased(keyCode: code, keysym: keyboard.keysym(keyCode: code), keyboard.modifiers))
+            }
+        case let .modifiers(_, depressed, latched, locked, group):
+            keyboard?.updateModifiers(depressed: depressed, latched: latched, locked: locked, group: group)
+        case let .repeatInfo(rate, delay):
+            onEvent?(.repeatInfo(rate: Double(max(0, rate)), delay: Double(max(0, delay)) / 1000))
+        default:
+            break
+        }
+    }
+
+    // MARK: Touch
+
+    private func touchEvent(_ event: WlTouch.Event) {
+        switch event {
+        case let .down(_, _, surface?, id, x, y): onEvent?(.touchDown(surface, id: id, x: x, y: y))
+        case let .motion(_, id, x, y): onEvent?(.touchMoved(id: id, x: x, y: y))
+        case let .up(_, _, id): onEvent?(.touchUp(id: id))
+        case .cancel: onEvent?(.touchesCancelled)
+        default: break
+        }
+    }
+}
