@@ -410,3 +410,4 @@ struct SeatInputTests {
         #expect(text == "Hé!", "\(field.log)")
     }
 }
+

@@ -15,8 +15,12 @@ final class SeatRouter {
 
     init(windows: @escaping () -> [Window]) { self.windows = windows }
 
-    func attach(_ seat: Seat) {
+    /// Each seat's selection, where the compositor offers copy and paste.
+    private(set) var clipboards: [(Clipboard, Seat)] = []
+
+    func attach(_ seat: Seat, display: Display) {
         seat.onEvent = { [unowned self] in handle($0) }
+        if let clipboard = try? Clipboard(display: display, seat: seat) { clipboards.append((clipboard, seat)) }
     }
 
     private func window(for surface: WlSurface) -> Window? {

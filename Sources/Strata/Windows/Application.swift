@@ -54,16 +54,20 @@ public final class Application: Responder {
         let loop = loop ?? EventLoop(connection: display.connection)
         self.loop = loop
         Transaction.endOfTurnScheduler = { body in loop.atEndOfTurn(body) }
-        for seat in display.seats.values { seats.attach(seat) }
-        display.onSeatAdded = { [unowned self] in seats.attach($0) }
+        for seat in display.seats.values { seats.attach(seat, display: display) }
+        display.onSeatAdded = { [unowned self, unowned display] in seats.attach($0, display: display) }
         for window in windows where window.onscreen == nil {
             window.onscreen = OnscreenWindow(window: window, display: display, loop: loop)
         }
     }
 
+    /// The first seat's selection, for `Pasteboard.general` (nil offscreen).
+    var primaryClipboard: (Clipboard, Seat)? { display == nil ? nil : seats.clipboards.first }
+
     /// Closes every window and forgets the connection (tests end with it).
     public func disconnect() {
         for window in windows { window.close() }
+        seats = SeatRouter { [unowned self] in windows }
         display = nil
         loop = nil
         Transaction.endOfTurnScheduler = { body in Task { @MainActor in body() } }

@@ -18,6 +18,8 @@ public final class Display {
     public let presentation: WpPresentation?
     public let singlePixelBufferManager: WpSinglePixelBufferManagerV1?
     public let activation: XdgActivationV1?
+    /// Copy and paste, drag and drop (`wl_data_device_manager`), when offered.
+    public let dataDeviceManager: WlDataDeviceManager?
     /// The outputs, as they come and go, with their scale.
     public private(set) var outputs: [UInt32: Output] = [:]
     /// The seats, as they come and go, with their capabilities.
@@ -44,6 +46,7 @@ public final class Display {
         presentation = registry.bindIfOffered(WpPresentation.self)
         singlePixelBufferManager = registry.bindIfOffered(WpSinglePixelBufferManagerV1.self)
         activation = registry.bindIfOffered(XdgActivationV1.self)
+        dataDeviceManager = registry.bindIfOffered(WlDataDeviceManager.self)
 
         wmBase.onEvent = { [unowned wmBase] event in
             if case let .ping(serial) = event { wmBase.pong(serial: serial) }

@@ -40,6 +40,9 @@ public final class Seat {
     public var onEvent: ((SeatEvent) -> Void)?
     /// The keymap and state, once the compositor sent a keymap that compiles.
     public private(set) var keyboard: Keyboard?
+    /// The serial of the latest input event (enter, key, button): requests that
+    /// need user action, like setting the selection, quote it.
+    public private(set) var lastSerial: UInt32 = 0
 
     private var pointer: WlPointer?
     private var keyboardProxy: WlKeyboard?
@@ -96,10 +99,14 @@ public final class Seat {
 
     private func pointerEvent(_ event: WlPointer.Event) {
         switch event {
-        case let .enter(serial, surface?, x, y): onEvent?(.pointerEntered(surface, x: x, y: y, serial: serial))
+        case let .enter(serial, surface?, x, y):
+            lastSerial = serial
+            onEvent?(.pointerEntered(surface, x: x, y: y, serial: serial))
         case let .leave(_, surface?): onEvent?(.pointerLeft(surface))
         case let .motion(_, x, y): onEvent?(.pointerMoved(x: x, y: y))
-        case let .button(serial, _, code, state): onEvent?(.pointerButton(code: code, pressed: state == .pressed, serial: serial))
+        case let .button(serial, _, code, state):
+            lastSerial = serial
+            onEvent?(.pointerButton(code: code, pressed: state == .pressed, serial: serial))
         case let .axis(_, axis, value):
             var s = pendingScroll ?? (0, 0, nil, false)
             if !s.discrete { if axis == .horizontalScroll { s.dx += value } else { s.dy += value } }
@@ -152,13 +159,15 @@ public final class Seat {
                 onEvent?(.keymapFailed(error))
             }
         case let .enter(serial, surface?, keys):
+            lastSerial = serial
             let codes = stride(from: 0, to: keys.count - 3, by: 4).map {
                 UInt32(keys[$0]) | UInt32(keys[$0 + 1]) << 8 | UInt32(keys[$0 + 2]) << 16 | UInt32(keys[$0 + 3]) << 24
             }
             onEvent?(.keyboardEntered(surface, keyCodes: codes, serial: serial))
         case let .leave(_, surface?):
             onEvent?(.keyboardLeft(surface))
-        case let .key(_, _, code, state):
+        case let .key(serial, _, code, state):
+            lastSerial = serial
             guard let keyboard else { return }
             if state == .pressed {
                 onEvent?(.keyPressed(keyboard.press(keyCode: code), keyboard.modifiers))

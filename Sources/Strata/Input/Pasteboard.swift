@@ -1,0 +1,44 @@
+import WaylandClient
+
+/// Copy and paste of text (`UIPasteboard`), through the compositor's selection
+/// when the app runs on one, and within the process offscreen.
+///
+/// Setting ``string`` offers the text to every app at once. Reading another
+/// app's text takes a trip through a pipe, so it is asynchronous:
+/// ``readString()``; ``string`` reads back only what this app offered.
+@MainActor
+public final class Pasteboard {
+    /// The system-wide pasteboard (the first seat's selection).
+    public static let general = Pasteboard()
+    private var localText: String?
+
+    private var clipboard: (Clipboard, Seat)? { Application.shared.primaryClipboard }
+
+    /// The text this app put on the pasteboard (nil once another app replaced it).
+    /// Setting it offers the text to every app, quoting the seat's latest input.
+    public var string: String? {
+        get { clipboard.map { $0.0.ownText } ?? localText }
+        set {
+            guard let (clipboard, seat) = clipboard else { return localText = newValue }
+            clipboard.setText(newValue, serial: seat.lastSerial)
+        }
+    }
+
+    /// True when the pasteboard holds text (this app's or another's).
+    public var hasStrings: Bool {
+        guard let (clipboard, _) = clipboard else { return localText != nil }
+        return clipboard.ownText != nil || clipboard.offersText
+    }
+
+    /// The pasteboard's text, whoever offered it: nil when it holds none, or when
+    /// the other app sent more than 16 MiB or did not finish within 5 s.
+    public func readString() async -> String? {
+        await withCheckedContinuation { continuation in readString { continuation.resume(returning: $0) } }
+    }
+
+    /// ``readString()`` with a completion, called on the main actor.
+    public func readString(completion: @escaping @MainActor @Sendable (String?) -> Void) {
+        guard let (clipboard, _) = clipboard else { return completion(localText) }
+        clipboard.readText { result in completion((try? result.get()) ?? nil) }
+    }
+}
