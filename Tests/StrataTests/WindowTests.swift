@@ -280,3 +280,89 @@ struct WindowCloseTests {
     }
 }
 
+
+/// Client-side decorations where the compositor draws none (rule W1): weston
+/// headless offers no xdg-decoration.
+@MainActor
+@Suite("Window decorations", .serialized)
+struct WindowDecorationTests {
+    func start() throws -> (HeadlessWeston, Display, Window) {
+        MediaTime.clock = MonotonicMediaClock()
+        Transaction.reset()
+        Application.shared.disconnect()
+        let weston = try HeadlessWeston(width: 640, height: 480)
+        let display = try weston.connect()
+        Application.shared.use(display)
+        let window = Window(title: "decorated", size: Size(width: 300, height: 200))
+        window.backgroundColor = Color(rgba8: 0x30, 0x60, 0x90)
+        window.show()
+        try display.connection.dispatch(until: { window.toplevel?.frameNumber ?? 0 > 0 }, timeout: 5)
+        return (weston, display, window)
+    }
+
+    @Test("rule W1: without server-side decorations the window draws a title bar and resize edges around its content")
+    func drawnFrame() throws {
+        let (weston, display, window) = try start()
+        defer { Application.shared.disconnect() }
+        let frame = try #require(window.decorations)
+        #expect(frame.isFloating)
+        #expect(window.toplevel!.margins == (8, 8, 8, 8))
+        #expect(window.contentOrigin == Point(x: 8, y: 40))
+        #expect(window.rootView.convert(Point.zero, to: nil) == Point(x: 8, y: 40))
+        let shot = window.snapshot()
+        #expect(shot.width == 316 && shot.height == 248)
+        #expect(shot.rgba8(x: 100, y: 20) == (0xeb, 0xeb, 0xed, 255))      // the title bar
+        #expect(shot.rgba8(x: 100, y: 100) == (0x30, 0x60, 0x90, 255))     // the content
+        #expect(shot.rgba8(x: 2, y: 100).a == 0)                          // the resize edge: transparent
+        // Maximized: no edges, a known place on screen; the screen equals the snapshot.
+        window.isMaximized = true
+        try display.connection.dispatch(until: { window.isMaximized && window.size == Size(width: 640, height: 448) }, timeout: 5)
+        #expect(!frame.isFloating && window.toplevel!.margins == (0, 0, 0, 0))
+        try WindowOnWestonTests().waitUntilShown(window, display)
+        let screen = try weston.screenshot()
+        #expect((screen.maximumDifference(from: window.snapshot()) ?? 255) <= 1)
+        #expect(screen.rgba8(x: 300, y: 16) == (0xeb, 0xeb, 0xed, 255) && screen.rgba8(x: 300, y: 200).b == 0x90)
+        try screen.writePNG(to: "/tmp/strata-decorated.png")
+    }
+
+    @Test("rule W1: the frame's buttons, title bar and edges ask for what they should")
+    func frameRequests() throws {
+        let (weston, display, window) = try start()
+        defer { Application.shared.disconnect() }
+        let driver = InputDriver(window: window)
+        let onscreen = try #require(window.onscreen)
+        let frame = try #require(window.decorations)
+        driver.click(at: Point(x: 100, y: 24))                    // the title bar
+        #expect(onscreen.lastDecorationRequest == .move)
+        driver.click(at: Point(x: 4, y: 120))                     // the left edge
+        #expect(onscreen.lastDecorationRequest == .resize(.left))
+        driver.click(at: Point(x: 312, y: 244))                   // the bottom right corner
+        #expect(onscreen.lastDecorationRequest == .resize(.bottomRight))
+        driver.movePointer(to: Point(x: 100, y: 24))
+        driver.press(.right)
+        #expect(onscreen.lastDecorationRequest == .showMenu(Point(x: 100, y: 24)))
+        driver.release(.right)
+        let maximize = frame.maximizeButton.convert(Point(x: 12, y: 12), to: nil)
+        driver.click(at: maximize)
+        #expect(onscreen.lastDecorationRequest == .toggleMaximized)
+        do { try display.connection.dispatch(until: { window.isMaximized }, timeout: 5, what: "maximized") } catch {
+            print("WESTONLOG", weston.tailOfLog())
+            throw error
+        }
+        window.layoutIfNeeded()
+        driver.click(at: frame.closeButton.convert(Point(x: 12, y: 12), to: nil))
+        #expect(!window.isVisible)
+    }
+
+    @Test("rule W1: the content's views get the input inside the frame, at content coordinates")
+    func contentInputInsideFrame() throws {
+        let (_, _, window) = try start()
+        defer { Application.shared.disconnect() }
+        let view = RecordingView(frame: Rect(x: 0, y: 0, width: 50, height: 50))
+        window.rootView.addSubview(view)
+        let driver = InputDriver(window: window)
+        driver.click(at: view.convert(Point(x: 10, y: 10), to: nil))
+        #expect(view.log == ["began 1", "ended"])
+        #expect(window.onscreen?.lastDecorationRequest == nil)
+    }
+}

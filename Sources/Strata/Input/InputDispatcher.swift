@@ -81,8 +81,10 @@ final class InputDispatcher {
         }
     }
 
+    /// The view at a point of the surface: the window's own frame first, then the content.
     private func hitView(at point: Point) -> View? {
-        window.rootView.hitTest(window.rootView.convert(point, from: nil), with: nil)
+        if let frame = window.decorations, let hit = frame.hitTest(frame.convert(point, from: nil), with: nil) { return hit }
+        return window.rootView.hitTest(window.rootView.convert(point, from: nil), with: nil)
     }
 
     // MARK: Touches (rules H3, H4)

@@ -19,7 +19,11 @@ final class SeatRouter {
     private(set) var clipboards: [(Clipboard, Seat)] = []
 
     func attach(_ seat: Seat, display: Display) {
-        seat.onEvent = { [unowned self] in handle($0) }
+        seat.onEvent = { [unowned self, unowned seat] in
+            if case let .pointerButton(_, true, serial) = $0 { pointerWindow?.onscreen?.latestPress = (seat, serial) }
+            if case let .touchDown(surface, _, _, _) = $0 { window(for: surface)?.onscreen?.latestPress = (seat, seat.lastSerial) }
+            handle($0)
+        }
         if let clipboard = try? Clipboard(display: display, seat: seat) { clipboards.append((clipboard, seat)) }
     }
 

@@ -28,13 +28,79 @@ final class OnscreenWindow {
         applySizeLimits()
         toplevel.isAnimating = { [unowned self] in animating }
         toplevel.onConfigure = { [unowned self] t in
-            // Rule W2: the new size and the layout it causes in one transaction.
-            self.window.applySize(Size(width: Double(t.width), height: Double(t.height)))
+            updateDecorations()
+            // Rule W2: the new size and the layout it causes in one transaction. The
+            // compositor sizes the window's geometry: the title bar takes its part.
+            let title = window.decorations == nil ? 0 : WindowDecorations.titleBarHeight
+            self.window.applySize(Size(width: Double(t.width), height: max(1, Double(t.height) - title)))
         }
+        toplevel.onDecorationModeChange = { [unowned self] _ in updateDecorations() }
         toplevel.onCloseRequest = { [unowned self] _ in
             if self.window.shouldClose?(self.window) ?? true { self.window.close() }
         }
         toplevel.onDrawAsync = { [unowned self] context, finish in drawFrame(context, finish: finish) }
+        decorationPreferenceChanged()
+    }
+
+    // MARK: Decorations (rule W1)
+
+    /// The seat and serial of the latest pointer or touch press on this window:
+    /// moving and resizing through the compositor quote them.
+    var latestPress: (seat: Seat, serial: UInt32)?
+    /// The frame's latest request (for tests).
+    private(set) var lastDecorationRequest: DecorationRequest?
+
+    /// Asks for the decoration mode the window prefers, and draws a frame until
+    /// (or unless) the compositor draws one.
+    func decorationPreferenceChanged() {
+        toplevel.requestDecorationMode(serverSide: window.prefersServerSideDecorations)
+        updateDecorations()
+    }
+
+    /// A frame of its own where the compositor draws none, except fullscreen;
+    /// without edges when maximized.
+    private func updateDecorations() {
+        let drawsOwn = !(toplevel.hasServerSideDecorations && window.prefersServerSideDecorations)
+            && !toplevel.states.contains(.fullscreen)
+        if drawsOwn, window.decorations == nil {
+            let d = WindowDecorations(frame: .zero)
+            d.onRequest = { [unowned self] in perform($0) }
+            window.decorations = d
+        } else if !drawsOwn, window.decorations != nil {
+            window.decorations = nil
+        }
+        let floating = toplevel.states.isDisjoint(with: [.maximized, .fullscreen])
+        if let d = window.decorations, d.isFloating != floating {
+            d.isFloating = floating
+            window.applySize(window.size)
+        }
+        let m = window.decorations.map { Int($0.insets.left) } ?? 0
+        toplevel.margins = (m, m, m, m)
+        if !toplevel.isConfigured {
+            // The size the window asks for is its geometry's: content and title bar.
+            let title = window.decorations == nil ? 0 : WindowDecorations.titleBarHeight
+            toplevel.preferredHeight = Int((window.size.height + title).rounded())
+        }
+    }
+
+    private func perform(_ request: DecorationRequest) {
+        lastDecorationRequest = request
+        let xdg = toplevel.toplevel
+        switch request {
+        case .move:
+            if let p = latestPress { xdg.move(seat: p.seat.proxy, serial: p.serial) }
+        case let .resize(edge):
+            if let p = latestPress { xdg.resize(seat: p.seat.proxy, serial: p.serial, edges: edge) }
+        case let .showMenu(point):
+            let m = Double(toplevel.margins.left)
+            if let p = latestPress { xdg.showWindowMenu(seat: p.seat.proxy, serial: p.serial, x: Int32(point.x - m), y: Int32(point.y - m)) }
+        case .minimize:
+            xdg.setMinimized()
+        case .toggleMaximized:
+            window.isMaximized.toggle()
+        case .close:
+            if window.shouldClose?(window) ?? true { window.close() }
+        }
     }
 
     /// One frame, top to bottom.
@@ -46,7 +112,7 @@ final class OnscreenWindow {
         // 2. Layout: views marked by setNeedsLayout or a new size (bounded).
         window.layoutIfNeeded()
         // 3. Display: layers that draw their own content provide it.
-        window.layer.displayIfNeededInSubtree()
+        window.surfaceLayer.displayIfNeededInSubtree()
         // 4. Animation events due by now: starts, stops, completion blocks.
         AnimationTimeline.deliverDueEvents()
         preparingFrame = false
@@ -55,8 +121,9 @@ final class OnscreenWindow {
         //    here, the pixels drawn on the render workers.
         let targetTime = Self.mediaTime(atMonotonic: context.targetTime)
         let connection = toplevel.display.connection
-        renderer.renderAsync(window.layer, into: context.buffer.image, scale: context.scale, atTime: targetTime,
-                             background: window.backgroundColor, bufferAge: Int(clamping: context.bufferAge),
+        renderer.renderAsync(window.surfaceLayer, into: context.buffer.image, scale: context.scale, atTime: targetTime,
+                             background: window.decorations == nil ? window.backgroundColor : .clear,
+                             bufferAge: Int(clamping: context.bufferAge),
                              deliver: { body in connection.post(body) }) { repainted in
             // 6. Present: attach and commit what changed (nothing, when nothing did).
             withExtendedLifetime(context) {
@@ -113,7 +180,8 @@ final class OnscreenWindow {
 
     /// Asks for a new size; the window takes it unless the compositor fixed its size.
     func requestSize(_ size: Size) {
-        toplevel.resize(width: Int(size.width.rounded()), height: Int(size.height.rounded()))
+        let title = window.decorations == nil ? 0 : WindowDecorations.titleBarHeight
+        toplevel.resize(width: Int(size.width.rounded()), height: Int((size.height + title).rounded()))
     }
 
     func close() {

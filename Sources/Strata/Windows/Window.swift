@@ -10,12 +10,36 @@ import WaylandClient
 /// shows it at any media time (rule W3).
 @MainActor
 public final class Window: Responder {
-    /// The layer everything is drawn in: placed at the window's origin, sized to
-    /// its content area, with the root view's layer as its only sublayer.
+    /// The content area's layer: sized to ``size``, with the root view's layer as
+    /// its only sublayer. It sits in the surface's layer, below the title bar
+    /// when the window draws its own frame.
     public let layer = Layer()
+    /// The whole surface: the frame the window draws itself, if any, and the content.
+    let surfaceLayer = Layer()
+    /// The frame the window draws where the compositor draws none (rule W1).
+    var decorations: WindowDecorations? {
+        didSet {
+            oldValue?.layer.removeFromSuperlayer()
+            oldValue?.hostWindow = nil
+            if let decorations {
+                decorations.hostWindow = self
+                surfaceLayer.insertSublayer(decorations.layer, at: 0)
+            }
+            applySize(size)
+        }
+    }
+    /// Ask the compositor to draw the frame (default); false: the window draws its
+    /// own even where the compositor offers to.
+    public var prefersServerSideDecorations = true {
+        didSet { onscreen?.decorationPreferenceChanged() }
+    }
     /// Shown behind the root view.
     public var backgroundColor: Color = .white {
-        didSet { onscreen?.renderer.repaintEverything(); onscreen?.toplevel.setNeedsDisplay() }
+        didSet {
+            layer.backgroundColor = backgroundColor
+            onscreen?.renderer.repaintEverything()
+            onscreen?.toplevel.setNeedsDisplay()
+        }
     }
 
     /// The view that fills the content area. Replacing it moves the old one out
@@ -118,9 +142,16 @@ public final class Window: Responder {
         self.title = title
         rootView = View()
         super.init()
-        layer.anchorPoint = .zero
-        layer.position = .zero
-        layer.bounds = Rect(origin: .zero, size: Window.clamped(size, min: .zero, max: .zero))
+        for l in [surfaceLayer, layer] {
+            l.anchorPoint = .zero
+            // Plain layers, but part of the window's frame: they never animate.
+            l.actions = ["bounds": NullAction(), "position": NullAction(), "sublayers": NullAction(), "backgroundColor": NullAction()]
+        }
+        layer.backgroundColor = backgroundColor
+        surfaceLayer.addSublayer(layer)
+        let size = Window.clamped(size, min: .zero, max: .zero)
+        layer.bounds = Rect(origin: .zero, size: size)
+        surfaceLayer.bounds = layer.bounds
         install(rootView, replacing: nil)
     }
 
@@ -137,7 +168,7 @@ public final class Window: Responder {
     public func show() {
         guard !isVisible else { return }
         isVisible = true
-        PresentationHosts.attach(layer)
+        PresentationHosts.attach(surfaceLayer)
         Application.shared.windowDidShow(self)
         if let display = Application.shared.display {
             onscreen = OnscreenWindow(window: self, display: display, loop: Application.shared.loop)
@@ -151,22 +182,24 @@ public final class Window: Responder {
         isVisible = false
         onscreen?.close()
         onscreen = nil
-        PresentationHosts.detach(layer)
+        PresentationHosts.detach(surfaceLayer)
         Application.shared.windowDidClose(self)
     }
 
     // MARK: Pixels without a compositor (rule W3)
 
-    /// The window's content as it is shown at `time` (root media time; default
+    /// The window's surface as it is shown at `time` (root media time; default
     /// now), rendered offscreen at the window's scale — the same pixels a frame
-    /// at that time puts on screen. Works whether or not the window is shown.
+    /// at that time puts on screen: the content, and the frame the window draws
+    /// itself, if any. Works whether or not the window is shown.
     public func snapshot(atTime time: Double? = nil) -> RenderedImage {
         let scale = self.scale
-        let renderer = OffscreenRenderer(width: Int((size.width * scale).rounded()), height: Int((size.height * scale).rounded()),
+        let surface = surfaceLayer.bounds.size
+        let renderer = OffscreenRenderer(width: Int((surface.width * scale).rounded()), height: Int((surface.height * scale).rounded()),
                                          scale: scale)
-        renderer.backgroundColor = backgroundColor
+        renderer.backgroundColor = decorations == nil ? backgroundColor : .clear
         layoutIfNeeded()
-        renderer.rootLayer = layer
+        renderer.rootLayer = surfaceLayer
         defer { renderer.rootLayer = nil }
         return renderer.render(atTime: time)
     }
@@ -181,9 +214,10 @@ public final class Window: Responder {
 
     // MARK: Layout (rule W2)
 
-    /// Lays out the root view's tree where marked.
+    /// Lays out the root view's tree (and the window's frame) where marked.
     public func layoutIfNeeded() {
         rootView.layoutIfNeeded()
+        decorations?.layoutIfNeeded()
     }
 
     /// Takes the new size in one transaction with the layout it causes, so no
@@ -198,11 +232,19 @@ public final class Window: Responder {
 
     func applySize(_ newSize: Size) {
         Transaction.begin()
+        let insets = decorations?.insets ?? (top: 0, left: 0, bottom: 0, right: 0)
         layer.bounds = Rect(origin: .zero, size: newSize)
+        layer.position = Point(x: insets.left, y: insets.top)
+        surfaceLayer.bounds = Rect(x: 0, y: 0, width: newSize.width + insets.left + insets.right,
+                                   height: newSize.height + insets.top + insets.bottom)
+        decorations?.frame = surfaceLayer.bounds
         rootView.frame = Rect(origin: .zero, size: newSize)
-        rootView.layoutIfNeeded()
+        layoutIfNeeded()
         Transaction.commit()
     }
+
+    /// The content area's origin in the surface.
+    var contentOrigin: Point { layer.position }
 
     private func install(_ view: View, replacing old: View?) {
         if let old {

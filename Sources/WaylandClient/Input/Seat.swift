@@ -188,7 +188,9 @@ public final class Seat {
 
     private func touchEvent(_ event: WlTouch.Event) {
         switch event {
-        case let .down(_, _, surface?, id, x, y): onEvent?(.touchDown(surface, id: id, x: x, y: y))
+        case let .down(serial, _, surface?, id, x, y):
+            lastSerial = serial
+            onEvent?(.touchDown(surface, id: id, x: x, y: y))
         case let .motion(_, id, x, y): onEvent?(.touchMoved(id: id, x: x, y: y))
         case let .up(_, _, id): onEvent?(.touchUp(id: id))
         case .cancel: onEvent?(.touchesCancelled)

@@ -76,6 +76,31 @@ public final class ToplevelWindow {
     public private(set) var scale: Double = 1
     /// True when the compositor draws the decorations.
     public private(set) var hasServerSideDecorations = false
+    /// Called when the compositor says who draws the decorations (xdg-decoration).
+    public var onDecorationModeChange: ((ToplevelWindow) -> Void)?
+    /// Room around the window's geometry that the client draws into itself
+    /// (client-side decorations: shadows, resize edges): buffers are that much
+    /// larger, and `xdg_surface.set_window_geometry` tells the compositor where
+    /// the window proper is. ``width`` and ``height`` stay the geometry's size.
+    public var margins: (top: Int, left: Int, bottom: Int, right: Int) = (0, 0, 0, 0) {
+        didSet {
+            guard margins != oldValue else { return }
+            updateGeometry()
+            setNeedsDisplay()
+        }
+    }
+
+    /// Tells the compositor where the window proper is in the surface (double-buffered:
+    /// it takes effect with the next commit, which therefore never shows a stale
+    /// geometry for an acknowledged configure).
+    private func updateGeometry() {
+        guard margins != (0, 0, 0, 0) || sentGeometry != nil else { return }
+        let g = (Int32(margins.left), Int32(margins.top), Int32(width), Int32(height))
+        guard sentGeometry.map({ $0 != g }) ?? true else { return }
+        xdgSurface.setWindowGeometry(x: g.0, y: g.1, width: g.2, height: g.3)
+        sentGeometry = g
+    }
+    private var sentGeometry: (Int32, Int32, Int32, Int32)?
     /// Frames committed so far.
     public private(set) var frameNumber: UInt64 = 0
 
@@ -108,7 +133,10 @@ public final class ToplevelWindow {
             let d = manager.getToplevelDecoration(toplevel: toplevel)
             d.setMode(mode: .serverSide)
             d.onEvent = { [unowned self] event in
-                if case let .configure(mode) = event { hasServerSideDecorations = mode == .serverSide }
+                if case let .configure(mode) = event {
+                    hasServerSideDecorations = mode == .serverSide
+                    onDecorationModeChange?(self)
+                }
             }
             decoration = d
         }
@@ -155,6 +183,12 @@ public final class ToplevelWindow {
     }
 
     public var title: String = "" { didSet { toplevel.setTitle(title: title) } }
+
+    /// Asks the compositor to draw the decorations (or not), where it offers
+    /// xdg-decoration; its answer comes with ``onDecorationModeChange``.
+    public func requestDecorationMode(serverSide: Bool) {
+        decoration?.setMode(mode: serverSide ? .serverSide : .clientSide)
+    }
 
     /// Changes the window's size from the client's side, as a floating window
     /// may: the next frame is drawn at the new size. Maximized, fullscreen or
@@ -207,6 +241,7 @@ public final class ToplevelWindow {
         let first = !isConfigured
         isConfigured = true
         onConfigure?(self)
+        updateGeometry()
         needsRedraw = true
         // The protocol wants a buffer committed after the ack: draw now, not at a callback.
         if first || frameCallback == nil { draw(callbackTime: nil) }
@@ -282,7 +317,7 @@ public final class ToplevelWindow {
             return
         }
         let next = frameNumber + 1
-        let context = DrawContext(buffer: buffer, logicalWidth: width, logicalHeight: height, scale: scale, frame: next,
+        let context = DrawContext(buffer: buffer, logicalWidth: surfaceWidth, logicalHeight: surfaceHeight, scale: scale, frame: next,
                                   bufferAge: buffer.age(atFrame: next),
                                   targetTime: (callbackTime ?? MonotonicClock.now) + refreshInterval)
         needsRedraw = false
@@ -295,8 +330,12 @@ public final class ToplevelWindow {
     }
 
     /// The buffer size for the window's size and scale.
+    /// The surface's size: the geometry plus the margins.
+    private var surfaceWidth: Int { width + margins.left + margins.right }
+    private var surfaceHeight: Int { height + margins.top + margins.bottom }
+
     private var pixelSize: (Int, Int) {
-        (Int((Double(width) * scale).rounded()), Int((Double(height) * scale).rounded()))
+        (Int((Double(surfaceWidth) * scale).rounded()), Int((Double(surfaceHeight) * scale).rounded()))
     }
 
     private func finishDrawing(_ buffer: ShmBuffer, _ number: UInt64, _ damage: FrameDamage) {
@@ -329,7 +368,7 @@ public final class ToplevelWindow {
             for r in rects { surface.damageBuffer(x: Int32(r.x), y: Int32(r.y), width: Int32(r.width), height: Int32(r.height)) }
         }
         if let viewport {
-            viewport.setDestination(width: Int32(width), height: Int32(height))
+            viewport.setDestination(width: Int32(surfaceWidth), height: Int32(surfaceHeight))
         } else if appliedBufferScale != integerScale {
             surface.setBufferScale(scale: integerScale)
             appliedBufferScale = integerScale
