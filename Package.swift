@@ -20,11 +20,12 @@ let package = Package(
         .systemLibrary(name: "CPixman", pkgConfig: "pixman-1", providers: [.apt(["libpixman-1-dev"])]),
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
         .systemLibrary(name: "CXKBCommon", pkgConfig: "xkbcommon", providers: [.apt(["libxkbcommon-dev"])]),
+        .systemLibrary(name: "CWaylandCursor", pkgConfig: "wayland-cursor", providers: [.apt(["libwayland-dev"])]),
         // memfd_create and seals, which Glibc hides from Swift.
         .target(name: "CShims"),
 
         // Typed protocol bindings (generated), connection, shm buffers, windows, frame pacing.
-        .target(name: "WaylandClient", dependencies: ["CWayland", "CPixman", "CXKBCommon", "CShims"]),
+        .target(name: "WaylandClient", dependencies: ["CWayland", "CWaylandCursor", "CPixman", "CXKBCommon", "CShims"]),
         .testTarget(name: "LayerKitTests", dependencies: ["LayerKit"]),
 
         // Examples: each opens with one line saying what it shows.

@@ -411,3 +411,67 @@ struct SeatInputTests {
     }
 }
 
+
+/// Cursors: which one the pointer shows over which view, and the theme's images.
+@MainActor
+@Suite("Cursors", .serialized)
+struct CursorTests {
+    @Test("the cursor is the hit view's, else the nearest superview's, else the arrow; a change while hovered takes effect")
+    func cursorResolution() {
+        let f = ViewFixture()
+        let driver = InputDriver(window: f.window)
+        let field = View(frame: Rect(x: 10, y: 10, width: 100, height: 30))
+        field.cursor = .text
+        let button = View(frame: Rect(x: 10, y: 60, width: 100, height: 30))
+        button.cursor = .pointingHand
+        let icon = View(frame: Rect(x: 5, y: 5, width: 10, height: 10))   // inherits the hand
+        button.addSubview(icon)
+        f.window.rootView.addSubview(field)
+        f.window.rootView.addSubview(button)
+        var changes: [Cursor] = []
+        f.window.input.onCursorChange = { changes.append($0) }
+        driver.movePointer(to: Point(x: 20, y: 20))
+        #expect(f.window.cursor == .text)
+        driver.movePointer(to: Point(x: 20, y: 70))
+        #expect(f.window.cursor == .pointingHand)
+        driver.movePointer(to: Point(x: 200, y: 200))
+        #expect(f.window.cursor == .arrow)
+        driver.movePointer(to: Point(x: 20, y: 20))
+        field.cursor = .crosshair
+        #expect(f.window.cursor == .crosshair)
+        #expect(changes == [.text, .pointingHand, .arrow, .text, .crosshair])
+    }
+
+    @Test("a window's own frame shows resize cursors on its edges; the theme has images for every cursor, bigger at scale 2")
+    func frameCursorsAndTheme() throws {
+        MediaTime.clock = MonotonicMediaClock()
+        Transaction.reset()
+        Application.shared.disconnect()
+        let weston = try HeadlessWeston()
+        let display = try weston.connect()
+        Application.shared.use(display)
+        defer { Application.shared.disconnect() }
+        let window = Window(title: "cursors", size: Size(width: 300, height: 200))
+        window.show()
+        try display.connection.dispatch(until: { window.toplevel?.frameNumber ?? 0 > 0 }, timeout: 5)
+        let driver = InputDriver(window: window)
+        driver.movePointer(to: Point(x: 3, y: 120))
+        #expect(window.cursor == .resizeLeft)
+        driver.movePointer(to: Point(x: 313, y: 245))
+        #expect(window.cursor == .resizeBottomRight)
+        driver.movePointer(to: Point(x: 100, y: 100))
+        #expect(window.cursor == .arrow)
+
+        let theme = try #require(CursorTheme(shm: display.shm, size: 24, scale: 1))
+        let big = try #require(CursorTheme(shm: display.shm, size: 24, scale: 2))
+        let all: [Cursor] = [.arrow, .text, .pointingHand, .crosshair, .notAllowed, .openHand, .closedHand, .wait,
+                             .resizeTop, .resizeBottom, .resizeLeft, .resizeRight,
+                             .resizeTopLeft, .resizeTopRight, .resizeBottomLeft, .resizeBottomRight]
+        for cursor in all {
+            let image = try #require(theme.image(named: cursor.names), "\(cursor)")
+            #expect(image.width > 0 && image.hotspotX <= image.width && image.hotspotY <= image.height)
+        }
+        let small = try #require(theme.image(named: Cursor.text.names)), large = try #require(big.image(named: Cursor.text.names))
+        #expect(large.width > small.width)
+    }
+}

@@ -29,6 +29,10 @@ final class InputDispatcher {
     private var pointerButtons: Set<PointerButton> = []
     /// The last tap's end, to count taps in a row.
     private var lastTap: (time: Double, point: Point, count: Int)?
+    /// The cursor for where the pointer is (the arrow when nothing says otherwise).
+    private(set) var cursor = Cursor.arrow
+    /// Told when ``cursor`` changes (the application shows it on the seat's pointer).
+    var onCursorChange: ((Cursor) -> Void)?
     /// Hover recognizers the pointer is over.
     private var hovering: [GestureRecognizer] = []
     /// Keys held, by key code.
@@ -49,6 +53,7 @@ final class InputDispatcher {
             pointerLocation = p
             if touches[-1] != nil { move(id: -1, to: p, time: now) }
             updateHover(at: p)
+            updateCursor()
         case .pointerLeft:
             pointerLocation = nil
             updateHover(at: nil)
@@ -184,7 +189,22 @@ final class InputDispatcher {
         Event(type: .touches, timestamp: time, touches: touches)
     }
 
-    // MARK: Hover
+    // MARK: Cursor and hover
+
+    /// The cursor of the view under the pointer, or the nearest superview that says.
+    func updateCursor() {
+        guard let p = pointerLocation else { return }
+        var found: Cursor?
+        var v = hitView(at: p)
+        while let current = v, found == nil {
+            found = current.cursor(at: current.convert(p, from: nil))
+            v = current.superview
+        }
+        let new = found ?? .arrow
+        guard new != cursor else { return }
+        cursor = new
+        onCursorChange?(new)
+    }
 
     private func updateHover(at p: Point?) {
         var over: [GestureRecognizer] = []

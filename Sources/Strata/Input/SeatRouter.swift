@@ -23,6 +23,14 @@ final class SeatRouter {
             if case let .pointerButton(_, true, serial) = $0 { pointerWindow?.onscreen?.latestPress = (seat, serial) }
             if case let .touchDown(surface, _, _, _) = $0 { window(for: surface)?.onscreen?.latestPress = (seat, seat.lastSerial) }
             handle($0)
+            if case .pointerEntered = $0, let w = pointerWindow {
+                // A client sets its cursor on every enter; then whenever the view under it wants another.
+                seat.setCursor(w.cursor.names, scale: Int(w.scale.rounded(.up)))
+                w.input.onCursorChange = { [weak w, unowned seat] c in
+                    guard let w, w === self.pointerWindow else { return }
+                    seat.setCursor(c.names, scale: Int(w.scale.rounded(.up)))
+                }
+            }
         }
         if let clipboard = try? Clipboard(display: display, seat: seat) { clipboards.append((clipboard, seat)) }
     }

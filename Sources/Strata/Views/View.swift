@@ -138,6 +138,15 @@ open class View: Responder, LayerDelegate {
         bounds.contains(point)
     }
 
+    /// The pointer's look over the view; nil takes the superview's (the arrow at the root).
+    public var cursor: Cursor? {
+        didSet { if cursor != oldValue { window?.input.updateCursor() } }
+    }
+
+    /// The cursor at `point` (in this view's coordinates): ``cursor`` by default;
+    /// views with parts override it.
+    open func cursor(at point: Point) -> Cursor? { cursor }
+
     /// Gesture recognizers attached to the view; they see its touches first (rule H4).
     public internal(set) var gestureRecognizers: [GestureRecognizer] = []
 

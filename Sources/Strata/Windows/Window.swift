@@ -80,6 +80,9 @@ public final class Window: Responder {
     /// The input path: hit testing, touches, gestures, keys (rules H1–H5).
     lazy var input = InputDispatcher(window: self)
 
+    /// The cursor the pointer shows over the window now (rule H1's hit view's, or the arrow).
+    public var cursor: Cursor { input.cursor }
+
     /// Delivers input as a seat would (`InputDriver` and the compositor's seat use it).
     public func handle(_ event: WindowInput) {
         input.handle(event)

@@ -66,6 +66,21 @@ final class WindowDecorations: View {
         }
     }
 
+    /// Resize cursors on the edges.
+    override func cursor(at point: Point) -> Cursor? {
+        switch edge(at: point) {
+        case .top?: .resizeTop
+        case .bottom?: .resizeBottom
+        case .left?: .resizeLeft
+        case .right?: .resizeRight
+        case .topLeft?: .resizeTopLeft
+        case .topRight?: .resizeTopRight
+        case .bottomLeft?: .resizeBottomLeft
+        case .bottomRight?: .resizeBottomRight
+        default: cursor
+        }
+    }
+
     /// Where a press starts: the title bar moves (twice: maximizes), the margins resize.
     override func touchesBegan(_ touches: Set<Touch>, with event: Event?) {
         guard let touch = touches.first else { return }

@@ -76,7 +76,7 @@ public final class Display {
             outputs[g.name] = Output(wl)
         case WlSeat.interfaceName:
             guard seats[g.name] == nil, let wl = try? registry.bind(g, WlSeat.self) else { return }
-            let seat = Seat(wl)
+            let seat = Seat(wl, compositor: compositor, shm: shm)
             seats[g.name] = seat
             onSeatAdded?(seat)
         default:

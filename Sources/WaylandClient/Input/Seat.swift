@@ -50,8 +50,16 @@ public final class Seat {
     /// Scrolling of the pointer frame in progress.
     private var pendingScroll: (dx: Double, dy: Double, source: WlPointer.AxisSource?, discrete: Bool)?
 
-    init(_ proxy: WlSeat) {
+    private let compositor: WlCompositor
+    private let shm: WlShm
+    /// The serial of the pointer's latest enter: setting the cursor quotes it.
+    private var enterSerial: UInt32?
+    private var cursorSurface: CursorSurface?
+
+    init(_ proxy: WlSeat, compositor: WlCompositor, shm: WlShm) {
         self.proxy = proxy
+        self.compositor = compositor
+        self.shm = shm
         proxy.onEvent = { [unowned self] event in
             switch event {
             case let .capabilities(c): capabilitiesChanged(c)
@@ -101,6 +109,7 @@ public final class Seat {
         switch event {
         case let .enter(serial, surface?, x, y):
             lastSerial = serial
+            enterSerial = serial
             onEvent?(.pointerEntered(surface, x: x, y: y, serial: serial))
         case let .leave(_, surface?): onEvent?(.pointerLeft(surface))
         case let .motion(_, x, y): onEvent?(.pointerMoved(x: x, y: y))
@@ -127,6 +136,18 @@ public final class Seat {
         default: break
         }
     }
+
+    /// Shows the first cursor of `names` the theme has (`text`, `xterm`…) while the
+    /// pointer is over the client's surface, drawn at `scale`.
+    public func setCursor(_ names: [String], scale: Int = 1) {
+        guard let pointer, let enterSerial else { return }
+        let surface = cursorSurface ?? CursorSurface(compositor: compositor, shm: shm)
+        cursorSurface = surface
+        surface.show(names, scale: scale, pointer: pointer, serial: enterSerial)
+    }
+
+    /// The names of the cursor shown last.
+    public var cursorNames: [String] { cursorSurface?.shown ?? [] }
 
     private func flushScroll() {
         guard let s = pendingScroll else { return }
