@@ -102,5 +102,12 @@ struct ClipboardTests {
         Pasteboard.general.readString { received = $0 }
         try display.connection.dispatch(until: { received != nil }, timeout: 10, what: "the pasted text")
         #expect(received == "from outside ✓")
+
+        // The primary selection is a second pasteboard, separate from the clipboard.
+        Pasteboard.primary.string = "selected ✓"
+        let (primary, primaryLog) = try sway.startClient(["wl-paste", "--primary", "--no-newline"])
+        try display.connection.dispatch(until: { primary.wait(timeout: 0) != nil }, timeout: 10, what: "wl-paste --primary")
+        #expect(Self.contents(of: primaryLog) == "selected ✓")
+        #expect(Pasteboard.general.string == nil && Pasteboard.general.hasStrings)
     }
 }

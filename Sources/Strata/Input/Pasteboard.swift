@@ -8,11 +8,18 @@ import WaylandClient
 /// ``readString()``; ``string`` reads back only what this app offered.
 @MainActor
 public final class Pasteboard {
-    /// The system-wide pasteboard (the first seat's selection).
-    public static let general = Pasteboard()
+    /// The system-wide pasteboard (the first seat's clipboard).
+    public static let general = Pasteboard(.clipboard)
+    /// The primary selection: what is selected, pasted with the middle button
+    /// (a Linux desktop's second pasteboard), where the compositor offers it.
+    public static let primary = Pasteboard(.primary)
+
+    private let kind: Clipboard.Kind
     private var localText: String?
 
-    private var clipboard: (Clipboard, Seat)? { Application.shared.primaryClipboard }
+    private init(_ kind: Clipboard.Kind) { self.kind = kind }
+
+    private var clipboard: (Clipboard, Seat)? { Application.shared.clipboard(kind) }
 
     /// The text this app put on the pasteboard (nil once another app replaced it).
     /// Setting it offers the text to every app, quoting the seat's latest input.

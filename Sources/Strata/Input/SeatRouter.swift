@@ -32,7 +32,9 @@ final class SeatRouter {
                 }
             }
         }
-        if let clipboard = try? Clipboard(display: display, seat: seat) { clipboards.append((clipboard, seat)) }
+        for kind in [Clipboard.Kind.clipboard, .primary] {
+            if let clipboard = try? Clipboard(display: display, seat: seat, kind: kind) { clipboards.append((clipboard, seat)) }
+        }
     }
 
     private func window(for surface: WlSurface) -> Window? {

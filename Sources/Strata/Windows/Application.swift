@@ -61,8 +61,10 @@ public final class Application: Responder {
         }
     }
 
-    /// The first seat's selection, for `Pasteboard.general` (nil offscreen).
-    var primaryClipboard: (Clipboard, Seat)? { display == nil ? nil : seats.clipboards.first }
+    /// The first seat's selection of `kind`, for the pasteboards (nil offscreen).
+    func clipboard(_ kind: Clipboard.Kind) -> (Clipboard, Seat)? {
+        display == nil ? nil : seats.clipboards.first { $0.0.kind == kind }
+    }
 
     /// Closes every window and forgets the connection (tests end with it).
     public func disconnect() {

@@ -20,6 +20,8 @@ public final class Display {
     public let activation: XdgActivationV1?
     /// Copy and paste, drag and drop (`wl_data_device_manager`), when offered.
     public let dataDeviceManager: WlDataDeviceManager?
+    /// The primary selection (middle-click paste), when offered.
+    public let primarySelectionManager: ZwpPrimarySelectionDeviceManagerV1?
     /// The outputs, as they come and go, with their scale.
     public private(set) var outputs: [UInt32: Output] = [:]
     /// The seats, as they come and go, with their capabilities.
@@ -47,6 +49,7 @@ public final class Display {
         singlePixelBufferManager = registry.bindIfOffered(WpSinglePixelBufferManagerV1.self)
         activation = registry.bindIfOffered(XdgActivationV1.self)
         dataDeviceManager = registry.bindIfOffered(WlDataDeviceManager.self)
+        primarySelectionManager = registry.bindIfOffered(ZwpPrimarySelectionDeviceManagerV1.self)
 
         wmBase.onEvent = { [unowned wmBase] event in
             if case let .ping(serial) = event { wmBase.pong(serial: serial) }
