@@ -80,15 +80,24 @@ public final class HeadlessSway {
     /// `"fullscreen enable"`, `"create_output"`. Returns swaymsg's exit status and output.
     @discardableResult
     public func command(_ command: String, timeout: Double = 10) throws(CompositorError) -> (status: Int32?, output: String) {
+        try swaymsg([command], timeout: timeout)
+    }
+
+    /// The layout tree as sway's IPC reports it (`swaymsg -t get_tree`, JSON).
+    public func tree(timeout: Double = 10) throws(CompositorError) -> String {
+        try swaymsg(["-t", "get_tree"], timeout: timeout, lines: 1_000_000).output
+    }
+
+    private func swaymsg(_ arguments: [String], timeout: Double, lines: Int = 50) throws(CompositorError) -> (status: Int32?, output: String) {
         guard let ipc = listDirectory(runtimeDirectory).first(where: { $0.hasPrefix("sway-ipc.") }) else {
             throw .notReady("no sway IPC socket in \(runtimeDirectory)")
         }
-        let log = runtimeDirectory + "/swaymsg.log"
-        let p = try Subprocess.spawn(Self.asUser(["env", "SWAYSOCK=\(runtimeDirectory)/\(ipc)", "swaymsg", command]),
+        let log = runtimeDirectory + "/swaymsg-\(Int(now() * 1000)).log"
+        let p = try Subprocess.spawn(Self.asUser(["env", "SWAYSOCK=\(runtimeDirectory)/\(ipc)", "swaymsg"] + arguments),
                                      environment: [:], directory: runtimeDirectory, logPath: log)
         let status = p.wait(timeout: timeout)
         if status == nil { p.terminate() }
-        return (status, tail(of: log, lines: 50))
+        return (status, tail(of: log, lines: lines))
     }
 
     /// Runs a client of this sway (as ``user`` when root), e.g. `["wtype", "hello"]`

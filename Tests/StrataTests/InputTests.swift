@@ -475,3 +475,49 @@ struct CursorTests {
         #expect(large.width > small.width)
     }
 }
+
+extension SeatInputTests {
+    @Test("activating a window through xdg-activation: sway focuses it or marks it urgent")
+    func activation() throws {
+        MediaTime.clock = MonotonicMediaClock()
+        Transaction.reset()
+        Application.shared.disconnect()
+        let sway = try HeadlessSway()
+        let display = try sway.connect()
+        let app = Application.shared
+        app.use(display)
+        defer { app.disconnect() }
+        var fields: [RecordingView] = []
+        var windows: [Window] = []
+        for i in 0..<2 {
+            let window = Window(title: "window \(i)", size: Size(width: 200, height: 100))
+            let field = RecordingView(frame: Rect(x: 0, y: 0, width: 200, height: 100))
+            field.takesFocus = true
+            window.rootView.addSubview(field)
+            window.show()
+            field.becomeFirstResponder()
+            fields.append(field)
+            windows.append(window)
+            try display.connection.dispatch(until: { window.toplevel?.frameNumber ?? 0 > 0 }, timeout: 5)
+        }
+        try display.connection.roundtrip()
+        let (first, _) = try sway.startClient(["wtype", "-s", "300", "a"])
+        defer { first.terminate() }
+        try display.connection.dispatch(until: { fields.contains { $0.log.contains("key a") } }, timeout: 10, what: "a key")
+        #expect(fields[1].log.contains("key a"))            // the window shown last has the focus
+        let traffic = try WaylandTraffic.recording {
+            #expect(windows[0].activate())
+            try? display.connection.dispatch(until: { false }, timeout: 0.5)   // half a second of events
+        }
+        let names = traffic.map(\.name)
+        #expect(names.contains("get_activation_token") && names.contains("done") && names.contains("activate"), "\(names)")
+        // sway gives the activated window the focus, or (when it does not trust the
+        // request enough) marks it urgent; without the activation neither happens.
+        let (second, _) = try sway.startClient(["wtype", "-s", "200", "b"])
+        defer { second.terminate() }
+        try display.connection.dispatch(until: { fields.contains { $0.log.contains("key b") } }, timeout: 10, what: "b key")
+        let tree = try sway.tree()
+        #expect(fields[0].log.contains("key b") || tree.contains("\"urgent\": true"), "\(tree.prefix(2000))")
+        #expect(!Window(title: "offscreen", size: Size(width: 10, height: 10)).activate())
+    }
+}

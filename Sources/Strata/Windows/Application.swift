@@ -61,6 +61,15 @@ public final class Application: Responder {
         }
     }
 
+    /// The window with the keyboard focus, if one of ours has it.
+    public var keyboardFocusWindow: Window? { seats.keyboardWindow }
+
+    /// The seat and serial of the latest input on any seat (activation quotes it).
+    var latestInput: (seat: Seat, serial: UInt32)? {
+        guard let seat = display?.seats.values.max(by: { $0.lastSerial < $1.lastSerial }), seat.lastSerial != 0 else { return nil }
+        return (seat, seat.lastSerial)
+    }
+
     /// The first seat's selection of `kind`, for the pasteboards (nil offscreen).
     func clipboard(_ kind: Clipboard.Kind) -> (Clipboard, Seat)? {
         display == nil ? nil : seats.clipboards.first { $0.0.kind == kind }

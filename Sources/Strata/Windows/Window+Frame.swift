@@ -184,6 +184,28 @@ final class OnscreenWindow {
         toplevel.resize(width: Int(size.width.rounded()), height: Int((size.height + title).rounded()))
     }
 
+    /// Asks the compositor to raise and focus the window (`xdg_activation_v1`),
+    /// quoting the latest press when there is one; compositors may instead mark
+    /// it as wanting attention. False where the compositor offers no activation.
+    @discardableResult
+    func activate() -> Bool {
+        guard let activation = toplevel.display.activation else { return false }
+        let token = activation.getActivationToken()
+        if let press = latestPress ?? Application.shared.latestInput { token.setSerial(serial: press.serial, seat: press.seat.proxy) }
+        // The token comes from the surface that has the focus now (compositors trust
+        // requests from the focused window), and activates this one.
+        token.setSurface(surface: (Application.shared.keyboardFocusWindow?.toplevel ?? toplevel).surface)
+        token.onEvent = { [weak self, unowned token] event in
+            guard case let .done(string) = event else { return }
+            if let self { activation.activate(token: string, surface: self.toplevel.surface) }
+            token.destroy()
+        }
+        token.commit()
+        activationToken = token
+        return true
+    }
+    private var activationToken: XdgActivationTokenV1?
+
     func close() {
         if let wakeUp { loop?.cancel(wakeUp) }
         wakeUp = nil

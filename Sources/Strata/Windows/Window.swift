@@ -178,6 +178,12 @@ public final class Window: Responder {
         }
     }
 
+    /// Asks the compositor to raise and focus the window (`xdg_activation_v1`);
+    /// it may instead show that the window wants attention. False offscreen or
+    /// where the compositor offers no activation.
+    @discardableResult
+    public func activate() -> Bool { onscreen?.activate() ?? false }
+
     /// Closes the window: it leaves the screen and the application. Safe while
     /// its views animate; the window can be shown again.
     public func close() {
