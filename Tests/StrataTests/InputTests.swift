@@ -521,3 +521,47 @@ extension SeatInputTests {
         #expect(!Window(title: "offscreen", size: Size(width: 10, height: 10)).activate())
     }
 }
+
+extension SeatInputTests {
+    @Test("bad input: a seat losing its devices stops key repeat and cancels touches; events for a closed window's surface are ignored")
+    func devicesGoneAndStaleSurfaces() throws {
+        Transaction.reset()
+        Application.shared.disconnect()
+        let clock = ManualMediaClock(now: 100)
+        MediaTime.clock = clock
+        defer { MediaTime.clock = MonotonicMediaClock() }
+        let weston = try HeadlessWeston()
+        let display = try weston.connect()
+        Application.shared.use(display)
+        defer { Application.shared.disconnect() }
+        let window = Window(title: "seat", size: Size(width: 200, height: 100))
+        let field = RecordingView(frame: Rect(x: 0, y: 0, width: 200, height: 100))
+        field.takesFocus = true
+        window.rootView.addSubview(field)
+        window.show()
+        field.becomeFirstResponder()
+        try display.connection.dispatch(until: { window.toplevel?.frameNumber ?? 0 > 0 }, timeout: 5)
+        let surface = try #require(window.toplevel?.surface)
+        let router = SeatRouter { [window] }
+        let keyboard = try Keyboard(layout: "us")
+        router.handle(.keyboardEntered(surface, keyCodes: [], serial: 1))
+        router.handle(.repeatInfo(rate: 10, delay: 0.5))
+        router.handle(.keyPressed(keyboard.press(keyCode: 30), []))          // KEY_A
+        let inside = window.rootView.convert(Point(x: 50, y: 50), to: nil)
+        router.handle(.touchDown(surface, id: 3, x: inside.x, y: inside.y))
+        clock.advance(by: 0.65)
+        #expect(field.log.filter { $0 == "key a repeat" }.count == 2)
+        router.handle(.devicesGone)
+        clock.advance(by: 2)
+        #expect(field.log.filter { $0 == "key a repeat" }.count == 2)     // no stuck key
+        #expect(field.log.contains("key cancelled") && field.log.contains("cancelled"))
+        window.close()
+        let before = field.log
+        router.handle(.pointerEntered(surface, x: 10, y: 10, serial: 2))
+        router.handle(.pointerButton(code: PointerButton.left.code, pressed: true, serial: 3))
+        router.handle(.keyboardEntered(surface, keyCodes: [], serial: 4))
+        router.handle(.keyPressed(keyboard.press(keyCode: 30), []))
+        router.handle(.touchDown(surface, id: 4, x: 1, y: 1))
+        #expect(field.log == before)
+    }
+}
