@@ -1,5 +1,5 @@
 // Strata's benchmark scenes (see Docs/Benchmarks.md). Usage:
-//   swift run -c release strata-bench [scene…]     scenes: implicit-100k anim-eval-10k cards-1080p window-720p window-720p-500 views-720p-500
+//   swift run -c release strata-bench [scene…]     scenes: implicit-100k anim-eval-10k cards-1080p window-720p window-720p-500 views-720p-500 input-latency
 // Prints one line per figure: scene, metric, median, repetitions, cores.
 import LayerKit
 
@@ -17,6 +17,9 @@ MainActor.assumeIsolated {
     if wants("views-720p-500") {
         sceneViewAnimateCost(repetitions: 21).forEach { $0.print() }
         do { try sceneViews720p500().forEach { $0.print() } } catch { print("views-720p-500: \(error)") }
+    }
+    if wants("input-latency") {
+        do { try sceneInputLatency().forEach { $0.print() } } catch { print("input-latency: \(error)") }
     }
     if wants("window-720p") {
         do { try sceneWindow720p().forEach { $0.print() } } catch { print("window-720p: \(error)") }

@@ -1,0 +1,67 @@
+import Glibc
+import Strata
+import StrataTesting
+import WaylandClient
+
+/// A view that moves a marker on every key press and notes when the key arrived.
+@MainActor
+private final class KeyTarget: View {
+    let marker: View
+    var arrivals: [Double] = []
+    init(marker: View) {
+        self.marker = marker
+        super.init(frame: Rect(x: 0, y: 0, width: 1280, height: 720))
+    }
+    override var canBecomeFirstResponder: Bool { true }
+    override func pressesBegan(_ presses: Set<Press>, with event: PressesEvent?) {
+        arrivals.append(MonotonicClock.now)
+        marker.center.x = 20 + (marker.center.x + 8).truncatingRemainder(dividingBy: 1200)
+    }
+}
+
+/// Input latency on headless sway: keys typed by a virtual keyboard (`wtype`,
+/// 25 ms apart) move a marker over 500 card views in a 1280×720 window; from
+/// each key's arrival to the commit of the first frame drawn after it (p50,
+/// p99), and the client's CPU per second meanwhile. (sway's virtual pointer
+/// reaches no client here, so keys stand in for pointer motion.)
+@MainActor
+func sceneInputLatency() throws -> [Figure] {
+    MediaTime.clock = MonotonicMediaClock()
+    Transaction.reset()
+    let sway = try HeadlessSway(width: 1280, height: 720)
+    let display = try sway.connect()
+    let app = Application.shared
+    app.use(display)
+    defer { app.disconnect() }
+    let window = Window(title: "input", size: Size(width: 1280, height: 720))
+    window.backgroundColor = Color(rgba8: 0x20, 0x24, 0x28)
+    let marker = View(frame: Rect(x: 20, y: 340, width: 40, height: 40))
+    marker.backgroundColor = .red
+    let target = KeyTarget(marker: marker)
+    for i in 0..<500 { target.addSubview(Card(i, 1280, 720).makeView()) }
+    target.addSubview(marker)
+    window.rootView.addSubview(target)
+    window.show()
+    target.becomeFirstResponder()
+    try display.connection.dispatch(until: { window.toplevel?.frameNumber ?? 0 > 0 }, timeout: 5)
+    let keys = 80
+    let cpu0 = cpuTime(), t0 = MonotonicClock.now
+    let (wtype, _) = try sway.startClient(["wtype", "-s", "400", "-d", "25", String(repeating: "a", count: keys)])
+    defer { wtype.terminate() }
+    // Turns of the app's loop (its end-of-turn commits are what ask for frames).
+    let loop = app.loop!
+    let deadline = MonotonicClock.now + 20
+    while (target.arrivals.count < keys || MonotonicClock.now - (target.arrivals.last ?? 0) < 0.2) && MonotonicClock.now < deadline {
+        try loop.turn(timeout: 0.02)
+    }
+    let seconds = MonotonicClock.now - t0, cpu = cpuTime() - cpu0
+    let frames = window.toplevel?.statistics.frames ?? []
+    let latencies = target.arrivals.compactMap { arrival in
+        frames.first { ($0.callbackTime ?? $0.commitTime) >= arrival }.map { $0.commitTime - arrival }
+    }
+    return [
+        Figure(scene: "input latency (sway, keys)", metric: "key arrival → commit p50", value: (FrameStatistics.percentile(latencies, 50) ?? .nan) * 1e3, unit: "ms", repetitions: latencies.count),
+        Figure(scene: "input latency (sway, keys)", metric: "key arrival → commit p99", value: (FrameStatistics.percentile(latencies, 99) ?? .nan) * 1e3, unit: "ms", repetitions: latencies.count),
+        Figure(scene: "input latency (sway, keys)", metric: "client CPU per second while typing", value: cpu / seconds * 1e3, unit: "ms/s", repetitions: 1),
+    ]
+}
