@@ -13,8 +13,10 @@ if [ ${#missing[@]} -gt 0 ]; then
     $sudo apt-get update -qq
     DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
-# sway refuses to run as root: the tests run it as this unprivileged user.
+# sway refuses to run as root: run as root, the tests run it as an unprivileged
+# system user (no home, no login shell), made here once and said so.
 if [ "$(id -u)" -eq 0 ] && ! id strata-test >/dev/null 2>&1; then
+    echo "Creating the system user 'strata-test' (no home, no login) to run sway in the tests, as sway refuses to run as root."
     useradd --system --no-create-home --shell /usr/sbin/nologin strata-test
 fi
 command -v swift >/dev/null || { echo "Swift 6 is needed: https://www.swift.org/install/linux/" >&2; exit 1; }

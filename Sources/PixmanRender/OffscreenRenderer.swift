@@ -10,9 +10,12 @@ import LayerKit
 /// time (rule R5), deterministically: the same tree and time give the same pixels.
 @MainActor
 public final class OffscreenRenderer {
-    /// Size in pixels; clamped to 1…16384.
+    /// Size in pixels: 1…16384 each, at most ``maximumPixels`` in all (a larger
+    /// request is scaled down, keeping its shape, with a diagnostic).
     public let width: Int
     public let height: Int
+    /// The most pixels a renderer draws into: 64 Mpx, 256 MiB of canvas.
+    public static let maximumPixels = 16_384 * 4_096
     /// Pixels per layer unit.
     public let scale: Double
     /// What is behind the root layer.
@@ -29,8 +32,17 @@ public final class OffscreenRenderer {
     public private(set) var lastDamage: [Rect] = []
 
     public init(width: Int, height: Int, scale: Double = 1) {
-        self.width = min(16_384, max(1, width))
-        self.height = min(16_384, max(1, height))
+        var w = min(16_384, max(1, width)), h = min(16_384, max(1, height))
+        if w * h > Self.maximumPixels {
+            let shrink = (Double(Self.maximumPixels) / Double(w * h)).squareRoot()
+            (w, h) = (max(1, Int(Double(w) * shrink)), max(1, Int(Double(h) * shrink)))
+        }
+        if w != width || h != height {
+            Diagnostics.report(.invalidValue(key: "OffscreenRenderer size",
+                                             reason: "\(width)×\(height) is outside 1…16384 a side or over \(Self.maximumPixels) pixels; \(w)×\(h) is used"))
+        }
+        self.width = w
+        self.height = h
         self.scale = scale.isFinite && scale > 0 ? scale : 1
     }
 

@@ -889,3 +889,21 @@ struct PerspectiveSamplingTests {
         }
     }
 }
+
+@MainActor
+@Suite("Offscreen renderer size")
+struct OffscreenSizeTests {
+    @Test("a renderer asked for more than it supports says so and stays within its pixel budget")
+    func hugeRenderer() {
+        var seen: [LayerKitDiagnostic] = []
+        Diagnostics.handler = { seen.append($0) }
+        defer { Diagnostics.handler = nil }
+        let r = OffscreenRenderer(width: 100_000, height: 100_000)
+        #expect(r.width * r.height <= OffscreenRenderer.maximumPixels && r.width == r.height)
+        let wide = OffscreenRenderer(width: 20_000, height: 10)
+        #expect(wide.width == 16_384 && wide.height == 10)
+        #expect(seen.count == 2)
+        _ = OffscreenRenderer(width: 640, height: 480)
+        #expect(seen.count == 2)
+    }
+}

@@ -85,7 +85,10 @@ extension Layer {
     /// starts from what the presentation showed) and run after (so it sees the new
     /// model value). Nothing happens for an unchanged value.
     func changeProperty(_ key: String, changed: Bool, _ apply: (Layer) -> Void) {
-        if isPresentationCopy {
+        // A presentation copy changes without actions; so does the write a change
+        // makes through a property's own setter (`setValue(_:forKey:)` on a subclass
+        // property), which must not run the action a second time.
+        if isPresentationCopy || changingKey == key {
             if changed { apply(self) }
             return
         }
@@ -94,7 +97,10 @@ extension Layer {
         Transaction.ensureOpen()
         let action = actionToRun(forKey: key)
         captureTransitionSnapshot(for: action)
+        let outerKey = changingKey
+        changingKey = key
         apply(self)
+        changingKey = outerKey
         propertyDidChange(key)
         if let implicit = action as? BasicAnimation, implicit.isImplicit {
             // Made by the search for this change alone: no one else holds it, so it

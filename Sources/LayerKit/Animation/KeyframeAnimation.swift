@@ -75,6 +75,9 @@ public final class KeyframeAnimation: PropertyAnimation {
             guard layer.value(forKeyPath: keyPath) is Point else {
                 return .typeMismatch(keyPath: keyPath, expected: AnyValue.typeName(layer.value(forKeyPath: keyPath)), got: "Path")
             }
+            if !path.polylines.allSatisfy({ $0.allSatisfy { $0.x.isFinite && $0.y.isFinite } }) {
+                return .invalidValue(key: keyPath, reason: "keyframe path has points that are not finite; not added")
+            }
             if path.polylines.allSatisfy({ $0.count < 2 }) {
                 Diagnostics.report(.invalidTiming("keyframe path for '\(keyPath)' has no segments; it has no effect"))
             }
@@ -84,10 +87,13 @@ public final class KeyframeAnimation: PropertyAnimation {
         if vs.isEmpty {
             Diagnostics.report(.invalidTiming("keyframe animation of '\(keyPath)' has no values; it has no effect"))
         }
+        // Each value against the property's own type first, so the diagnostic names
+        // the type the property wants; then values of mixed types (custom properties).
+        if let problem = super.problem(for: layer) { return problem }
         if let first = vs.first, let odd = vs.first(where: { !AnyValue.sameType($0, first) }) {
             return .typeMismatch(keyPath: keyPath, expected: AnyValue.typeName(first), got: AnyValue.typeName(odd))
         }
-        return super.problem(for: layer)
+        return nil
     }
 
     override func prepare(for layer: Layer, entry: AnimationEntry) {

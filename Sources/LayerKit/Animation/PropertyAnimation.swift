@@ -26,8 +26,14 @@ open class PropertyAnimation: Animation {
     override func problem(for layer: Layer) -> LayerKitDiagnostic? {
         guard let keyPath, !keyPath.isEmpty else { return .missingKeyPath }
         for value in animationValues {
-            guard let problem = typeProblem(value, keyPath: keyPath, layer: layer) else { continue }
-            return problem
+            if let problem = typeProblem(value, keyPath: keyPath, layer: layer) { return problem }
+            // A value refused on the model is refused in an animation too.
+            if !AnyValue.isFinite(AnyValue.normalized(value)) {
+                return .invalidValue(key: keyPath, reason: "not finite in the animation: \(value); not added")
+            }
+            if !isAdditive, Layer.nonNegativeKeys.contains(keyPath), let length = AnyValue.normalized(value) as? Double, length < 0 {
+                return .invalidValue(key: keyPath, reason: "negative in the animation: \(length); not added")
+            }
         }
         return nil
     }

@@ -29,6 +29,9 @@ extension Layer {
                 return Diagnostics.report(.invalidValue(key: key, reason: "not finite: \(value!)"))
             }
             guard let typed = checked(value, for: d) else { return reportType(key, d.valueType, value) }
+            if Layer.nonNegativeKeys.contains(key), let length = typed as? Double, length < 0 {
+                return Diagnostics.report(.invalidValue(key: key, reason: "negative: \(length)"))
+            }
             changeProperty(key, changed: !AnyValue.equal(d.read(self), typed)) { _ = d.write($0, typed) }
             return
         }

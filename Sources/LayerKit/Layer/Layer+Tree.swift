@@ -34,15 +34,25 @@ extension Layer {
         if !wasVisible, !layer.state.isHidden { layer.orderEvent(Layer.onOrderIn) }
     }
 
-    /// Inserts a sublayer just below `sibling` (or at the bottom when nil or not a sublayer).
+    /// Inserts a sublayer just below `sibling` (or at the bottom when nil; a sibling
+    /// that is not a sublayer puts it at the bottom too, with a diagnostic).
     public func insertSublayer(_ layer: Layer, below sibling: Layer?) {
-        let i = sibling.flatMap { s in sublayerStorage.firstIndex { $0 === s } } ?? 0
+        let found = sibling.flatMap { s in sublayerStorage.firstIndex { $0 === s } }
+        if sibling != nil && found == nil {
+            Diagnostics.report(.invalidTree("insertSublayer(_:below:): the sibling is not a sublayer; inserted at the bottom"))
+        }
+        let i = found ?? 0
         insertSublayer(layer, at: adjustedIndex(i, moving: layer))
     }
 
-    /// Inserts a sublayer just above `sibling` (or at the top when nil or not a sublayer).
+    /// Inserts a sublayer just above `sibling` (or at the top when nil; a sibling
+    /// that is not a sublayer puts it at the top too, with a diagnostic).
     public func insertSublayer(_ layer: Layer, above sibling: Layer?) {
-        let i = sibling.flatMap { s in sublayerStorage.firstIndex { $0 === s } }.map { $0 + 1 } ?? sublayerStorage.count
+        let found = sibling.flatMap { s in sublayerStorage.firstIndex { $0 === s } }
+        if sibling != nil && found == nil {
+            Diagnostics.report(.invalidTree("insertSublayer(_:above:): the sibling is not a sublayer; inserted at the top"))
+        }
+        let i = found.map { $0 + 1 } ?? sublayerStorage.count
         insertSublayer(layer, at: adjustedIndex(i, moving: layer))
     }
 

@@ -32,6 +32,8 @@ open class Layer {
     private(set) var modelLayer: Layer?
     /// Set during a presentation copy's evaluation of a `contents` cross-fade.
     public internal(set) var contentsTransition: ContentsTransition?
+    /// The key whose change is being applied (``changeProperty``), if any.
+    var changingKey: String?
     /// The state before a change whose action is a transition, until the transition takes it.
     var pendingTransitionSnapshot: LayerSnapshot?
     /// Set on a presentation copy while a ``Transition`` runs on the layer.
@@ -152,11 +154,11 @@ open class Layer {
 
     // MARK: Appearance
 
-    /// Group opacity of the layer and its subtree (rule R2). Default 1; values
-    /// outside 0…1 are clamped, NaN is refused with a diagnostic.
+    /// Group opacity of the layer and its subtree (rule R2). Default 1; finite
+    /// values outside 0…1 are clamped; NaN and ±∞ are refused with a diagnostic.
     public var opacity: Double {
         get { state.opacity }
-        set { setState("opacity", \.opacity, newValue.isNaN ? newValue : min(1, max(0, newValue))) }
+        set { setState("opacity", \.opacity, newValue.isFinite ? min(1, max(0, newValue)) : newValue) }
     }
     /// Key `"hidden"`. Also runs `onOrderOut`/`onOrderIn` in a visible tree (rule A7).
     public var isHidden: Bool {
@@ -169,11 +171,11 @@ open class Layer {
     }
     public var cornerRadius: Double {
         get { state.cornerRadius }
-        set { setState("cornerRadius", \.cornerRadius, newValue) }
+        set { setNonNegative("cornerRadius", \.cornerRadius, newValue) }
     }
     public var borderWidth: Double {
         get { state.borderWidth }
-        set { setState("borderWidth", \.borderWidth, newValue) }
+        set { setNonNegative("borderWidth", \.borderWidth, newValue) }
     }
     /// Default opaque black, as in Core Animation.
     public var borderColor: Color? {
@@ -235,7 +237,7 @@ open class Layer {
     }
     public var shadowRadius: Double {
         get { state.shadowRadius }
-        set { setState("shadowRadius", \.shadowRadius, newValue) }
+        set { setNonNegative("shadowRadius", \.shadowRadius, newValue) }
     }
     /// The layer keeps a copy of the path.
     public var shadowPath: Path? {
@@ -257,6 +259,18 @@ open class Layer {
     public var timeOffset: Double {
         get { state.timeOffset }
         set { setState("timeOffset", \.timeOffset, newValue) }
+    }
+
+    /// Keys of lengths that cannot be negative.
+    static let nonNegativeKeys: Set<String> = ["cornerRadius", "borderWidth", "shadowRadius"]
+
+    /// A length that cannot be negative (a corner radius, a border width, a shadow's
+    /// blur): a negative value is refused with a diagnostic, as NaN and ±∞ are.
+    func setNonNegative(_ key: String, _ slot: WritableKeyPath<LayerState, Double>, _ value: Double) {
+        guard !(value < 0) else {
+            return Diagnostics.report(.invalidValue(key: key, reason: "negative: \(value); kept \(state[keyPath: slot])"))
+        }
+        setState(key, slot, value)
     }
 
     /// Changes a standard property through the action machinery (`Layer+Actions.swift`).

@@ -25,7 +25,9 @@ public final class MonotonicMediaClock: MediaClock {
 ///
 /// Advancing it (``advance(by:)`` or setting ``now``) delivers, in time order, every
 /// animation start and stop callback and every transaction completion block that
-/// falls due, and removes finished animations, before it returns. Time never goes
+/// falls due, and removes finished animations, before it returns; changes those
+/// callbacks make are committed at the end of the advance, as at the end of a
+/// run-loop turn (a transaction that was open before the advance stays open). Time never goes
 /// backwards: advancing by a negative amount, or setting an earlier `now`, leaves
 /// the clock where it was.
 @MainActor
@@ -41,7 +43,13 @@ public final class ManualMediaClock: MediaClock {
         set {
             guard newValue.isFinite, newValue > current else { return }
             current = newValue
-            if MediaTime.clock === self { AnimationTimeline.deliverDueEvents() }
+            guard MediaTime.clock === self else { return }
+            let transactionWasOpen = Transaction.isOpen
+            AnimationTimeline.deliverDueEvents()
+            // Callbacks run by the advance that changed layers opened an implicit
+            // transaction; no run-loop turn will end to commit it, so the advance does,
+            // as a turn would (an animation added in animationDidStop begins then).
+            if !transactionWasOpen { Transaction.flush() }
         }
     }
 

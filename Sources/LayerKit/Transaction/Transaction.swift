@@ -106,6 +106,9 @@ public enum Transaction {
         }
     }
 
+    /// True while a transaction (implicit or explicit) is open.
+    package static var isOpen: Bool { !stack.isEmpty }
+
     /// Makes sure a transaction is open, starting an implicit one if needed (rule T1).
     package static func ensureOpen() {
         guard stack.isEmpty else { return }

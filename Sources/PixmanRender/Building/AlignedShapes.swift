@@ -24,7 +24,7 @@ final class AlignedShapes {
         guard m.b == 0, m.c == 0, m.a > 0, m.a == m.d else { return nil }
         let b = p.bounds
         let x0 = b.minX * m.a + m.tx, x1 = b.maxX * m.a + m.tx, y0 = b.minY * m.d + m.ty, y1 = b.maxY * m.d + m.ty
-        let r = min(p.cornerRadius, b.width / 2, b.height / 2) * m.a
+        let r = max(0, min(p.cornerRadius, b.width / 2, b.height / 2)) * m.a   // a spring may overshoot below 0
         let bw = min(p.borderWidth, b.width / 2, b.height / 2) * m.a
         func whole(_ v: Double) -> Int? { abs(v - v.rounded()) < 1e-6 && abs(v) < 1e7 ? Int(v.rounded()) : nil }
         guard let ix0 = whole(x0), let ix1 = whole(x1), let iy0 = whole(y0), let iy1 = whole(y1),

@@ -1,0 +1,148 @@
+@testable import LayerKit
+import Testing
+
+/// Defects found by probing the public API as a careless program would (issue:
+/// hostile input); each pinned with the documented outcome.
+@MainActor
+@Suite("Hostile input")
+struct HostileInputTests {
+    func recordingDiagnostics(_ body: () -> Void) -> [LayerKitDiagnostic] {
+        var seen: [LayerKitDiagnostic] = []
+        let previous = Diagnostics.handler
+        Diagnostics.handler = { seen.append($0) }
+        body()
+        Diagnostics.handler = previous
+        return seen
+    }
+
+    @Test("negative corner radius, border width and shadow radius are refused — set, by key, or in an animation")
+    func negativeLengths() {
+        let f = Fixture()
+        let layer = f.presentedLayer()
+        let seen = recordingDiagnostics {
+            layer.cornerRadius = -50
+            layer.borderWidth = -1
+            layer.shadowRadius = -3
+            layer.setValue(-10.0, forKey: "cornerRadius")
+            let a = BasicAnimation(keyPath: "cornerRadius")
+            a.toValue = -20.0
+            layer.add(a, forKey: "r")
+        }
+        #expect(seen.count == 5)
+        #expect(layer.cornerRadius == 0 && layer.borderWidth == 0 && layer.shadowRadius == 3)
+        #expect(layer.animation(forKey: "r") == nil)
+        let additive = BasicAnimation(keyPath: "cornerRadius")   // offsets may be negative
+        additive.isAdditive = true
+        additive.fromValue = -5.0
+        additive.toValue = 0.0
+        layer.add(additive, forKey: "offset")
+        #expect(layer.animation(forKey: "offset") != nil)
+    }
+
+    @Test("NaN and ±∞ in animation values are refused when added, as on the model; presentations never show NaN")
+    func nonFiniteAnimationValues() {
+        let f = Fixture()
+        let layer = f.presentedLayer()
+        let seen = recordingDiagnostics {
+            let a = BasicAnimation(keyPath: "opacity")
+            a.fromValue = Double.nan
+            layer.add(a, forKey: "a")
+            let b = BasicAnimation(keyPath: "position")
+            b.toValue = Point(x: .nan, y: .infinity)
+            layer.add(b, forKey: "b")
+            let c = KeyframeAnimation(keyPath: "opacity")
+            c.values = [0.0, Double.infinity, 1.0]
+            layer.add(c, forKey: "c")
+            let path = Path()
+            path.move(to: .zero)
+            path.addLine(to: Point(x: .nan, y: 1))
+            let d = KeyframeAnimation(keyPath: "position")
+            d.path = path
+            layer.add(d, forKey: "d")
+            layer.opacity = .infinity
+            layer.opacity = -.infinity
+        }
+        #expect(seen.count == 6)
+        #expect(layer.animationKeys.isEmpty && layer.opacity == 1)
+        Transaction.flush()
+        f.advance(0.1)
+        let p = layer.presentation()!
+        #expect(!p.opacity.isNaN && p.position.x.isFinite && p.position.y.isFinite)
+    }
+
+    @Test("a keyframe value of the wrong type names the type the property wants")
+    func keyframeTypeNames() {
+        let f = Fixture()
+        let layer = f.presentedLayer()
+        let seen = recordingDiagnostics {
+            let a = KeyframeAnimation(keyPath: "position")
+            a.values = [1.0, "x"]
+            layer.add(a, forKey: "a")
+        }
+        #expect(seen == [.typeMismatch(keyPath: "position", expected: "Point", got: "Double")])
+    }
+
+    @Test("insertSublayer below or above a layer that is not a sublayer says so")
+    func foreignSiblings() {
+        let f = Fixture()
+        let parent = f.presentedLayer(), stranger = Layer(), a = Layer(), b = Layer()
+        parent.addSublayer(Layer())
+        let seen = recordingDiagnostics {
+            parent.insertSublayer(a, below: stranger)
+            parent.insertSublayer(b, above: stranger)
+        }
+        #expect(seen.count == 2)
+        #expect(parent.sublayers.first === a && parent.sublayers.last === b)
+    }
+
+    @Test("setValue(_:forKey:) on a shape layer's property runs its action once and asks the delegate once")
+    func shapeLayerActionOnce() {
+        final class Counting: LayerDelegate {
+            var asked = 0
+            func action(for layer: Layer, forKey event: String) -> (any Action)? {
+                if event == "fillColor" { asked += 1 }
+                return nil
+            }
+        }
+        let f = Fixture()
+        let shape = f.presentedLayer { ShapeLayer() }
+        let action = RecordingAction()
+        shape.actions["fillColor"] = action
+        let delegate = Counting()
+        shape.delegate = delegate
+        shape.setValue(Color.red, forKey: "fillColor")
+        #expect(action.runs.count == 1 && delegate.asked == 1)
+        #expect(shape.fillColor == .red)
+    }
+
+    @Test("an animation added in animationDidStop while only a ManualMediaClock drives time begins and ends")
+    func animationAddedInStopCallback() {
+        final class Chain: AnimationDelegate {
+            let layer: Layer
+            var started = 0
+            init(_ layer: Layer) { self.layer = layer }
+            func animationDidStop(_ animation: Animation, finished: Bool) {
+                guard started == 0 else { return }
+                started += 1
+                let next = BasicAnimation(keyPath: "opacity")
+                next.fromValue = 0.0
+                next.toValue = 1.0
+                next.duration = 0.5
+                layer.add(next, forKey: "next")
+            }
+        }
+        let f = Fixture()
+        let layer = f.presentedLayer()
+        let first = BasicAnimation(keyPath: "opacity")
+        first.duration = 0.5
+        let chain = Chain(layer)
+        first.delegate = chain
+        layer.add(first, forKey: "first")
+        Transaction.flush()
+        f.advance(0.5)
+        #expect(layer.animationKeys == ["next"])
+        #expect(layer.animation(forKey: "next")!.beginTime == 100.5)   // committed at the end of the advance
+        f.advance(0.5)
+        #expect(layer.animationKeys.isEmpty)
+    }
+}
