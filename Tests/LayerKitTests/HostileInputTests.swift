@@ -146,3 +146,50 @@ struct HostileInputTests {
         #expect(layer.animationKeys.isEmpty)
     }
 }
+
+extension HostileInputTests {
+    @Test("deep trees: 50,000 levels flush, lay out, display, check and go away without running out of stack")
+    func deepTrees() {
+        let f = Fixture()
+        // Built from the bottom up (each insertion then looks at a short chain), then hung in the tree.
+        let deepest = Layer()
+        var top = deepest
+        Transaction.withoutActions {
+            for _ in 0..<50_000 {
+                let parent = Layer()
+                parent.addSublayer(top)
+                top = parent
+            }
+            f.root.addSublayer(top)
+        }
+        deepest.setNeedsLayout()
+        deepest.setNeedsDisplay()
+        Transaction.flush()           // marks every layer presented: a walk of the whole tree
+        f.root.layoutIfNeeded()
+        f.root.displayIfNeededInSubtree()
+        #expect(f.root.checkInvariants().isEmpty)
+        #expect(!deepest.isLayoutPendingInSubtree)
+        #expect(deepest.hasBeenPresented)
+    }
+
+    @Test("100,000 siblings: removing and inserting among them keeps order and finds each by address")
+    func manySiblings() {
+        let f = Fixture()
+        let parent = f.presentedLayer()
+        var children: [Layer] = []
+        Transaction.withoutActions {
+            for _ in 0..<100_000 {
+                let l = Layer()
+                parent.addSublayer(l)
+                children.append(l)
+            }
+            for i in stride(from: 0, to: 100_000, by: 100) { children[i].removeFromSuperlayer() }
+            parent.insertSublayer(children[0], above: children[99_999])
+            parent.insertSublayer(children[100], below: children[1])
+        }
+        #expect(parent.sublayers.count == 99_002)
+        #expect(parent.sublayers.last === children[0] && parent.sublayers.first === children[100])
+        #expect(parent.indexOfSublayer(children[50_001]) == 49_501)
+        #expect(parent.checkInvariants().isEmpty)
+    }
+}

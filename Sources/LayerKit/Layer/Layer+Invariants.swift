@@ -5,17 +5,18 @@ extension Layer {
     public func checkInvariants() -> [String] {
         var problems: [String] = []
         var seen = Set<ObjectIdentifier>()
-        func visit(_ layer: Layer, depth: Int) {
-            guard depth < 100_000 else { return problems.append("tree deeper than 100000") }
+        // Iterative: a tree tens of thousands deep is checked without deep recursion.
+        var stack: [Layer] = [self]
+        while let layer = stack.popLast() {
             guard seen.insert(ObjectIdentifier(layer)).inserted else {
-                return problems.append("\(layer.name ?? "a layer") appears twice in the tree")
+                problems.append("\(layer.name ?? "a layer") appears twice in the tree")
+                continue
             }
-            for s in layer.sublayerStorage {
+            for s in layer.sublayerStorage.reversed() {
                 if s.superlayer !== layer { problems.append("\(s.name ?? "a sublayer") does not point back to its superlayer") }
-                visit(s, depth: depth + 1)
+                stack.append(s)
             }
         }
-        visit(self, depth: 0)
         return problems
     }
 }

@@ -37,7 +37,7 @@ extension Layer {
     /// Inserts a sublayer just below `sibling` (or at the bottom when nil; a sibling
     /// that is not a sublayer puts it at the bottom too, with a diagnostic).
     public func insertSublayer(_ layer: Layer, below sibling: Layer?) {
-        let found = sibling.flatMap { s in sublayerStorage.firstIndex { $0 === s } }
+        let found = sibling.flatMap(indexOfSublayer)
         if sibling != nil && found == nil {
             Diagnostics.report(.invalidTree("insertSublayer(_:below:): the sibling is not a sublayer; inserted at the bottom"))
         }
@@ -48,7 +48,7 @@ extension Layer {
     /// Inserts a sublayer just above `sibling` (or at the top when nil; a sibling
     /// that is not a sublayer puts it at the top too, with a diagnostic).
     public func insertSublayer(_ layer: Layer, above sibling: Layer?) {
-        let found = sibling.flatMap { s in sublayerStorage.firstIndex { $0 === s } }
+        let found = sibling.flatMap(indexOfSublayer)
         if sibling != nil && found == nil {
             Diagnostics.report(.invalidTree("insertSublayer(_:above:): the sibling is not a sublayer; inserted at the top"))
         }
@@ -57,7 +57,7 @@ extension Layer {
     }
 
     private func adjustedIndex(_ i: Int, moving layer: Layer) -> Int {
-        guard layer.superlayer === self, let current = sublayerStorage.firstIndex(where: { $0 === layer }) else { return i }
+        guard layer.superlayer === self, let current = indexOfSublayer(layer) else { return i }
         return current < i ? i - 1 : i
     }
 
@@ -65,7 +65,7 @@ extension Layer {
     /// layer runs its `transition` action (rule A7). Refused with a diagnostic when
     /// `old` is not a sublayer.
     public func replaceSublayer(_ old: Layer, with new: Layer) {
-        guard let i = sublayerStorage.firstIndex(where: { $0 === old }) else {
+        guard let i = indexOfSublayer(old) else {
             return Diagnostics.report(.invalidTree("replaceSublayer: the old layer is not a sublayer"))
         }
         guard old !== new else { return }
@@ -75,7 +75,7 @@ extension Layer {
         let sublayersAction = actionToRunIfVisible(forKey: "sublayers")
         captureTransitionSnapshot(for: sublayersAction)
         new.detachFromSuperlayer()
-        let index = sublayerStorage.firstIndex { $0 === old } ?? i
+        let index = indexOfSublayer(old) ?? i
         sublayerStorage[index] = new
         old.superlayerLink = nil
         new.superlayerLink = self
@@ -101,7 +101,7 @@ extension Layer {
 
     private func detachFromSuperlayer() {
         guard let parent = superlayer else { return }
-        parent.sublayerStorage.removeAll { $0 === self }
+        if let i = parent.indexOfSublayer(self) { parent.sublayerStorage.remove(at: i) }
         superlayerLink = nil
         parent.noteSubtreeChange()   // also when the layer moves to another superlayer
     }
@@ -140,10 +140,24 @@ extension Layer {
         rootLayer.presenterCount > 0
     }
 
-    /// Visits the layer, its mask and its subtree, depth first.
+    /// Visits the layer, its mask and its subtree, depth first — iteratively, so
+    /// no tree is too deep for it.
     func forEachInSubtree(_ body: (Layer) -> Void) {
-        body(self)
-        state.mask?.forEachInSubtree(body)
-        for s in sublayerStorage { s.forEachInSubtree(body) }
+        var stack: [Layer] = [self]
+        while let layer = stack.popLast() {
+            body(layer)
+            stack.append(contentsOf: layer.sublayerStorage.reversed())
+            if let mask = layer.state.mask { stack.append(mask) }
+        }
+    }
+
+    /// The index of `layer` among the sublayers, found by address alone (no
+    /// reference counting per sibling: a layer with 100,000 siblings is found fast).
+    func indexOfSublayer(_ layer: Layer) -> Int? {
+        let target = UInt(bitPattern: Unmanaged.passUnretained(layer).toOpaque())
+        return sublayerStorage.withUnsafeBytes { raw in
+            let words = raw.bindMemory(to: UInt.self)
+            return words.firstIndex(of: target)
+        }
     }
 }

@@ -97,6 +97,16 @@ open class Layer {
         for sublayer in sublayerStorage where sublayer.superlayerLink === self {
             sublayer.superlayerLink = nil
         }
+        // A deep tree goes away without one nested deinit per level: each sublayer
+        // this layer is the last owner of hands its own sublayers up before it goes.
+        var pending = sublayerStorage
+        sublayerStorage = []
+        while var layer = pending.popLast() {
+            guard isKnownUniquelyReferenced(&layer) else { continue }
+            for s in layer.sublayerStorage where s.superlayerLink === layer { s.superlayerLink = nil }
+            pending.append(contentsOf: layer.sublayerStorage)
+            layer.sublayerStorage = []
+        }
         if let mask = state.mask, mask.maskOwnerLink === self { mask.maskOwnerLink = nil }
         if !animationEntries.isEmpty {
             // Gone mid-animation: each animation stops, unfinished, exactly once.
@@ -394,10 +404,13 @@ open class Layer {
     /// ``displayIfNeeded()`` for this layer and its sublayers at any depth, passing
     /// over subtrees where nothing is marked. Renderers call it before a frame.
     public func displayIfNeededInSubtree() {
-        guard displayPendingBelow else { return }
-        displayPendingBelow = false
-        displayIfNeeded()
-        for sublayer in sublayerStorage { sublayer.displayIfNeededInSubtree() }
+        var stack: [Layer] = [self]   // iterative: marked paths may be very deep
+        while let layer = stack.popLast() {
+            guard layer.displayPendingBelow else { continue }
+            layer.displayPendingBelow = false
+            layer.displayIfNeeded()
+            stack.append(contentsOf: layer.sublayerStorage.reversed())
+        }
     }
 
     /// Notes marked work at this layer on it and every superlayer up to one that
@@ -438,13 +451,16 @@ open class Layer {
     /// Lays out this layer's subtree where marked, top down, passing over subtrees
     /// where nothing is marked.
     public func layoutIfNeeded() {
-        guard layoutPendingBelow else { return }
-        layoutPendingBelow = false
-        if needsLayout {
-            needsLayout = false
-            layoutSublayers()
+        var stack: [Layer] = [self]   // iterative: marked paths may be very deep
+        while let layer = stack.popLast() {
+            guard layer.layoutPendingBelow else { continue }
+            layer.layoutPendingBelow = false
+            if layer.needsLayout {
+                layer.needsLayout = false
+                layer.layoutSublayers()
+            }
+            stack.append(contentsOf: layer.sublayerStorage.reversed())
         }
-        for sublayer in sublayerStorage { sublayer.layoutIfNeeded() }
     }
 
     /// Lays out the sublayers: asks the delegate by default.

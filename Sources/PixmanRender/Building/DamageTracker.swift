@@ -112,7 +112,7 @@ final class DamageTracker {
     /// per-layer work is in helpers, so each level of a deep tree costs little stack.
     private func visit(_ layer: Layer, _ inputs: Inputs, parentPresentation: Layer?, time: Double, animated: Set<ObjectIdentifier>,
                        into rects: inout [Rect], depth: Int) {
-        guard depth < 4096, !isUnchanged(layer, inputs, animated: animated) else { return }
+        guard depth < DisplayListBuilder.maximumDepth, !isUnchanged(layer, inputs, animated: animated) else { return }
         visited += 1
         let below = look(layer, inputs, parentPresentation: parentPresentation, time: time, into: &rects)
         if let below {

@@ -36,6 +36,10 @@ struct DisplayListBuilder {
     /// sublayers that cannot touch it are skipped.
     var repaintArea: Rect? = nil
 
+    /// Layers deeper than this below the root are not drawn: each level of drawing
+    /// takes a few kilobytes of stack in a debug build, and the main thread has 8 MiB.
+    static let maximumDepth = 1024
+
     func build(_ root: Layer) -> [DisplayItem] {
         var items: [DisplayItem] = []
         draw(root, parent: nil, parentTransform: AffineTransform(scaleX: scale, y: scale), into: &items, depth: 0)
@@ -43,7 +47,7 @@ struct DisplayListBuilder {
     }
 
     private func draw(_ layer: Layer, parent: Layer?, parentTransform: AffineTransform, into items: inout [DisplayItem], depth: Int) {
-        guard depth < 4096 else { return }   // deeper trees are cut off rather than overflowing the stack
+        guard depth < Self.maximumDepth else { return }   // deeper trees are cut off rather than overflowing the stack
         if layer.sublayers.isEmpty, let area = repaintArea, let known = damage?.bounds(of: layer), !known.intersects(area) { return }
         let p: Layer = layer.hasAnimations ? (damage?.presentations[ObjectIdentifier(layer)] ?? layer.presentation(atTime: time)) : layer
         guard !p.isHidden, p.opacity > 0 else { return }
