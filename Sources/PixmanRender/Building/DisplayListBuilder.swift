@@ -89,7 +89,7 @@ struct DisplayListBuilder {
             var content: [DisplayItem] = []
             drawContent(p, layer: layer, sublayers: sublayers, transform: m, opacity: 1, into: &content, depth: depth)
             var mask: [DisplayItem]?
-            if let maskLayer = p.mask {
+            if let maskLayer = p.mask, depth + 1 < Self.maximumDepth {   // masks nested deeper are ignored, not empty
                 // The mask layer's alpha clips the layer (rule R3); it sits in the layer's coordinates.
                 var maskItems: [DisplayItem] = []
                 draw(maskLayer, parent: nil, parentTransform: m, into: &maskItems, depth: depth + 1)
