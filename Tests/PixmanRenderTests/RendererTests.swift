@@ -742,9 +742,14 @@ struct PerspectiveTests {
             #expect(img.rgba8(x: Int(inX), y: Int(inY)).a > 200, "inside \(p)")
             #expect(img.rgba8(x: Int(outX), y: Int(outY)).a < 60, "outside \(p)")
         }
-        // Perspective: the side turned away is shorter than the side turned towards the eye.
+        // Perspective, measured in the picture: the side nearer the eye is taller than
+        // the far side, by what the projection says (±2 pixels of edge coverage).
         let left = projected(0, 0), right = projected(100, 0)
-        #expect(abs(left.y - 100) != abs(right.y - 100))
+        func heightDrawn(atX x: Double) -> Int { (0..<200).filter { img.rgba8(x: Int(x), y: $0).a > 127 }.count }
+        let leftHeight = heightDrawn(atX: left.x + 3), rightHeight = heightDrawn(atX: right.x - 3)
+        let nearIsLeft = abs(left.y - 100) > abs(right.y - 100)
+        #expect(nearIsLeft ? leftHeight > rightHeight + 10 : rightHeight > leftHeight + 10, "\(leftHeight) vs \(rightHeight)")
+        #expect(abs(Double(max(leftHeight, rightHeight)) - 2 * max(abs(left.y - 100), abs(right.y - 100))) <= 4)
     }
 
     @Test("a back-facing layer shows only when double-sided")
