@@ -912,3 +912,18 @@ struct OffscreenSizeTests {
         #expect(seen.count == 2)
     }
 }
+
+extension PerspectiveTests {
+    @Test("rule R1: a single-sided layer turned half a turn about y, without perspective, is not drawn")
+    func backFaceWithoutPerspective() {
+        for doubleSided in [true, false] {
+            let (r, root, _) = makeRenderer(width: 100, height: 100)
+            let l = box(Rect(x: 20, y: 20, width: 60, height: 60), .red, in: root)
+            Transaction.withoutActions {
+                l.transform = Transform3D(rotationAngle: .pi, x: 0, y: 1, z: 0)
+                l.isDoubleSided = doubleSided
+            }
+            #expect(r.render().rgba8(x: 50, y: 50).a == (doubleSided ? 255 : 0))
+        }
+    }
+}

@@ -163,9 +163,10 @@ public enum Transaction {
 
     // MARK: Settings (rules T3, T4)
 
-    /// The value of a setting, from the innermost open transaction that sets it.
+    /// The value of a setting, from the innermost open transaction that sets it
+    /// (rule T2: an inner transaction reads its enclosing one's settings, the
+    /// completion block included).
     public static func value(forKey key: String) -> Any? {
-        if key == completionBlockKey { return stack.last?.values[key] }
         for frame in stack.reversed() {
             if let v = frame.values[key] { return v }
         }
@@ -183,6 +184,8 @@ public enum Transaction {
             frame.actionsDisabled = (value as? Bool) ?? false
         }
         if key == completionBlockKey {
+            // Setting the block again, or to nil, runs the previous one at once (rule T4).
+            frame.completion?.runNow()
             frame.completion = (value as? @MainActor () -> Void).map(CompletionGroup.init)
         }
     }
@@ -260,6 +263,13 @@ final class CompletionGroup {
     func animationEnded() {
         pending -= 1
         runIfDone()
+    }
+
+    /// Runs the block now, whatever is pending (it will not run again).
+    func runNow() {
+        guard let b = block else { return }
+        block = nil
+        b()
     }
 
     /// The transaction committed: no more animations join.

@@ -58,6 +58,9 @@ struct DisplayListBuilder {
         }
         let m = full.affineTransform
         guard m.a.isFinite, m.b.isFinite, m.c.isFinite, m.d.isFinite, m.a * m.d - m.b * m.c != 0 else { return }
+        // Seen from behind (its picture mirrored: a half turn about x or y, with or
+        // without perspective): a single-sided layer is not drawn.
+        if !p.isDoubleSided && m.a * m.d - m.b * m.c < 0 { return }
 
         if layer.sublayers.isEmpty, p.activeTransition == nil, let area = repaintArea,
            !DamageTracker.deviceBounds(p, m).intersects(area) {
