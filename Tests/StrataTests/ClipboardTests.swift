@@ -67,21 +67,9 @@ struct ClipboardTests {
 
     @Test("copy from Strata, paste with wl-paste; copy with wl-copy, paste in Strata (sway's selection)")
     func roundTripOnSway() async throws {
-        MediaTime.clock = MonotonicMediaClock()
-        Transaction.reset()
-        Application.shared.disconnect()
-        let sway = try HeadlessSway()
-        let display = try sway.connect()
-        let app = Application.shared
-        app.use(display)
-        defer { app.disconnect() }
-        let window = Window(title: "clipboard", size: Size(width: 200, height: 100))
-        let field = RecordingView(frame: Rect(x: 0, y: 0, width: 200, height: 100))
-        field.takesFocus = true
-        window.rootView.addSubview(field)
-        window.show()
-        field.becomeFirstResponder()
-        try display.connection.dispatch(until: { window.toplevel?.frameNumber ?? 0 > 0 }, timeout: 5)
+        let (sway, display) = try appOnSway()
+        defer { withExtendedLifetime(sway) { Application.shared.disconnect() } }
+        let (_, field) = try showRecordingWindow("clipboard", display)
         // A key from a virtual keyboard gives the window focus and an input serial.
         let (wtype, _) = try sway.startClient(["wtype", "-s", "300", "x"])
         defer { wtype.terminate() }

@@ -385,21 +385,9 @@ struct InputTests {
 struct SeatInputTests {
     @Test("rule H5 end to end: text typed with wtype on sway arrives, through the compositor's keymap, at the first responder")
     func typingOnSway() throws {
-        MediaTime.clock = MonotonicMediaClock()
-        Transaction.reset()
-        Application.shared.disconnect()
-        let sway = try HeadlessSway()
-        let display = try sway.connect()
-        let app = Application.shared
-        app.use(display)
-        defer { app.disconnect() }
-        let window = Window(title: "typing", size: Size(width: 200, height: 100))
-        let field = RecordingView(frame: Rect(x: 0, y: 0, width: 200, height: 100))
-        field.takesFocus = true
-        window.rootView.addSubview(field)
-        window.show()
-        field.becomeFirstResponder()
-        try display.connection.dispatch(until: { window.toplevel?.frameNumber ?? 0 > 0 }, timeout: 5)
+        let (sway, display) = try appOnSway()
+        defer { withExtendedLifetime(sway) { Application.shared.disconnect() } }
+        let (_, field) = try showRecordingWindow("typing", display)
         try display.connection.roundtrip()
         // wtype makes a virtual keyboard and types; the seat's capabilities, keymap and focus come first.
         let (wtype, _) = try sway.startClient(["wtype", "-s", "500", "Hé!"])
@@ -444,13 +432,8 @@ struct CursorTests {
 
     @Test("a window's own frame shows resize cursors on its edges; the theme has images for every cursor, bigger at scale 2")
     func frameCursorsAndTheme() throws {
-        MediaTime.clock = MonotonicMediaClock()
-        Transaction.reset()
-        Application.shared.disconnect()
-        let weston = try HeadlessWeston()
-        let display = try weston.connect()
-        Application.shared.use(display)
-        defer { Application.shared.disconnect() }
+        let (weston, display) = try appOnWeston()
+        defer { withExtendedLifetime(weston) { Application.shared.disconnect() } }   // the compositor lives to the end
         let window = Window(title: "cursors", size: Size(width: 300, height: 200))
         window.show()
         try display.connection.dispatch(until: { window.toplevel?.frameNumber ?? 0 > 0 }, timeout: 5)
@@ -479,26 +462,14 @@ struct CursorTests {
 extension SeatInputTests {
     @Test("activating a window through xdg-activation: sway focuses it or marks it urgent")
     func activation() throws {
-        MediaTime.clock = MonotonicMediaClock()
-        Transaction.reset()
-        Application.shared.disconnect()
-        let sway = try HeadlessSway()
-        let display = try sway.connect()
-        let app = Application.shared
-        app.use(display)
-        defer { app.disconnect() }
+        let (sway, display) = try appOnSway()
+        defer { withExtendedLifetime(sway) { Application.shared.disconnect() } }
         var fields: [RecordingView] = []
         var windows: [Window] = []
         for i in 0..<2 {
-            let window = Window(title: "window \(i)", size: Size(width: 200, height: 100))
-            let field = RecordingView(frame: Rect(x: 0, y: 0, width: 200, height: 100))
-            field.takesFocus = true
-            window.rootView.addSubview(field)
-            window.show()
-            field.becomeFirstResponder()
+            let (window, field) = try showRecordingWindow("window \(i)", display)
             fields.append(field)
             windows.append(window)
-            try display.connection.dispatch(until: { window.toplevel?.frameNumber ?? 0 > 0 }, timeout: 5)
         }
         try display.connection.roundtrip()
         let (first, _) = try sway.startClient(["wtype", "-s", "300", "a"])

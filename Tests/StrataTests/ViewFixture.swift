@@ -1,5 +1,7 @@
 @testable import Strata
 import PixmanRender
+import StrataTesting
+import WaylandClient
 import Testing
 
 /// A clean world for one view test: a `ManualMediaClock` at t = 100, no open
@@ -49,3 +51,44 @@ func close(_ a: Point, _ b: Point, _ tolerance: Double = 1e-6) -> Bool { close(a
 
 /// The default block curve (rule V8).
 let easeInOut = MediaTimingFunction(name: .easeInEaseOut)
+
+/// The application on a fresh headless compositor, on the system clock with no
+/// transaction open; `Application.shared.disconnect()` ends it (in a `defer`).
+@MainActor
+func appOnSway() throws -> (HeadlessSway, Display) {
+    resetForCompositor()
+    let sway = try HeadlessSway()
+    let display = try sway.connect()
+    Application.shared.use(display)
+    return (sway, display)
+}
+
+@MainActor
+func appOnWeston(width: Int = 640, height: Int = 480) throws -> (HeadlessWeston, Display) {
+    resetForCompositor()
+    let weston = try HeadlessWeston(width: width, height: height)
+    let display = try weston.connect()
+    Application.shared.use(display)
+    return (weston, display)
+}
+
+@MainActor
+private func resetForCompositor() {
+    MediaTime.clock = MonotonicMediaClock()
+    Transaction.reset()
+    Application.shared.disconnect()
+}
+
+/// A shown window filled by a view that takes the focus and records what it gets,
+/// once the compositor has its first frame.
+@MainActor
+func showRecordingWindow(_ title: String, _ display: Display, size: Size = Size(width: 200, height: 100)) throws -> (Window, RecordingView) {
+    let window = Window(title: title, size: size)
+    let field = RecordingView(frame: Rect(origin: .zero, size: size))
+    field.takesFocus = true
+    window.rootView.addSubview(field)
+    window.show()
+    field.becomeFirstResponder()
+    try display.connection.dispatch(until: { window.toplevel?.frameNumber ?? 0 > 0 }, timeout: 5)
+    return (window, field)
+}

@@ -328,7 +328,7 @@ struct WindowDecorationTests {
     @Test("rule W1: the frame's buttons, title bar and edges ask for what they should")
     func frameRequests() throws {
         let (weston, display, window) = try start()
-        defer { Application.shared.disconnect() }
+        defer { withExtendedLifetime(weston) { Application.shared.disconnect() } }
         let driver = InputDriver(window: window)
         let onscreen = try #require(window.onscreen)
         let frame = try #require(window.decorations)
@@ -345,10 +345,7 @@ struct WindowDecorationTests {
         let maximize = frame.maximizeButton.convert(Point(x: 12, y: 12), to: nil)
         driver.click(at: maximize)
         #expect(onscreen.lastDecorationRequest == .toggleMaximized)
-        do { try display.connection.dispatch(until: { window.isMaximized }, timeout: 5, what: "maximized") } catch {
-            print("WESTONLOG", weston.tailOfLog())
-            throw error
-        }
+        try display.connection.dispatch(until: { window.isMaximized }, timeout: 5, what: "maximized")
         window.layoutIfNeeded()
         driver.click(at: frame.closeButton.convert(Point(x: 12, y: 12), to: nil))
         #expect(!window.isVisible)
@@ -356,8 +353,8 @@ struct WindowDecorationTests {
 
     @Test("rule W1: the content's views get the input inside the frame, at content coordinates")
     func contentInputInsideFrame() throws {
-        let (_, _, window) = try start()
-        defer { Application.shared.disconnect() }
+        let (weston, _, window) = try start()
+        defer { withExtendedLifetime(weston) { Application.shared.disconnect() } }
         let view = RecordingView(frame: Rect(x: 0, y: 0, width: 50, height: 50))
         window.rootView.addSubview(view)
         let driver = InputDriver(window: window)
