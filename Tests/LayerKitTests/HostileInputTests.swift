@@ -193,3 +193,21 @@ extension HostileInputTests {
         #expect(parent.checkInvariants().isEmpty)
     }
 }
+
+import Dispatch
+
+extension HostileInputTests {
+    @Test("a Path shared between threads: concurrent additions and flattenings lose nothing")
+    func pathAcrossThreads() {
+        let path = Path()
+        path.move(to: .zero)
+        DispatchQueue.concurrentPerform(iterations: 8) { i in
+            for j in 0..<200 {
+                path.addLine(to: Point(x: Double(i), y: Double(j)))
+                _ = path.polylines
+            }
+        }
+        #expect(path.elements.count == 1 + 8 * 200)
+        #expect(path.polylines.first?.count == 1 + 8 * 200)
+    }
+}

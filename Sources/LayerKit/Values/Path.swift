@@ -1,4 +1,5 @@
 import Glibc
+import Synchronization
 
 /// A 2D path of lines, quadratic and cubic Bézier curves (matches `CGPath`/`UIBezierPath`).
 ///
@@ -6,7 +7,10 @@ import Glibc
 /// assigning it does not change the layer behind its back (a `CGPath` is immutable).
 /// Arcs are stored as cubic curves. `length` and `point(atDistance:)` follow the real
 /// curves, which paced keyframe animation and motion along a path use (rule K5).
-public final class Path: Hashable, @unchecked Sendable, CustomStringConvertible {
+///
+/// A path may be shared between threads (render workers read them): its state is
+/// guarded by a lock, so reading while another thread adds to it is safe.
+public final class Path: Hashable, Sendable, CustomStringConvertible {
     public enum Element: Hashable, Sendable {
         case move(Point)
         case line(Point)
@@ -15,9 +19,17 @@ public final class Path: Hashable, @unchecked Sendable, CustomStringConvertible 
         case close
     }
 
-    public private(set) var elements: [Element] = []
-    private var subpathStart: Point?
-    private var cachedPolyline: [[Point]]?
+    private struct State: Sendable {
+        var elements: [Element] = []
+        var subpathStart: Point?
+        var cachedPolyline: [[Point]]?
+        /// Changes with every element added, so a flattening of older elements is not kept.
+        var version = 0
+    }
+    private let state = Mutex(State())
+
+    /// The elements, in order.
+    public var elements: [Element] { state.withLock { $0.elements } }
 
     public init() {}
 
@@ -74,25 +86,30 @@ public final class Path: Hashable, @unchecked Sendable, CustomStringConvertible 
     /// An independent copy.
     public func copy() -> Path { Path(elements: elements) }
 
-    public var isEmpty: Bool { elements.isEmpty }
+    public var isEmpty: Bool { state.withLock { $0.elements.isEmpty } }
 
     /// The point the next segment starts from.
-    public var currentPoint: Point? {
-        switch elements.last {
+    public var currentPoint: Point? { state.withLock { Self.currentPoint($0) } }
+
+    private static func currentPoint(_ s: State) -> Point? {
+        switch s.elements.last {
         case .move(let p)?, .line(let p)?, .quadCurve(let p, _)?, .curve(let p, _, _)?: return p
-        case .close?: return subpathStart
+        case .close?: return s.subpathStart
         case nil: return nil
         }
     }
 
     private func append(_ e: Element) {
-        cachedPolyline = nil
-        switch e {
-        case .move(let p): subpathStart = p
-        case .close: break
-        default: if currentPoint == nil { elements.append(.move(.zero)); subpathStart = .zero }
+        state.withLock { s in
+            s.cachedPolyline = nil
+            s.version += 1
+            switch e {
+            case .move(let p): s.subpathStart = p
+            case .close: break
+            default: if Self.currentPoint(s) == nil { s.elements.append(.move(.zero)); s.subpathStart = .zero }
+            }
+            s.elements.append(e)
         }
-        elements.append(e)
     }
 
     public func move(to p: Point) { append(.move(p)) }
@@ -135,7 +152,8 @@ public final class Path: Hashable, @unchecked Sendable, CustomStringConvertible 
     /// The path flattened into polylines, one per subpath, with curves split finely
     /// enough that the chord error stays under about 0.01 units.
     public var polylines: [[Point]] {
-        if let cached = cachedPolyline { return cached }
+        let (cached, elements, version) = state.withLock { ($0.cachedPolyline, $0.elements, $0.version) }
+        if let cached { return cached }
         var result: [[Point]] = []
         var current: [Point] = []
         var start = Point.zero
@@ -161,7 +179,7 @@ public final class Path: Hashable, @unchecked Sendable, CustomStringConvertible 
             }
         }
         flush()
-        cachedPolyline = result
+        state.withLock { if $0.version == version { $0.cachedPolyline = result } }
         return result
     }
 
