@@ -50,3 +50,33 @@ struct ConformanceTests {
         }
     }
 }
+
+extension ConformanceTests {
+    @Test("rule E12: a presentation's sublayers, superlayer and mask are presentations at the same time; model() leads back")
+    func presentationTree() {
+        let f = Fixture()
+        let parent = f.presentedLayer()
+        let child = Layer(), mask = Layer()
+        Transaction.withoutActions {
+            parent.addSublayer(child)
+            parent.mask = mask
+            child.opacity = 1
+            mask.opacity = 1
+        }
+        Transaction.flush()
+        child.opacity = 0                 // implicit: 0.25 s
+        mask.opacity = 0
+        parent.opacity = 0.5
+        Transaction.flush()
+        f.advance(0.125)
+        let p = parent.presentation()!
+        let pc = p.sublayers.first!, pm = p.mask!
+        #expect(pc.isPresentationCopy && pm.isPresentationCopy)
+        #expect(pc.opacity > 0.05 && pc.opacity < 0.95 && pm.opacity > 0.05 && pm.opacity < 0.95)
+        #expect(pc.model() === child && pm.model() === mask)
+        let up = child.presentation()!.superlayer!
+        #expect(up.isPresentationCopy && up.model() === parent)
+        #expect(abs(up.opacity - p.opacity) < 1e-12)
+        #expect(parent.sublayers.first === child && parent.mask === mask)   // the model tree is as it was
+    }
+}

@@ -1,7 +1,12 @@
 extension Layer {
     /// The sublayers, back to front in insertion order (drawing sorts by
-    /// `zPosition` first, rule R1).
-    public var sublayers: [Layer] { sublayerStorage }
+    /// `zPosition` first, rule R1). On a presentation copy, the presentations of its
+    /// model's sublayers at the same time (rule E12).
+    public var sublayers: [Layer] {
+        guard let model = modelLayer else { return sublayerStorage }
+        let t = presentedAt ?? currentMediaTime()
+        return model.sublayerStorage.map { $0.presentation(atTime: t) }
+    }
 
     /// Appends a sublayer (`addSublayer(_:)`). A layer already elsewhere moves here.
     public func addSublayer(_ layer: Layer) {

@@ -53,8 +53,14 @@ open class Layer {
     /// table. A superlayer clears its sublayers' links when it goes away.
     unowned(unsafe) var superlayerLink: Layer?
 
-    /// The layer's superlayer, if it is in a tree.
-    public var superlayer: Layer? { superlayerLink }
+    /// The layer's superlayer, if it is in a tree. On a presentation copy, the
+    /// presentation of its model's superlayer at the same time (rule E12).
+    public var superlayer: Layer? {
+        guard let modelLayer else { return superlayerLink }
+        return modelLayer.superlayerLink?.presentation(atTime: presentedAt ?? currentMediaTime())
+    }
+    /// For presentation copies: the media time they show.
+    var presentedAt: Double?
     /// Asked first for actions (rule A3 step 1), and for display and layout. Not retained.
     public weak var delegate: (any LayerDelegate)?
     /// Actions by key, searched at step 2 (rule A3). Empty by default.
@@ -196,9 +202,13 @@ open class Layer {
         get { state.masksToBounds }
         set { setState("masksToBounds", \.masksToBounds, newValue) }
     }
-    /// A layer whose alpha clips this one (rule R3). It is not a sublayer.
+    /// A layer whose alpha clips this one (rule R3). It is not a sublayer. On a
+    /// presentation copy, the mask's presentation at the same time (rule E12).
     public var mask: Layer? {
-        get { state.mask }
+        get {
+            guard isPresentationCopy, let mask = state.mask else { return state.mask }
+            return mask.isPresentationCopy ? mask : mask.presentation(atTime: presentedAt ?? currentMediaTime())
+        }
         set {
             guard newValue !== self else { return Diagnostics.report(.invalidTree("a layer cannot be its own mask")) }
             let old = state.mask
@@ -354,6 +364,9 @@ open class Layer {
     unowned(unsafe) var maskOwnerLink: Layer?
     /// The layer this one is the `mask` of, if any (a mask has no superlayer).
     public var maskOwner: Layer? { maskOwnerLink }
+    /// The model mask, also on presentation copies: what renderers compare and draw
+    /// (its versions say whether it changed).
+    package var modelMask: Layer? { state.mask }
 
     func propertyDidChange(_ key: String) {
         let version = Layer.nextVersion()
@@ -483,6 +496,7 @@ open class Layer {
     /// Renderers use it to draw a frame at the frame's target time (rule R5).
     public func presentation(atTime time: Double) -> Self {
         let copy = type(of: self).init(layer: self)
+        copy.presentedAt = time
         if !animationEntries.isEmpty {
             applyAnimations(to: copy, atLocalTime: convertTime(time, from: nil))
         }

@@ -198,9 +198,9 @@ final class DamageTracker {
         // either may touch anything.
         let projected = DisplayListBuilder.isProjective(full) || inputs.inProjection
         let bounds = p.activeTransition == nil && !projected ? Self.deviceBounds(p, m) : Rect(x: -1e9, y: -1e9, width: 2e9, height: 2e9)
-        let animated = layer.hasAnimations || (p.mask?.hasAnimations ?? false)
+        let animated = layer.hasAnimations || (p.modelMask?.hasAnimations ?? false)
         let drawing = Drawing(bounds: bounds, transform: m, opacity: inputs.opacity * p.opacity, modelVersion: layer.modelVersion,
-                              maskVersion: p.mask?.subtreeVersion ?? 0, time: animated ? time : 0)
+                              maskVersion: p.modelMask?.subtreeVersion ?? 0, time: animated ? time : 0)
         // Sublayers redraw when anything above them changed (their ancestry).
         var ancestry = Hasher()
         ancestry.combine(inputs.ancestry)

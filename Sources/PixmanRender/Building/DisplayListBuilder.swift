@@ -79,20 +79,20 @@ struct DisplayListBuilder {
         }
         // A translucent card — background and border, nothing else — on whole pixels
         // needs no group the size of the layer (see AlignedShapes.translucentCard).
-        if needsGroup, !clips, p.mask == nil, sublayers.isEmpty, p.contents == nil, !(p is ShapeLayer),
+        if needsGroup, !clips, p.modelMask == nil, sublayers.isEmpty, p.contents == nil, !(p is ShapeLayer),
            let bg = p.backgroundColor, let bd = p.borderColor, p.borderWidth > 0,
            let pixels = aligned.pixelRect(p, m),
            let card = aligned.translucentCard(pixels, background: bg, border: bd, opacity: p.opacity) {
             items += card
             return
         }
-        if needsGroup || p.mask != nil {
+        if needsGroup || p.modelMask != nil {
             let box = PixelBox.covering(contentArea(p, m, clips: clips, hasSublayers: !sublayers.isEmpty), within: frame)
             guard !box.isEmpty else { return }
             var content: [DisplayItem] = []
             drawContent(p, layer: layer, sublayers: sublayers, transform: m, opacity: 1, into: &content, depth: depth)
             var mask: [DisplayItem]?
-            if let maskLayer = p.mask, depth + 1 < Self.maximumDepth {   // masks nested deeper are ignored, not empty
+            if let maskLayer = p.modelMask, depth + 1 < Self.maximumDepth {   // masks nested deeper are ignored, not empty
                 // The mask layer's alpha clips the layer (rule R3); it sits in the layer's coordinates.
                 var maskItems: [DisplayItem] = []
                 draw(maskLayer, parent: nil, parentTransform: m, into: &maskItems, depth: depth + 1)
