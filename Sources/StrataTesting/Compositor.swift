@@ -1,0 +1,138 @@
+import Glibc
+import PixmanRender
+import WaylandClient
+
+/// A Wayland compositor a test or a probe talks to: one started headless for the
+/// run (`HeadlessWeston`, `HeadlessSway`), or one already running
+/// (``AttachedCompositor``). Each stops what it started.
+@MainActor
+public protocol Compositor: AnyObject {
+    /// A short name: `weston`, `sway`, or what `WAYLAND_DISPLAY` names.
+    var name: String { get }
+    /// The socket clients connect to (a name in ``runtimeDirectory``, or a path).
+    var socketName: String { get }
+    var runtimeDirectory: String { get }
+    /// Connects a new client.
+    func connect() throws(WaylandError) -> Display
+    /// The whole output as the compositor shows it, where it can capture.
+    func screenshot(timeout: Double) throws(CompositorError) -> RenderedImage
+    /// Stops it, if this process started it. Safe to call more than once.
+    func stop()
+}
+
+extension HeadlessWeston: Compositor {
+    public var name: String { "weston" }
+}
+
+extension HeadlessSway: Compositor {
+    public var name: String { "sway" }
+}
+
+/// The compositor of the session this process runs in (`WAYLAND_DISPLAY`,
+/// `XDG_RUNTIME_DIR`), attached to rather than started: stopping it does nothing.
+@MainActor
+public final class AttachedCompositor: Compositor {
+    public let socketName: String
+    public let runtimeDirectory: String
+    public var name: String { socketName }
+
+    /// Attaches to `socket` (default: `WAYLAND_DISPLAY`); throws `.unreachable`,
+    /// naming the socket and runtime directory, when nothing answers there.
+    public init(socket: String? = nil) throws(CompositorError) {
+        let env = { (n: String) in getenv(n).map { String(cString: $0) } }
+        guard let socket = socket ?? env("WAYLAND_DISPLAY") else {
+            throw .unreachable(socket: "(WAYLAND_DISPLAY unset)", runtimeDirectory: env("XDG_RUNTIME_DIR") ?? "", reason: "no compositor named")
+        }
+        socketName = socket
+        runtimeDirectory = env("XDG_RUNTIME_DIR") ?? ""
+        do {
+            _ = try Display(socket: socket, timeout: 2)
+        } catch {
+            throw .unreachable(socket: socket, runtimeDirectory: runtimeDirectory, reason: "\(error)")
+        }
+    }
+
+    public func connect() throws(WaylandError) -> Display { try Display(socket: socketName) }
+
+    /// An attached compositor is captured only through protocols the toolkit
+    /// does not speak yet (screencopy, image-copy-capture).
+    public func screenshot(timeout: Double) throws(CompositorError) -> RenderedImage {
+        throw .screenshotFailed("capturing an attached compositor is not supported yet")
+    }
+
+    public func stop() {}
+}
+
+/// What a compositor offers a client: its globals and their versions, read as
+/// features (rule: tests require or skip a feature with a stated reason).
+public struct CompositorCapabilities: Sendable, CustomStringConvertible {
+    /// Every global's interface and the highest version offered.
+    public let globals: [String: UInt32]
+    /// What the compositor's seats can do (pointer, keyboard, touch).
+    public let seatCapabilities: WlSeat.Capability
+
+    /// Reads them from a connected display (after its first round trips).
+    @MainActor
+    public init(_ display: Display) {
+        var g: [String: UInt32] = [:]
+        for global in display.registry.globals.values { g[global.interface] = max(g[global.interface] ?? 0, global.version) }
+        globals = g
+        seatCapabilities = display.seats.values.reduce(WlSeat.Capability()) { $0.union($1.capabilities) }
+    }
+
+    public func offers(_ interface: String) -> Bool { globals[interface] != nil }
+
+    /// A feature a test may need, and the globals that provide it.
+    public enum Feature: String, CaseIterable, Sendable {
+        case xdgShell = "xdg-shell"
+        case serverSideDecorations = "server-side decorations"
+        case presentationFeedback = "presentation feedback"
+        case viewporter
+        case fractionalScale = "fractional scale"
+        case cursorShape = "cursor shape"
+        case seat
+        case clipboard
+        case primarySelection = "primary selection"
+        case activation
+        case textInput = "text input"
+        case screencopy = "output capture"
+        case virtualKeyboard = "virtual keyboard"
+        case virtualPointer = "virtual pointer"
+
+        /// The globals any one of which provides the feature.
+        public var interfaces: [String] {
+            switch self {
+            case .xdgShell: ["xdg_wm_base"]
+            case .serverSideDecorations: ["zxdg_decoration_manager_v1", "org_kde_kwin_server_decoration_manager"]
+            case .presentationFeedback: ["wp_presentation"]
+            case .viewporter: ["wp_viewporter"]
+            case .fractionalScale: ["wp_fractional_scale_manager_v1"]
+            case .cursorShape: ["wp_cursor_shape_manager_v1"]
+            case .seat: ["wl_seat"]
+            case .clipboard: ["wl_data_device_manager"]
+            case .primarySelection: ["zwp_primary_selection_device_manager_v1"]
+            case .activation: ["xdg_activation_v1"]
+            case .textInput: ["zwp_text_input_manager_v3"]
+            case .screencopy: ["zwlr_screencopy_manager_v1", "ext_image_copy_capture_manager_v1", "weston_screenshooter"]
+            case .virtualKeyboard: ["zwp_virtual_keyboard_manager_v1"]
+            case .virtualPointer: ["zwlr_virtual_pointer_manager_v1", "org_kde_kwin_fake_input"]
+            }
+        }
+    }
+
+    public func has(_ feature: Feature) -> Bool { feature.interfaces.contains(where: offers) }
+
+    /// Why a test that needs `features` cannot run here, or nil when it can.
+    public func missing(_ features: [Feature]) -> String? {
+        let absent = features.filter { !has($0) }
+        guard !absent.isEmpty else { return nil }
+        return "the compositor offers no " + absent.map { "\($0.rawValue) (\($0.interfaces.joined(separator: " or ")))" }.joined(separator: ", ")
+    }
+
+    /// One line per feature (yes/no), then every global with its version.
+    public var description: String {
+        let features = Feature.allCases.map { "\(has($0) ? "yes" : "no ")  \($0.rawValue)" }
+        let list = globals.keys.sorted().map { "  \($0) v\(globals[$0]!)" }
+        return (features + ["globals:"] + list).joined(separator: "\n")
+    }
+}
