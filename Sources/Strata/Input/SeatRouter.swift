@@ -26,8 +26,8 @@ final class SeatRouter {
             if case .pointerEntered = $0, let w = pointerWindow {
                 // A client sets its cursor on every enter; then whenever the view under it wants another.
                 seat.setCursor(w.cursor.names, scale: Int(w.scale.rounded(.up)))
-                w.input.onCursorChange = { [weak w, unowned seat] c in
-                    guard let w, w === self.pointerWindow else { return }
+                w.input.onCursorChange = { [weak w, weak seat] c in   // the seat may go away first
+                    guard let w, let seat, w === self.pointerWindow else { return }
                     seat.setCursor(c.names, scale: Int(w.scale.rounded(.up)))
                 }
             }
