@@ -9,6 +9,7 @@ let package = Package(
         .library(name: "PixmanRender", targets: ["PixmanRender"]),
         .library(name: "StrataTesting", targets: ["StrataTesting"]),
         .library(name: "Strata", targets: ["Strata"]),
+        .executable(name: "strata-probe", targets: ["strata-probe"]),
     ],
     targets: [
         // Layers, actions, transactions, animations, media time. Pure Swift:
@@ -47,6 +48,8 @@ let package = Package(
 
         .executableTarget(name: "seed-listings", dependencies: ["LayerKit", "PixmanRender"], path: "Examples/SeedListings"),
         .executableTarget(name: "layer-snapshot", dependencies: ["LayerKit", "PixmanRender"], path: "Examples/LayerSnapshot"),
+        // A command line for compositor developers: what a compositor offers, without writing Swift.
+        .executableTarget(name: "strata-probe", dependencies: ["StrataTesting", "WaylandClient"], path: "Tools/StrataProbe"),
         .executableTarget(name: "gallery", dependencies: ["Strata", "StrataTesting"], path: "Examples/Gallery"),
         .executableTarget(name: "clock", dependencies: ["Strata", "StrataTesting"], path: "Examples/Clock"),
 

@@ -85,6 +85,24 @@ struct ExampleTests {
         #expect(strip.width == 640 * 5 && strip.height == 480)                    // 0.5 s at 8 frames a second
     }
 
+    @Test("strata-probe reports what a compositor offers: attached, started headless, as a table or JSON; bad input is a clear error")
+    func strataProbe() throws {
+        let binary = ".build/debug/strata-probe"
+        try #require(access(binary, X_OK) == 0, "build the examples first (swift build --build-tests)")
+        let weston = try HeadlessWeston()
+        let attached = try weston.runClient([binary, "probe"], timeout: 30)     // WAYLAND_DISPLAY is weston's
+        #expect(attached.status == 0, "\(attached.output)")
+        #expect(attached.output.contains("yes  xdg-shell") && attached.output.contains("no   seat"), "\(attached.output)")
+        let started = try weston.runClient([binary, "probe", "--compositor", "sway", "--json"], timeout: 30)
+        #expect(started.status == 0, "\(started.output)")
+        #expect(started.output.contains("\"compositor\": \"sway\"") && started.output.contains("\"seat\": true")
+                && started.output.contains("\"wl_seat\": "), "\(started.output)")
+        let missing = try weston.runClient([binary, "probe"], environment: ["WAYLAND_DISPLAY": "strata-nothing-here"], timeout: 30)
+        #expect(missing.status == 1 && missing.output.contains("strata-nothing-here"), "\(missing.output)")
+        let bad = try weston.runClient([binary, "probe", "--compositor", "nonesuch"], timeout: 30)
+        #expect(bad.status == 2 && bad.output.contains("unknown compositor 'nonesuch'"), "\(bad.output)")
+    }
+
     @Test("strata-demo told to use a compositor that is not there says so and fails")
     func demoUnreachableCompositor() throws {
         let weston = try HeadlessWeston()
