@@ -70,20 +70,11 @@ final class Clock {
     }
 }
 
-do {
-    let options = ExampleCommandLine(program: "clock", screenshot: "clock.png")
-    try MainActor.assumeIsolated {
-        let clock = Clock()
-        try options.runApplication { headless in
-            clock.window.show()
-            if headless { clock.window.isFullscreen = true }
-            clock.show(Clock.secondsToday - 1)
-            Transaction.flush()
-            clock.show(Clock.secondsToday)
-            ExampleCommandLine.every(0.25) { clock.show(Clock.secondsToday) }   // moves when the second changes
-        }
-    }
-} catch {
-    ExampleCommandLine.printError("clock: \(error)")
-    exit(1)
+ExampleCommandLine.main(program: "clock", screenshot: "clock.png", make: { Clock() }) { clock, headless in
+    clock.window.show()
+    if headless { clock.window.isFullscreen = true }
+    clock.show(Clock.secondsToday - 1)
+    Transaction.flush()
+    clock.show(Clock.secondsToday)
+    ExampleCommandLine.every(0.25) { clock.show(Clock.secondsToday) }   // moves when the second changes
 }

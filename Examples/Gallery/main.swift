@@ -181,21 +181,12 @@ final class Gallery {
     }
 }
 
-do {
-    let options = ExampleCommandLine(program: "gallery", screenshot: "gallery.png")
-    try MainActor.assumeIsolated {
-        let gallery = Gallery()
-        try options.runApplication { headless in
-            gallery.window.show()
-            if headless { gallery.window.isFullscreen = true }
-            Transaction.flush()        // presented: from here on plain layers animate (rule B5)
-            gallery.playAll()
-            gallery.scrub(at: 1)
-            ExampleCommandLine.every(3.5) { gallery.playAll() }
-            ExampleCommandLine.every(1.0 / 30) { gallery.scrub(at: currentMediaTime()) }
-        }
-    }
-} catch {
-    ExampleCommandLine.printError("gallery: \(error)")
-    exit(1)
+ExampleCommandLine.main(program: "gallery", screenshot: "gallery.png", make: { Gallery() }) { gallery, headless in
+    gallery.window.show()
+    if headless { gallery.window.isFullscreen = true }
+    Transaction.flush()        // presented: from here on plain layers animate (rule B5)
+    gallery.playAll()
+    gallery.scrub(at: 1)
+    ExampleCommandLine.every(3.5) { gallery.playAll() }
+    ExampleCommandLine.every(1.0 / 30) { gallery.scrub(at: currentMediaTime()) }
 }

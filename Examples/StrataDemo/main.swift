@@ -100,21 +100,12 @@ final class Demo {
     }
 }
 
-do {
-    let options = ExampleCommandLine(program: "strata-demo", screenshot: "strata-demo.png")
-    try MainActor.assumeIsolated {
-        let demo = Demo()
-        try options.runApplication { headless in
-            demo.window.show()
-            if headless { demo.window.isFullscreen = true }   // a known place on the headless screen
-            demo.tick()
-            demo.scrub(at: currentMediaTime())
-            Transaction.flush()
-            ExampleCommandLine.every(1.2) { demo.tick() }
-            ExampleCommandLine.every(1.0 / 30) { demo.scrub(at: currentMediaTime()) }
-        }
-    }
-} catch {
-    ExampleCommandLine.printError("strata-demo: \(error)")
-    exit(1)
+ExampleCommandLine.main(program: "strata-demo", screenshot: "strata-demo.png", make: { Demo() }) { demo, headless in
+    demo.window.show()
+    if headless { demo.window.isFullscreen = true }   // a known place on the headless screen
+    demo.tick()
+    demo.scrub(at: currentMediaTime())
+    Transaction.flush()
+    ExampleCommandLine.every(1.2) { demo.tick() }
+    ExampleCommandLine.every(1.0 / 30) { demo.scrub(at: currentMediaTime()) }
 }

@@ -67,6 +67,23 @@ public struct ExampleCommandLine {
         try headless?.saveScreenshot(to: screenshotPath)
     }
 
+    /// An example app's whole entry point: reads the command line, makes the app
+    /// with `make` (on the main actor), runs it as ``runApplication(prepare:)``
+    /// does, and exits with status 1 and the error on standard error if it fails.
+    public static func main<App>(program: String, screenshot: String, make: @MainActor () -> App,
+                                 prepare: @MainActor (App, _ headless: Bool) -> Void) {
+        let options = ExampleCommandLine(program: program, screenshot: screenshot)
+        do {
+            try MainActor.assumeIsolated {
+                let app = make()
+                try options.runApplication { prepare(app, $0) }
+            }
+        } catch {
+            printError("\(program): \(error)")
+            exit(1)
+        }
+    }
+
     /// Runs `body` every `seconds` on the application's event loop (nothing offscreen).
     @MainActor
     public static func every(_ seconds: Double, _ body: @escaping @MainActor () -> Void) {
