@@ -927,3 +927,44 @@ extension PerspectiveTests {
         }
     }
 }
+
+@MainActor
+@Suite("Huge shapes")
+struct HugeShapeTests {
+    /// A 200×200 render of a filled circle of `radius` whose edge crosses the
+    /// target's middle column: centred `radius − 100` to the left of it.
+    func circle(radius: Double, stroked: Bool = false) -> RenderedImage {
+        let (r, root, _) = makeRenderer(width: 200, height: 200)
+        r.backgroundColor = .black
+        let shape = ShapeLayer()
+        Transaction.withoutActions {
+            shape.frame = Rect(x: 0, y: 0, width: 200, height: 200)
+            shape.path = Path(ellipseIn: Rect(x: 100 - 2 * radius, y: 100 - radius, width: 2 * radius, height: 2 * radius))
+            if stroked {
+                shape.fillColor = nil
+                shape.strokeColor = .green
+                shape.lineWidth = 20
+            } else {
+                shape.fillColor = .red
+            }
+            root.addSublayer(shape)
+        }
+        return r.render()
+    }
+
+    @Test("filled circles of radius 10⁴ to 10⁶ crossing the target are drawn where they cover it (they vanished past 2·10⁴)")
+    func hugeFills() {
+        for radius in [1e4, 3e4, 1e5, 1e6] {
+            let img = circle(radius: radius)
+            #expect(img.rgba8(x: 50, y: 100) == (255, 0, 0, 255), "radius \(radius): inside")
+            #expect(img.rgba8(x: 150, y: 100) == (0, 0, 0, 255), "radius \(radius): outside")
+        }
+    }
+
+    @Test("a huge stroked circle is drawn along its edge where it crosses the target")
+    func hugeStroke() {
+        let img = circle(radius: 5e4, stroked: true)
+        #expect(img.rgba8(x: 100, y: 100).g == 255)      // on the edge (line width 20)
+        #expect(img.rgba8(x: 40, y: 100).g == 0 && img.rgba8(x: 160, y: 100).g == 0)
+    }
+}

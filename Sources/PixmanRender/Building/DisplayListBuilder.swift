@@ -328,14 +328,28 @@ struct DisplayListBuilder {
     /// trimmed to `strokeStart…strokeEnd`, with its caps and joins.
     private func drawShape(_ shape: ShapeLayer, transform m: AffineTransform, opacity: Double, into items: inout [DisplayItem]) {
         guard let path = shape.path else { return }
+        // Shapes that reach far outside the target are clipped to it first (and not
+        // cached: what is kept depends on where the target is).
+        let area = Rect(x: Double(frame.x0 - 2), y: Double(frame.y0 - 2), width: Double(frame.width + 4), height: Double(frame.height + 4))
+        let device = path.polylines.applying(m)
+        let clipped = PolygonClip.needsClipping(device, to: area)
         if let fill = shape.fillColor, fill.alpha > 0 {
-            let traps = shapes.trapezoids(path, m, evenOdd: shape.fillRule == .evenOdd, stroke: nil)
+            let evenOdd = shape.fillRule == .evenOdd
+            let traps = clipped ? PolygonFill.trapezoids(PolygonClip.clip(device, to: area), evenOdd: evenOdd)
+                                : shapes.trapezoids(path, m, evenOdd: evenOdd, stroke: nil)
             items.append(.coverage(Coverage(traps, within: frame), pixmanColor(fill, alpha: opacity)))
         }
         if let stroke = shape.strokeColor, stroke.alpha > 0, shape.lineWidth > 0 {
             let style = ShapeCoverageCache.Stroke(width: shape.lineWidth, miterLimit: shape.miterLimit, start: shape.strokeStart,
                                                   end: shape.strokeEnd, cap: shape.lineCap, join: shape.lineJoin)
-            let traps = shapes.trapezoids(path, m, evenOdd: false, stroke: style)
+            let traps: [pixman_trapezoid_t]
+            if clipped {
+                let trimmed = Stroker.trim(path.polylines, start: style.start, end: style.end)
+                let pieces = Stroker.outline(trimmed, width: style.width, cap: style.cap, join: style.join, miterLimit: style.miterLimit)
+                traps = PolygonFill.trapezoids(PolygonClip.clip(pieces.applying(m), to: area), evenOdd: false)
+            } else {
+                traps = shapes.trapezoids(path, m, evenOdd: false, stroke: style)
+            }
             items.append(.coverage(Coverage(traps, within: frame), pixmanColor(stroke, alpha: opacity)))
         }
     }
