@@ -183,13 +183,8 @@ struct WindowOnWestonTests {
 
     @Test("rules W1, W2: a view tree on screen equals its snapshot, also after the compositor resizes the window")
     func onScreenAndResized() throws {
-        MediaTime.clock = MonotonicMediaClock()
-        Transaction.reset()
-        Application.shared.disconnect()
-        let weston = try HeadlessWeston(width: 640, height: 480)
-        let display = try weston.connect()
-        Application.shared.use(display)
-        defer { Application.shared.disconnect() }
+        let (weston, display) = try appOnWeston()
+        defer { withExtendedLifetime(weston) { Application.shared.disconnect() } }
 
         let window = Window(title: "halves", size: Size(width: 320, height: 240))
         let halves = WindowOffscreenTests.Halves(frame: .zero)
@@ -250,14 +245,9 @@ struct WindowOnWestonTests {
 struct WindowCloseTests {
     @Test("a close request asks shouldClose; the last window closing ends Application.run()")
     func closeRequests() async throws {
-        MediaTime.clock = MonotonicMediaClock()
-        Transaction.reset()
-        Application.shared.disconnect()
-        let sway = try HeadlessSway()
-        let display = try sway.connect()
+        let (sway, display) = try appOnSway()
         let app = Application.shared
-        app.use(display)
-        defer { app.disconnect() }
+        defer { withExtendedLifetime(sway) { app.disconnect() } }
         let window = Window(title: "closable", size: Size(width: 200, height: 100))
         var asked = 0
         window.shouldClose = { _ in
@@ -287,12 +277,7 @@ struct WindowCloseTests {
 @Suite("Window decorations", .serialized)
 struct WindowDecorationTests {
     func start() throws -> (HeadlessWeston, Display, Window) {
-        MediaTime.clock = MonotonicMediaClock()
-        Transaction.reset()
-        Application.shared.disconnect()
-        let weston = try HeadlessWeston(width: 640, height: 480)
-        let display = try weston.connect()
-        Application.shared.use(display)
+        let (weston, display) = try appOnWeston()
         let window = Window(title: "decorated", size: Size(width: 300, height: 200))
         window.backgroundColor = Color(rgba8: 0x30, 0x60, 0x90)
         window.show()

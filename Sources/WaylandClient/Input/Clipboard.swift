@@ -12,30 +12,17 @@ public final class Clipboard {
     public enum Kind: Sendable { case clipboard, primary }
     public let kind: Kind
 
-    /// An offer of either protocol.
-    @MainActor
-    private enum Offer {
-        case data(WlDataOffer)
-        case primary(ZwpPrimarySelectionOfferV1)
-        var proxy: WaylandProxy { switch self { case .data(let o): o; case .primary(let o): o } }
-        func receive(_ type: String, _ fd: Int32) {
-            switch self { case .data(let o): o.receive(mimeType: type, fd: fd); case .primary(let o): o.receive(mimeType: type, fd: fd) }
-        }
-        func destroy() { switch self { case .data(let o): o.destroy(); case .primary(let o): o.destroy() } }
-    }
-
     private let connection: Connection
-    /// Makes a source offering `types`, sets it as the selection, and returns it
-    /// with the request that destroys it.
-    private let setSelection: (_ types: [String], _ serial: UInt32, _ send: @escaping (Int32) -> Void,
-                               _ cancelled: @escaping () -> Void) -> (source: WaylandProxy, destroy: () -> Void)
-    private let clearSelection: (_ serial: UInt32) -> Void
+    /// A new source of the selection's protocol.
+    private let makeSource: () -> any SelectionSource
+    /// Sets the selection to a source (nil: clears it), quoting an input serial.
+    private let setSource: ((any SelectionSource)?, UInt32) -> Void
     /// Offers announced but not yet the selection, with their MIME types.
-    private var announced: [(offer: Offer, types: [String])] = []
+    private var announced: [(offer: any SelectionOffer, types: [String])] = []
     /// The selection's offer and MIME types (nil: empty, or our own).
-    private var selection: (offer: Offer, types: [String])?
-    /// Our source while we hold the selection, and how to destroy it.
-    private var source: (source: WaylandProxy, destroy: () -> Void)?
+    private var selection: (offer: any SelectionOffer, types: [String])?
+    /// Our source while we hold the selection.
+    private var source: (any SelectionSource)?
     /// The text we offer while we hold the selection.
     public private(set) var ownText: String?
     /// Told when the selection changes.
@@ -50,23 +37,11 @@ public final class Clipboard {
         case .clipboard:
             guard let manager = display.dataDeviceManager else { throw .missingGlobal(interface: WlDataDeviceManager.interfaceName) }
             let device = manager.getDataDevice(seat: seat.proxy)
-            (setSelection, clearSelection) = Self.sourceFunctions(create: { manager.createDataSource() }, offer: { $0.offer(mimeType: $1) },
-                                                                  set: { device.setSelection(source: $0, serial: $1) },
-                                                                  clear: { device.setSelection(source: nil, serial: $0) },
-                                                                  events: { s, send, cancelled in
-                s.onEvent = { [unowned s] e in
-                    switch e {
-                    case let .send(_, fd): send(fd)
-                    case .cancelled: cancelled(); s.destroy()
-                    default: break
-                    }
-                }
-            }, destroy: { $0.destroy() })
+            makeSource = { manager.createDataSource() }
+            setSource = { device.setSelection(source: $0 as? WlDataSource, serial: $1) }
             device.onEvent = { [unowned self] event in
                 switch event {
-                case let .dataOffer(offer):
-                    announce(.data(offer))
-                    offer.onEvent = { [unowned self, unowned offer] in if case let .offer(type) = $0 { addType(type, to: offer) } }
+                case let .dataOffer(offer): announce(offer)
                 case let .selection(offer): select(offer)
                 default: break   // drag and drop: not yet
                 }
@@ -76,54 +51,27 @@ public final class Clipboard {
                 throw .missingGlobal(interface: ZwpPrimarySelectionDeviceManagerV1.interfaceName)
             }
             let device = manager.getDevice(seat: seat.proxy)
-            (setSelection, clearSelection) = Self.sourceFunctions(create: { manager.createSource() }, offer: { $0.offer(mimeType: $1) },
-                                                                  set: { device.setSelection(source: $0, serial: $1) },
-                                                                  clear: { device.setSelection(source: nil, serial: $0) },
-                                                                  events: { s, send, cancelled in
-                s.onEvent = { [unowned s] e in
-                    switch e {
-                    case let .send(_, fd): send(fd)
-                    case .cancelled: cancelled(); s.destroy()
-                    }
-                }
-            }, destroy: { $0.destroy() })
+            makeSource = { manager.createSource() }
+            setSource = { device.setSelection(source: $0 as? ZwpPrimarySelectionSourceV1, serial: $1) }
             device.onEvent = { [unowned self] event in
                 switch event {
-                case let .dataOffer(offer):
-                    announce(.primary(offer))
-                    offer.onEvent = { [unowned self, unowned offer] in if case let .offer(type) = $0 { addType(type, to: offer) } }
+                case let .dataOffer(offer): announce(offer)
                 case let .selection(offer): select(offer)
                 }
             }
         }
     }
 
-    /// The two ways of setting the selection, for either protocol's source type.
-    private static func sourceFunctions<Source: WaylandProxy>(
-        create: @escaping () -> Source, offer: @escaping (Source, String) -> Void, set: @escaping (Source, UInt32) -> Void,
-        clear: @escaping (UInt32) -> Void, events: @escaping (Source, @escaping (Int32) -> Void, @escaping () -> Void) -> Void,
-        destroy: @escaping (Source) -> Void
-    ) -> ((_ types: [String], _ serial: UInt32, _ send: @escaping (Int32) -> Void, _ cancelled: @escaping () -> Void)
-            -> (source: WaylandProxy, destroy: () -> Void),
-          (UInt32) -> Void) {
-        ({ types, serial, send, cancelled in
-            let source = create()
-            for type in types { offer(source, type) }
-            events(source, send, cancelled)
-            set(source, serial)
-            return (source, { [weak source] in if let source, !source.isDestroyed { destroy(source) } })
-        }, clear)
-    }
-
-    private func announce(_ offer: Offer) { announced.append((offer, [])) }
-
-    private func addType(_ type: String, to proxy: WaylandProxy) {
-        if let i = announced.firstIndex(where: { $0.offer.proxy === proxy }) { announced[i].types.append(type) }
+    private func announce(_ offer: any SelectionOffer) {
+        announced.append((offer, []))
+        offer.onMimeType { [unowned self, unowned offer] type in
+            if let i = announced.firstIndex(where: { $0.offer === offer }) { announced[i].types.append(type) }
+        }
     }
 
     private func select(_ proxy: WaylandProxy?) {
-        if let old = selection, old.offer.proxy !== proxy { old.offer.destroy() }
-        if let proxy, let i = announced.firstIndex(where: { $0.offer.proxy === proxy }) {
+        if let old = selection, old.offer !== proxy { old.offer.destroy() }
+        if let proxy, let i = announced.firstIndex(where: { $0.offer === proxy }) {
             selection = announced.remove(at: i)
         } else {
             selection = nil
@@ -145,7 +93,7 @@ public final class Clipboard {
         var fds: [Int32] = [0, 0]
         guard pipe(&fds) == 0 else { return completion(.failure(.failed(errno: errno))) }
         for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
-        selection.offer.receive(type, fds[1])
+        selection.offer.receive(mimeType: type, fd: fds[1])
         close(fds[1])
         try? connection.flush()
         track(PipeTransfer.read(fds[0], limit: limit, timeout: timeout, deliver: connection.post) { result in
@@ -162,22 +110,24 @@ public final class Clipboard {
     /// Offers `text` as the selection (nil: clears ours), quoting the serial of a
     /// recent input event, as the protocols require.
     public func setText(_ text: String?, serial: UInt32) {
-        source?.destroy()
+        if let old = source, !old.isDestroyed { old.destroy() }
         source = nil
         ownText = text
-        guard let text else { return clearSelection(serial) }
+        guard let text else { return setSource(nil, serial) }
         let bytes = Array(text.utf8)
         let deliver = connection.post
-        var made: WaylandProxy?
-        source = setSelection(Self.textTypes, serial, { [weak self] fd in
+        let s = makeSource()
+        for type in Self.textTypes { s.offer(mimeType: type) }
+        s.onRequests(send: { [weak self] fd in
             self?.track(PipeTransfer.write(bytes, to: fd, deliver: deliver))
-        }, { [weak self] in
+        }, cancelled: { [weak self, weak s] in
             // Another client took the selection (a replaced source's cancel changes nothing).
-            guard let self, let current = source, current.source === made else { return }
+            guard let self, let s, source === s else { return }
             source = nil
             ownText = nil
         })
-        made = source?.source
+        source = s
+        setSource(s, serial)
         try? connection.flush()
     }
 }
