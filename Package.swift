@@ -22,6 +22,8 @@ let package = Package(
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
         .systemLibrary(name: "CXKBCommon", pkgConfig: "xkbcommon", providers: [.apt(["libxkbcommon-dev"])]),
         .systemLibrary(name: "CWaylandCursor", pkgConfig: "wayland-cursor", providers: [.apt(["libwayland-dev"])]),
+        // Text: Pango lays out (HarfBuzz, FriBidi, fontconfig), FreeType rasterizes.
+        .systemLibrary(name: "CPango", pkgConfig: "pangoft2", providers: [.apt(["libpango1.0-dev"])]),
         // memfd_create and seals, which Glibc hides from Swift.
         .target(name: "CShims"),
 
@@ -38,7 +40,7 @@ let package = Package(
         .testTarget(name: "PixmanRenderTests", dependencies: ["PixmanRender", "LayerKit", "CPixman"]),
 
         // The app toolkit: views, animation blocks, layout, windows and the application.
-        .target(name: "Strata", dependencies: ["LayerKit", "WaylandClient", "PixmanRender"]),
+        .target(name: "Strata", dependencies: ["LayerKit", "WaylandClient", "PixmanRender", "CPango", "CPixman"]),
 
         .testTarget(name: "StrataTests", dependencies: ["Strata", "StrataTesting", "PixmanRender", "WaylandClient"]),
 

@@ -67,6 +67,13 @@ public final class PixmanDrawingContext: DrawingContext {
         clipRect = c
     }
 
+    /// For drawing in this package that composites with pixman itself (text): the
+    /// canvas (clipped to the current clip) and the transform from layer units to
+    /// its pixels. Nothing runs when the clip is empty.
+    package func withPixmanTarget(_ body: (_ image: OpaquePointer, _ transform: AffineTransform) -> Void) {
+        withClip { body(canvas.image, transform) }
+    }
+
     private func composite(_ color: Color, _ coverage: () -> [pixman_trapezoid_t]) {
         var c = pixmanColor(color)
         guard let solid = pixman_image_create_solid_fill(&c) else { return }

@@ -21,6 +21,8 @@ public enum LayerKitDiagnostic: Error, Equatable, Sendable, CustomStringConverti
     case layoutLoop(String)
     /// A view-level request was refused or adjusted (Strata's views, animation blocks, windows).
     case invalidView(String)
+    /// Text could not be shown as asked (Strata's fonts and text): what was used instead.
+    case text(String)
 
     public var description: String {
         switch self {
@@ -32,6 +34,7 @@ public enum LayerKitDiagnostic: Error, Equatable, Sendable, CustomStringConverti
         case .unmatchedCommit: "Transaction.commit() without a matching begin(); ignored"
         case .layoutLoop(let r): "layout: \(r)"
         case .invalidView(let r): "view: \(r)"
+        case .text(let r): "text: \(r)"
         }
     }
 }

@@ -57,7 +57,7 @@ func pixmanTransform(_ m: AffineTransform) -> pixman_transform_t {
 }
 
 /// A straight-alpha colour as pixman's 16-bit premultiplied colour, with an extra alpha factor.
-func pixmanColor(_ color: Color, alpha factor: Double = 1) -> pixman_color_t {
+package func pixmanColor(_ color: Color, alpha factor: Double = 1) -> pixman_color_t {
     let c = color.clamped
     let a = c.alpha * min(1, max(0, factor))
     func ch(_ v: Double) -> UInt16 { UInt16((v * a * 65535).rounded()) }

@@ -47,6 +47,7 @@ extension View {
         for subview in subviews where !subview.autoresizingMask.isEmpty {
             subview.frame = subview.autoresizingMask.resized(subview.frame, from: old, to: new)
         }
+        boundsSizeDidChange()
         setNeedsLayout()
     }
 }

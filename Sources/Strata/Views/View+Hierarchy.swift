@@ -43,7 +43,10 @@ extension View {
             didAddSubview(view)
             view.didMoveToSuperview()
         }
-        if oldWindow !== newWindow { view.forEachInSubtree { $0.didMoveToWindow() } }
+        if oldWindow !== newWindow {
+            if let newWindow { view.forEachInSubtree { $0.contentScaleFactor = newWindow.scale } }
+            view.forEachInSubtree { $0.didMoveToWindow() }
+        }
     }
 
     /// Inserts `view` just above `sibling`; with a sibling that is not a subview

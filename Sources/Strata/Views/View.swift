@@ -38,6 +38,8 @@ open class View: Responder, LayerDelegate {
     var animationsBlockingInput = 0
     /// Reported a layout that did not settle once already (no repeats every frame).
     var reportedLayoutLoop = false
+    /// The view has drawn with ``draw(in:)``: a new scale redraws it.
+    var hasDrawnContent = false
 
     /// A view with the given frame (`init(frame:)`).
     public init(frame: Rect) {
@@ -237,6 +239,23 @@ open class View: Responder, LayerDelegate {
     /// `contentsScale` (`draw(_:)`). Views that draw override it; the default draws nothing.
     open func draw(in context: any DrawingContext) {}
 
+    /// Device pixels per point of what the view draws (`contentScaleFactor`,
+    /// `layer.contentsScale`): its window's scale, set when the view moves into a
+    /// window and when the window's scale changes, so drawn content such as text
+    /// stays as sharp as the output (rule X3). A view that has drawn redraws.
+    public var contentScaleFactor: Double {
+        get { layer.contentsScale }
+        set {
+            guard newValue.isFinite, newValue > 0, newValue != layer.contentsScale else { return }
+            layer.contentsScale = newValue
+            if hasDrawnContent { setNeedsDisplay() }
+        }
+    }
+
+    /// The bounds' size changed (after subviews followed their masks). Views
+    /// whose drawing depends on the size redraw here (`contentMode = .redraw`).
+    func boundsSizeDidChange() {}
+
     // MARK: LayerDelegate
 
     /// The action search's first step for the backing layer (rules V2, V3): inside
@@ -255,6 +274,7 @@ open class View: Responder, LayerDelegate {
 
     public func draw(_ layer: Layer, in context: any DrawingContext) {
         guard layer === self.layer else { return }
+        hasDrawnContent = true
         draw(in: context)
     }
 }

@@ -19,6 +19,8 @@ final class OnscreenWindow {
     /// Whether something moves, as of the last look at the timeline (after each
     /// frame and commit): the window keeps asking for frames while it does.
     private var animating = false
+    /// The scale the views were last given.
+    private var appliedScale = 1.0
 
     init(window: Window, display: Display, loop: EventLoop?) {
         self.window = window
@@ -106,6 +108,11 @@ final class OnscreenWindow {
     /// One frame, top to bottom.
     private func drawFrame(_ context: DrawContext, finish: @escaping @MainActor (FrameDamage) -> Void) {
         preparingFrame = true
+        // 0. Scale: views draw at the output's scale (rule X3).
+        if context.scale != appliedScale {
+            appliedScale = context.scale
+            window.applyContentScale()
+        }
         // 1. Commit: changes made since the last frame become one transaction, and
         //    the animations it added begin now (rule T2).
         Transaction.flush()

@@ -23,6 +23,8 @@ public final class Window: Responder {
             oldValue?.hostWindow = nil
             if let decorations {
                 decorations.hostWindow = self
+                let s = scale
+                decorations.forEachInSubtree { $0.contentScaleFactor = s }
                 surfaceLayer.insertSublayer(decorations.layer, at: 0)
             }
             applySize(size)
@@ -134,8 +136,27 @@ public final class Window: Responder {
     /// frame statistics, states and scale, for tests and benchmarks.
     public var toplevel: ToplevelWindow? { onscreen?.toplevel }
 
-    /// Device pixels per point: the output's scale on screen, 1 offscreen.
-    public var scale: Double { onscreen?.toplevel.scale ?? 1 }
+    /// Device pixels per point: the output's scale on screen (the compositor
+    /// decides); offscreen 1 unless set (0.1–8), for snapshots at another scale.
+    /// Views draw their content at it (`View.contentScaleFactor`, rule X3).
+    public var scale: Double {
+        get { onscreen?.toplevel.scale ?? offscreenScale }
+        set {
+            guard newValue.isFinite, newValue > 0 else {
+                return Diagnostics.report(.invalidView("window scale \(newValue) refused; it stays \(scale)"))
+            }
+            offscreenScale = min(8, max(0.1, newValue))
+            applyContentScale()
+        }
+    }
+    private var offscreenScale = 1.0
+
+    /// Gives every view the window's scale (views that draw redraw).
+    func applyContentScale() {
+        let s = scale
+        rootView.forEachInSubtree { $0.contentScaleFactor = s }
+        decorations?.forEachInSubtree { $0.contentScaleFactor = s }
+    }
 
     /// The on-screen part, while the window is shown on a compositor.
     var onscreen: OnscreenWindow?
@@ -208,6 +229,7 @@ public final class Window: Responder {
                                          scale: scale)
         renderer.backgroundColor = decorations == nil ? backgroundColor : .clear
         layoutIfNeeded()
+        surfaceLayer.displayIfNeededInSubtree()
         renderer.rootLayer = surfaceLayer
         defer { renderer.rootLayer = nil }
         return renderer.render(atTime: time)
@@ -267,6 +289,8 @@ public final class Window: Responder {
         view.hostWindow = self
         view.frame = Rect(origin: .zero, size: size)
         layer.addSublayer(view.layer)
+        let s = scale
+        view.forEachInSubtree { $0.contentScaleFactor = s }
         view.forEachInSubtree { $0.didMoveToWindow() }
         view.setNeedsLayout()
     }

@@ -1,0 +1,343 @@
+import CPango
+
+/// How lines of text line up (`NSTextAlignment`). `.natural` follows each
+/// paragraph's direction: left for left-to-right text, right for Arabic or Hebrew (rule X2).
+public enum TextAlignment: Hashable, Sendable {
+    case natural, left, center, right, justified
+}
+
+/// How text too long for its space is broken and cut (`NSLineBreakMode`).
+public enum LineBreakMode: Hashable, Sendable {
+    /// Lines break between words (and inside a word longer than a line); the rest is clipped.
+    case byWordWrapping
+    /// Lines break between any two characters; the rest is clipped.
+    case byCharWrapping
+    /// Lines break between words; the last line is cut at the edge.
+    case byClipping
+    /// The last line shown starts with "…" where text was left out.
+    case byTruncatingHead
+    /// The last line shown ends with "…" where text was left out (a label's default).
+    case byTruncatingTail
+    /// The last line shown has "…" in its middle where text was left out.
+    case byTruncatingMiddle
+}
+
+/// What a layout is made of besides its text.
+struct TextStyle: Hashable {
+    var font: Font
+    var color: Color
+    var alignment: TextAlignment = .natural
+    var lineBreakMode: LineBreakMode = .byTruncatingTail
+    /// 0: as many lines as the text needs.
+    var numberOfLines: Int = 0
+}
+
+/// The font file and size a run of glyphs is drawn from, as fontconfig chose it
+/// for Pango (fallback fonts included), with its synthetic emboldening and slant.
+struct FaceKey: Hashable {
+    var file: String
+    var index: Int32
+    /// Pixels per em at scale 1 (= points).
+    var size: Double
+    var embolden: Bool
+    var matrix: [Double]   // xx, xy, yx, yy
+}
+
+/// One glyph where it goes, in points from the layout's top left, on its baseline.
+struct PositionedGlyph {
+    var face: Int          // index into TextLayout.faces
+    var id: UInt32
+    var x: Double
+    var y: Double
+    /// The run's colour; nil: the text's colour.
+    var color: Color?
+    /// A character no font has: drawn as a box this wide (rule X1: nothing dropped silently).
+    var missingWidth: Double?
+}
+
+/// A paragraph laid out by Pango (shaped by HarfBuzz, ordered by FriBidi, broken
+/// by Unicode's rules, fonts from fontconfig) within a width and a number of
+/// lines, with "…" where text is left out (rules X1, X2). Positions are in
+/// points and unrounded: the same layout draws at any scale (rule X3).
+final class TextLayout {
+    struct Line {
+        /// The line's box (logical extents), with the alignment applied.
+        var rect: Rect
+        var baseline: Double
+        var isRightToLeft: Bool
+        /// UTF-8 offsets of the characters on the line.
+        var bytes: Range<Int>
+    }
+
+    /// Layouts hold at most this many UTF-8 bytes; longer text is cut (with a
+    /// diagnostic), as no label shows more and Pango's time grows with the text.
+    static let maximumBytes = 200_000
+
+    let text: String
+    let style: TextStyle
+    private(set) var lines: [Line] = []
+    private(set) var glyphs: [PositionedGlyph] = []
+    private(set) var faces: [FaceKey] = []
+    /// The laid-out size: the widest line and the bottom of the last line shown.
+    private(set) var size = Size.zero
+    /// The width lines were aligned in (the given width, or the widest line).
+    private(set) var alignmentWidth = 0.0
+    /// True when text was left out (truncated or clipped by the line limit).
+    private(set) var isTruncated = false
+    private let layout: OpaquePointer
+
+    /// Lays out `text` within `width` points (nil: no wrapping) and `height`
+    /// points (nil: no limit) besides ``TextStyle/numberOfLines``.
+    init(_ attributed: AttributedText, style: TextStyle, width: Double?, height: Double? = nil) {
+        var attributed = attributed
+        if attributed.string.utf8.count > TextLayout.maximumBytes || attributed.string.utf8.contains(0) {
+            attributed = TextLayout.sanitized(attributed)
+        }
+        text = attributed.string
+        self.style = style
+        layout = TextSystem.shared.withLock { pango_layout_new($0.context) }
+        TextSystem.shared.withLock { _ in
+            configure(attributed, width: width)
+            limitLines(height: height)
+            readLines(width: width, attributed: attributed)
+        }
+    }
+
+    deinit {
+        let layout = self.layout
+        TextSystem.shared.withLock { _ in strata_object_unref(UnsafeMutableRawPointer(layout)) }
+    }
+
+    // MARK: Building
+
+    private func configure(_ attributed: AttributedText, width: Double?) {
+        let scale = Double(strata_pango_scale)
+        pango_layout_set_text(layout, text, Int32(text.utf8.count))
+        let description = style.font.pangoDescription()
+        pango_layout_set_font_description(layout, description)
+        pango_font_description_free(description)
+        pango_layout_set_auto_dir(layout, 1)
+        pango_layout_set_alignment(layout, PANGO_ALIGN_LEFT)   // lines are aligned in readLines
+        pango_layout_set_justify(layout, style.alignment == .justified ? 1 : 0)
+        if let width, width.isFinite {
+            pango_layout_set_width(layout, Int32(clamping: Int((max(0, width) * scale).rounded(.down))))
+        } else {
+            pango_layout_set_width(layout, -1)
+        }
+        pango_layout_set_wrap(layout, style.lineBreakMode == .byCharWrapping ? PANGO_WRAP_CHAR : PANGO_WRAP_WORD_CHAR)
+        pango_layout_set_ellipsize(layout, ellipsizeMode)
+        pango_layout_set_height(layout, Int32.max)   // positive: no per-paragraph line limit
+        if let list = attributeList(attributed) {
+            pango_layout_set_attributes(layout, list)
+            pango_attr_list_unref(list)
+        }
+    }
+
+    private var ellipsizeMode: PangoEllipsizeMode {
+        switch style.lineBreakMode {
+        case .byTruncatingHead: PANGO_ELLIPSIZE_START
+        case .byTruncatingMiddle: PANGO_ELLIPSIZE_MIDDLE
+        case .byTruncatingTail: PANGO_ELLIPSIZE_END
+        case .byWordWrapping, .byCharWrapping, .byClipping: PANGO_ELLIPSIZE_NONE
+        }
+    }
+
+    private func attributeList(_ attributed: AttributedText) -> OpaquePointer? {
+        let runs = attributed.runs.filter { $0.attributes.font != nil || $0.attributes.weight != nil }
+        guard !runs.isEmpty, let list = pango_attr_list_new() else { return nil }
+        for run in runs {
+            var attributes: [UnsafeMutablePointer<PangoAttribute>] = []
+            if let font = run.attributes.font {
+                let description = font.pangoDescription()
+                if let a = pango_attr_font_desc_new(description) { attributes.append(a) }
+                pango_font_description_free(description)
+            }
+            if let weight = run.attributes.weight, let a = pango_attr_weight_new(PangoWeight(rawValue: UInt32(weight.value))) {
+                attributes.append(a)
+            }
+            for a in attributes {
+                a.pointee.start_index = UInt32(run.bytes.lowerBound)
+                a.pointee.end_index = UInt32(run.bytes.upperBound)
+                pango_attr_list_insert(list, a)
+            }
+        }
+        return list
+    }
+
+    /// Applies the line limit: a truncating mode lets Pango put "…" into the last
+    /// line that fits; other modes show the first lines and clip the rest.
+    private func limitLines(height: Double?) {
+        let scale = Double(strata_pango_scale)
+        var bottoms: [Int32] = []   // of each line, in Pango units
+        let iter = pango_layout_get_iter(layout)
+        repeat {
+            var logical = PangoRectangle()
+            pango_layout_iter_get_line_extents(iter, nil, &logical)
+            bottoms.append(logical.y + logical.height)
+        } while pango_layout_iter_next_line(iter) != 0
+        pango_layout_iter_free(iter)
+        var allowed = style.numberOfLines > 0 ? min(style.numberOfLines, bottoms.count) : bottoms.count
+        if let height, height.isFinite {
+            let fitting = bottoms.prefix { Double($0) / scale <= height + 0.01 }.count
+            allowed = min(allowed, max(1, fitting))
+        }
+        guard allowed < bottoms.count else { return }
+        isTruncated = true
+        if ellipsizeMode == PANGO_ELLIPSIZE_NONE {
+            shownLines = allowed
+        } else {
+            // Pango lays out only the lines above this height, with "…" in the last.
+            pango_layout_set_height(layout, bottoms[allowed - 1])
+        }
+    }
+
+    private var shownLines: Int?
+
+    private func readLines(width: Double?, attributed: AttributedText) {
+        let scale = Double(strata_pango_scale)
+        var faceIndex: [UnsafeMutableRawPointer: Int] = [:]
+        var widest = 0.0
+        var shown: [(line: UnsafeMutablePointer<PangoLayoutLine>, top: Double, height: Double, baseline: Double)] = []
+        let iter = pango_layout_get_iter(layout)
+        repeat {
+            guard let line = pango_layout_iter_get_line_readonly(iter) else { continue }
+            var logical = PangoRectangle()
+            pango_layout_iter_get_line_extents(iter, nil, &logical)
+            let baseline = Double(pango_layout_iter_get_baseline(iter)) / scale
+            shown.append((line, Double(logical.y) / scale, Double(logical.height) / scale, baseline))
+            if let limit = shownLines, shown.count >= limit { break }
+        } while pango_layout_iter_next_line(iter) != 0
+        pango_layout_iter_free(iter)
+        if shownLines == nil, pango_layout_is_ellipsized(layout) != 0 { isTruncated = true }
+
+        var lineWidths: [(x: Double, width: Double)] = []
+        for entry in shown {
+            var logical = PangoRectangle()
+            pango_layout_line_get_extents(entry.line, nil, &logical)
+            lineWidths.append((Double(logical.x) / scale, Double(logical.width) / scale))
+            widest = max(widest, Double(logical.width) / scale)
+        }
+        alignmentWidth = width.map { $0.isFinite ? max(0, $0) : widest } ?? widest
+        for (entry, extent) in zip(shown, lineWidths) {
+            let rtl = pango_layout_line_get_resolved_direction(entry.line) == PANGO_DIRECTION_RTL
+            let left = alignedLeft(width: extent.width, rightToLeft: rtl)
+            let start = Int(entry.line.pointee.start_index)
+            lines.append(Line(rect: Rect(x: left, y: entry.top, width: extent.width, height: entry.height),
+                              baseline: entry.baseline, isRightToLeft: rtl,
+                              bytes: start..<(start + Int(entry.line.pointee.length))))
+            var x = left + extent.x
+            var run = entry.line.pointee.runs
+            while let node = run {
+                let item = node.pointee.data.assumingMemoryBound(to: PangoGlyphItem.self).pointee
+                let face = item.item.pointee.analysis.font.map { font -> Int in
+                    let key = UnsafeMutableRawPointer(font)
+                    if let i = faceIndex[key] { return i }
+                    faces.append(TextLayout.faceKey(of: font))
+                    faceIndex[key] = faces.count - 1
+                    return faces.count - 1
+                }
+                let offset = Int(item.item.pointee.offset)
+                let string = item.glyphs.pointee
+                for i in 0..<Int(string.num_glyphs) {
+                    let info = string.glyphs[i]
+                    let advance = Double(info.geometry.width) / scale
+                    defer { x += advance }
+                    guard info.glyph != strata_glyph_empty else { continue }
+                    let missing = info.glyph & strata_glyph_unknown_flag != 0 || face == nil
+                    glyphs.append(PositionedGlyph(
+                        face: face ?? 0, id: info.glyph,
+                        x: x + Double(info.geometry.x_offset) / scale,
+                        y: entry.baseline + Double(info.geometry.y_offset) / scale,
+                        color: attributed.color(atByte: offset + Int(string.log_clusters[i])),
+                        missingWidth: missing ? advance : nil))
+                }
+                run = node.pointee.next
+            }
+        }
+        let bottom = shown.last.map { $0.top + $0.height } ?? 0
+        size = Size(width: widest, height: bottom)
+    }
+
+    /// Where a line of `width` starts under the alignment (rule X2: natural by direction).
+    private func alignedLeft(width: Double, rightToLeft: Bool) -> Double {
+        let room = alignmentWidth - width
+        switch style.alignment {
+        case .left: return 0
+        case .right: return room
+        case .center: return room / 2
+        case .natural, .justified: return rightToLeft ? room : 0
+        }
+    }
+
+    private static func faceKey(of font: UnsafeMutablePointer<PangoFont>) -> FaceKey {
+        guard let pattern = strata_font_pattern(font), let file = strata_fc_string(pattern, FC_FILE) else {
+            return FaceKey(file: "", index: 0, size: 0, embolden: false, matrix: [1, 0, 0, 1])
+        }
+        let m = strata_fc_matrix(pattern)
+        return FaceKey(file: String(cString: file), index: strata_fc_int(pattern, FC_INDEX, 0),
+                       size: strata_fc_double(pattern, FC_PIXEL_SIZE, 0),
+                       embolden: strata_fc_bool(pattern, FC_EMBOLDEN) != 0,
+                       matrix: [m.xx, m.xy, m.yx, m.yy])
+    }
+
+    /// Text Pango can take: NUL characters (which end C strings) shown as U+FFFD,
+    /// and at most ``maximumBytes`` bytes, cut at a character.
+    private static func sanitized(_ attributed: AttributedText) -> AttributedText {
+        var string = attributed.string
+        if string.utf8.count > maximumBytes {
+            reportTextProblem("text of \(string.utf8.count) bytes is laid out up to its first \(maximumBytes)")
+            var end = string.utf8.index(string.utf8.startIndex, offsetBy: maximumBytes)
+            while end > string.startIndex, !string.unicodeScalars.indices.contains(end) { end = string.utf8.index(before: end) }
+            string = String(string[..<end])
+        }
+        string = String(String.UnicodeScalarView(string.unicodeScalars.map { $0 == "\u{0}" ? "\u{FFFD}" : $0 }))
+        var result = AttributedText(string)
+        if string.utf8.count == attributed.string.utf8.count { result.copyRuns(from: attributed) }
+        return result
+    }
+
+    // MARK: Queries
+
+    /// The layout's text offset (UTF-8) nearest a point, and whether the point is
+    /// past the character's middle (for carets).
+    func index(at point: Point) -> (byte: Int, trailing: Int) {
+        TextSystem.shared.withLock { _ in
+            let scale = Double(strata_pango_scale)
+            var index: Int32 = 0, trailing: Int32 = 0
+            let lineX = lines.first { point.y < $0.rect.maxY }?.rect.minX ?? lines.last?.rect.minX ?? 0
+            _ = pango_layout_xy_to_index(layout, Int32(clamping: Int(((point.x - lineX) * scale).rounded())),
+                                         Int32(clamping: Int((point.y * scale).rounded())), &index, &trailing)
+            return (Int(index), Int(trailing))
+        }
+    }
+
+    /// The caret's rectangle before the character at a UTF-8 offset (the strong cursor), in points.
+    func caretRect(atByte byte: Int) -> Rect {
+        TextSystem.shared.withLock { _ in
+            let scale = Double(strata_pango_scale)
+            var strong = PangoRectangle()
+            pango_layout_get_cursor_pos(layout, Int32(clamping: min(max(0, byte), text.utf8.count)), &strong, nil)
+            let y = Double(strong.y) / scale
+            let lineX = lines.first { y < $0.rect.maxY - 0.01 }?.rect.minX ?? 0
+            return Rect(x: lineX + Double(strong.x) / scale, y: y, width: 0, height: Double(strong.height) / scale)
+        }
+    }
+
+    /// The visual neighbour of a caret position (`direction` -1 left, +1 right),
+    /// moving through bidirectional text as the eye sees it.
+    func visualMove(fromByte byte: Int, direction: Int) -> Int {
+        TextSystem.shared.withLock { _ in
+            var newIndex: Int32 = 0, trailing: Int32 = 0
+            pango_layout_move_cursor_visually(layout, 1, Int32(byte), 0, Int32(direction), &newIndex, &trailing)
+            if newIndex == Int32.max { return text.utf8.count }
+            if newIndex < 0 { return 0 }
+            var b = Int(newIndex)
+            let utf8 = Array(text.utf8)
+            for _ in 0..<Int(trailing) {   // past `trailing` characters of the cluster
+                b += 1
+                while b < utf8.count, utf8[b] & 0xC0 == 0x80 { b += 1 }
+            }
+            return min(b, utf8.count)
+        }
+    }
+}
