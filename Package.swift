@@ -42,7 +42,7 @@ let package = Package(
         // The app toolkit: views, animation blocks, layout, windows and the application.
         .target(name: "Strata", dependencies: ["LayerKit", "WaylandClient", "PixmanRender", "CPango", "CPixman"]),
 
-        .testTarget(name: "StrataTests", dependencies: ["Strata", "StrataTesting", "PixmanRender", "WaylandClient"]),
+        .testTarget(name: "StrataTests", dependencies: ["Strata", "StrataTesting", "PixmanRender", "WaylandClient", "CPango"]),
 
         // Compositor-integration kit: headless compositors, capture, compare, frame statistics.
         .target(name: "StrataTesting", dependencies: ["Strata", "WaylandClient", "PixmanRender", "CShims"]),

@@ -9,11 +9,6 @@
 #include FT_OUTLINE_H
 #include FT_BITMAP_H
 #include FT_SYNTHESIS_H
-#include <unistd.h>
-#include <sys/syscall.h>
-
-/// True on the process's first thread (Swift's main actor runs there).
-static inline int strata_is_main_thread(void) { return getpid() == (pid_t)syscall(SYS_gettid); }
 
 /// The fontconfig pattern of a font Pango loaded (NULL for a font that is not fontconfig's).
 static inline FcPattern *strata_font_pattern(PangoFont *font) {

@@ -4,7 +4,8 @@ import CPango
 /// slant (`UIFont`). Characters the family lacks are drawn from fallback fonts
 /// fontconfig chooses (rule X1). Metrics follow UIKit's signs: ``descender`` is
 /// negative, ``lineHeight`` is `ascender − descender`, the height of one line
-/// of a ``Label`` in this font.
+/// of a ``Label`` in this font. Fonts are made on the main actor (where
+/// problems are reported); the values go anywhere.
 public struct Font: Hashable, Sendable, CustomStringConvertible {
     /// A weight, as `UIFont.Weight`, on the CSS/OpenType scale (100–900).
     public struct Weight: Hashable, Sendable, Comparable {
@@ -36,19 +37,23 @@ public struct Font: Hashable, Sendable, CustomStringConvertible {
 
     /// The system's sans-serif font (what fontconfig's "sans-serif" resolves to),
     /// as `UIFont.systemFont(ofSize:weight:)`.
+    @MainActor
     public static func systemFont(ofSize size: Double, weight: Weight = .regular) -> Font {
         Font(family: "sans-serif", size: size, weight: weight, italic: false)
     }
 
     /// The system's monospace font ("monospace" in fontconfig).
+    @MainActor
     public static func monospacedSystemFont(ofSize size: Double, weight: Weight = .regular) -> Font {
         Font(family: "monospace", size: size, weight: weight, italic: false)
     }
 
     /// The system font in bold (`UIFont.boldSystemFont(ofSize:)`).
+    @MainActor
     public static func boldSystemFont(ofSize size: Double) -> Font { systemFont(ofSize: size, weight: .bold) }
 
     /// The system font in italic (`UIFont.italicSystemFont(ofSize:)`).
+    @MainActor
     public static func italicSystemFont(ofSize size: Double) -> Font {
         Font(family: "sans-serif", size: size, weight: .regular, italic: true)
     }
@@ -57,6 +62,7 @@ public struct Font: Hashable, Sendable, CustomStringConvertible {
     /// name ("DejaVu Sans Bold") or a PostScript name ("DejaVuSans-Bold"), matched
     /// without regard to case. Nil, with a diagnostic, when fontconfig knows no
     /// such font: `Font(name: n, size: s) ?? .systemFont(ofSize: s)` is the fallback.
+    @MainActor
     public init?(name: String, size: Double) {
         guard let found = Font.lookUp(name) else {
             reportTextProblem("no font named '\(name)'; Font(name:size:) is nil (use the system font instead)")
@@ -66,11 +72,13 @@ public struct Font: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The same font at another size (`UIFont.withSize(_:)`).
+    @MainActor
     public func withSize(_ size: Double) -> Font {
         Font(family: familyName, size: size, weight: weight, italic: isItalic)
     }
 
     /// The same family and size at another weight.
+    @MainActor
     public func withWeight(_ weight: Weight) -> Font {
         Font(family: familyName, size: pointSize, weight: weight, italic: isItalic)
     }
@@ -89,6 +97,7 @@ public struct Font: Hashable, Sendable, CustomStringConvertible {
     /// thousands of pixels would each take megabytes).
     public static let maximumPointSize = 2048.0
 
+    @MainActor
     init(family: String, size: Double, weight: Weight, italic: Bool) {
         var size = size
         if !size.isFinite || size < 0 {

@@ -35,6 +35,8 @@ final class GlyphRasterizer {
     private var order: [(font: UnsafeMutableRawPointer, glyph: UnsafeMutableRawPointer?, color: ColorKey?, bytes: Int)] = []
     private var orderStart = 0
     private(set) var cachedBytes = 0
+    /// What went wrong since last asked (reported by the caller, on the main actor).
+    var problems: [String] = []
     /// Rasterizations so far (tests count them to see the cache work).
     private(set) var rasterizations = 0
 
@@ -112,7 +114,7 @@ final class GlyphRasterizer {
         if let known = faces[name] { return known }
         var face: FT_Face?
         if FT_New_Face(library, key.file, FT_Long(key.index), &face) != 0 { face = nil }
-        if face == nil { reportTextProblem("FreeType cannot open '\(key.file)'; its glyphs are not drawn") }
+        if face == nil { problems.append("FreeType cannot open '\(key.file)'; its glyphs are not drawn") }
         faces[name] = face
         return face
     }
@@ -130,7 +132,9 @@ final class GlyphRasterizer {
         guard FT_Render_Glyph(slot, FT_RENDER_MODE_NORMAL) == 0 else { return nil }
         let bitmap = slot.pointee.bitmap
         let width = Int(bitmap.width), rows = Int(bitmap.rows)
-        guard width > 0, rows > 0, width * rows <= Self.largestCachedGlyph * 16,
+        // A glyph with no ink (a space) is cached as one clear pixel, not drawn again.
+        guard width > 0, rows > 0 else { return pixman_image_create_bits(PIXMAN_a8, 1, 1, nil, 0).map { ($0, 0, 0) } }
+        guard width * rows <= Self.largestCachedGlyph * 16,
               let image = pixman_image_create_bits(PIXMAN_a8, Int32(width), Int32(rows), nil, 0) else { return nil }
         let stride = Int(pixman_image_get_stride(image))
         let dest = UnsafeMutableRawPointer(pixman_image_get_data(image)!).assumingMemoryBound(to: UInt8.self)

@@ -91,7 +91,9 @@ public final class Label: View {
         do { try Font.checkAvailability() } catch {
             return Label.reportNoFonts(error)
         }
-        let top = bounds.minY + ((bounds.height - layout.size.height) / 2).rounded(.down)
+        // Centred, on a whole device pixel (the same place at every scale).
+        let scale = context.scale
+        let top = bounds.minY + ((bounds.height - layout.size.height) / 2 * scale).rounded(.down) / scale
         let color = isEnabled ? textColor : textColor.withAlpha(textColor.alpha * 0.45)
         layout.draw(at: Point(x: bounds.minX, y: top), color: color, in: context)
     }

@@ -13,6 +13,7 @@ extension TextLayout {
     func draw(at origin: Point, color: Color, in context: any DrawingContext) {
         guard let context = context as? PixmanDrawingContext, !glyphs.isEmpty else { return }
         var missing: [(Rect, Color)] = []
+        var problems: [String] = []
         context.withPixmanTarget { target, transform in
             let scale = (abs(transform.a * transform.d - transform.b * transform.c)).squareRoot()
             guard scale > 0, scale.isFinite else { return }
@@ -65,8 +66,11 @@ extension TextLayout {
                 }
                 pixman_glyph_cache_thaw(rasterizer.cache)
                 rasterizer.trim()
+                problems = rasterizer.problems
+                rasterizer.problems = []
             }
         }
+        problems.forEach(reportTextProblem)
         // Characters no font has: a hollow box each, never nothing (rule X1).
         for (rect, boxColor) in missing {
             context.stroke(Path(rect: rect.insetBy(dx: 0.5 / context.scale, dy: 0.5 / context.scale)), color: boxColor, lineWidth: 1 / context.scale)

@@ -59,6 +59,7 @@ struct PositionedGlyph {
 /// by Unicode's rules, fonts from fontconfig) within a width and a number of
 /// lines, with "…" where text is left out (rules X1, X2). Positions are in
 /// points and unrounded: the same layout draws at any scale (rule X3).
+@MainActor
 final class TextLayout {
     struct Line {
         /// The line's box (logical extents), with the alignment applied.
@@ -103,8 +104,7 @@ final class TextLayout {
         }
     }
 
-    deinit {
-        let layout = self.layout
+    isolated deinit {
         TextSystem.shared.withLock { _ in strata_object_unref(UnsafeMutableRawPointer(layout)) }
     }
 
@@ -144,7 +144,9 @@ final class TextLayout {
 
     private func attributeList(_ attributed: AttributedText) -> OpaquePointer? {
         let runs = attributed.runs.filter { $0.attributes.font != nil || $0.attributes.weight != nil }
-        guard !runs.isEmpty, let list = pango_attr_list_new() else { return nil }
+        guard let list = pango_attr_list_new() else { return nil }
+        // No hyphens where a word is broken (UIKit's hyphenation factor 0).
+        if let noHyphens = pango_attr_insert_hyphens_new(0) { pango_attr_list_insert(list, noHyphens) }
         for run in runs {
             var attributes: [UnsafeMutablePointer<PangoAttribute>] = []
             if let font = run.attributes.font {

@@ -75,12 +75,7 @@ final class TextSystem: @unchecked Sendable {
     }
 }
 
-/// Reports a text diagnostic now when on the main thread (where diagnostics are
-/// read), else on the main actor soon.
+@MainActor
 func reportTextProblem(_ message: String) {
-    if strata_is_main_thread() != 0 {
-        MainActor.assumeIsolated { Diagnostics.report(.text(message)) }
-    } else {
-        Task { @MainActor in Diagnostics.report(.text(message)) }
-    }
+    Diagnostics.report(.text(message))
 }
