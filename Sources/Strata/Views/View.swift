@@ -252,6 +252,21 @@ open class View: Responder, LayerDelegate {
         }
     }
 
+    /// The colour controls draw their accents in (`tintColor`): this view's when
+    /// set, else its superview's, else the system blue. Setting it (or nil, to
+    /// inherit again) tells the view and its subviews (``tintColorDidChange()``).
+    public var tintColor: Color! {
+        get { ownTintColor ?? superview?.tintColor ?? .systemBlue }
+        set {
+            ownTintColor = newValue
+            forEachInSubtree { $0.tintColorDidChange() }
+        }
+    }
+    private var ownTintColor: Color?
+
+    /// The inherited or own ``tintColor`` changed (`tintColorDidChange()`).
+    open func tintColorDidChange() {}
+
     /// The bounds' size changed (after subviews followed their masks). Views
     /// whose drawing depends on the size redraw here (`contentMode = .redraw`).
     func boundsSizeDidChange() {}

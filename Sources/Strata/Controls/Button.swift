@@ -1,0 +1,146 @@
+/// A button (`UIButton`, rule H6): a title and an optional image, per state.
+///
+/// `.plain` buttons draw their title in the tint colour; `.filled` ones draw it
+/// in white on a rounded tinted background. While highlighted the content fades
+/// to 35 % at once and comes back over 0.25 s when released, as UIKit's system
+/// buttons do. A tap inside, or Space/Return while focused, sends
+/// `touchUpInside` and `primaryActionTriggered`.
+@MainActor
+public final class Button: Control {
+    public enum Style: Hashable, Sendable { case plain, filled }
+
+    public let style: Style
+    /// The label that shows the title for the current state.
+    public let titleLabel = Label(frame: .zero)
+    /// The view that shows the image for the current state.
+    public let imageView = ImageView(image: nil)
+    /// Room between the content and the edges.
+    public var contentInsets = (top: 7.0, left: 12.0, bottom: 7.0, right: 12.0) {
+        didSet { invalidateIntrinsicContentSize(); setNeedsLayout() }
+    }
+    /// Space between the image and the title.
+    public var imagePadding = 6.0 { didSet { setNeedsLayout() } }
+
+    private var titles: [State: String] = [:]
+    private var titleColors: [State: Color] = [:]
+    private var images: [State: Image] = [:]
+
+    public init(title: String, style: Style = .plain) {
+        self.style = style
+        super.init(frame: .zero)
+        setUp()
+        setTitle(title, for: .normal)
+        sizeToFit()
+    }
+
+    public override init(frame: Rect) {
+        style = .plain
+        super.init(frame: frame)
+        setUp()
+    }
+
+    private func setUp() {
+        titleLabel.textAlignment = .center
+        addSubview(imageView)
+        addSubview(titleLabel)
+        if style == .filled {
+            layer.cornerRadius = 8
+            titleLabel.font = .systemFont(ofSize: Font.labelFontSize, weight: .semibold)
+        }
+        updateLook(animated: false)
+    }
+
+    // MARK: Per-state content (UIKit falls back to the normal state's)
+
+    public func setTitle(_ title: String?, for state: State) {
+        titles[state] = title
+        updateLook(animated: false)
+    }
+
+    public func title(for state: State) -> String? { titles[state] ?? titles[.normal] }
+
+    public func setTitleColor(_ color: Color?, for state: State) {
+        titleColors[state] = color
+        updateLook(animated: false)
+    }
+
+    /// The title colour for a state: set, or the normal state's, or the style's.
+    public func titleColor(for state: State) -> Color {
+        titleColors[state] ?? titleColors[.normal] ?? (style == .filled ? .white : tintColor)
+    }
+
+    public func setImage(_ image: Image?, for state: State) {
+        images[state] = image
+        updateLook(animated: false)
+    }
+
+    public func image(for state: State) -> Image? { images[state] ?? images[.normal] }
+
+    /// The title shown now.
+    public var currentTitle: String? { title(for: displayState) }
+
+    // MARK: Look
+
+    /// The state for looking up content: focus plays no part.
+    private var displayState: State { state.subtracting(.focused) }
+
+    public override func stateDidChange() { updateLook(animated: !isHighlighted) }
+    public override func tintColorDidChange() { updateLook(animated: false) }
+
+    private func updateLook(animated: Bool) {
+        let s = displayState
+        let newTitle = title(for: s)
+        if titleLabel.text != newTitle {
+            titleLabel.text = newTitle
+            invalidateIntrinsicContentSize()
+            setNeedsLayout()
+        }
+        let newImage = image(for: s)
+        if imageView.image !== newImage {
+            imageView.image = newImage
+            invalidateIntrinsicContentSize()
+            setNeedsLayout()
+        }
+        titleLabel.textColor = titleColor(for: s)
+        let alpha = !isEnabled ? 0.35 : isHighlighted ? 0.35 : 1
+        let background: Color? = style == .filled ? (isEnabled ? tintColor : .systemGray4) : nil
+        let apply = {
+            self.titleLabel.alpha = self.style == .filled && self.isEnabled ? 1 : alpha
+            self.imageView.alpha = self.titleLabel.alpha
+            self.backgroundColor = background
+            if self.style == .filled { self.alpha = self.isHighlighted ? 0.7 : 1 }
+        }
+        if animated {
+            View.animate(duration: 0.25, options: [.allowUserInteraction, .beginFromCurrentState], apply)
+        } else {
+            apply()
+        }
+    }
+
+    // MARK: Size and layout
+
+    public override var intrinsicContentSize: Size {
+        let title = titleLabel.text == nil ? .zero : titleLabel.intrinsicContentSize
+        let image = imageView.image?.size ?? .zero
+        let gap = title.width > 0 && image.width > 0 ? imagePadding : 0
+        return Size(width: contentInsets.left + image.width + gap + title.width + contentInsets.right,
+                    height: contentInsets.top + max(image.height, title.height) + contentInsets.bottom)
+    }
+
+    public override func sizeThatFits(_ size: Size) -> Size { intrinsicContentSize }
+
+    public override func layoutSubviews() {
+        super.layoutSubviews()
+        let title = titleLabel.text == nil ? .zero : titleLabel.intrinsicContentSize
+        let image = imageView.image?.size ?? .zero
+        let gap = title.width > 0 && image.width > 0 ? imagePadding : 0
+        let content = bounds
+        let titleWidth = min(title.width, max(0, content.width - contentInsets.left - contentInsets.right - image.width - gap))
+        var x = content.midX - (image.width + gap + titleWidth) / 2
+        imageView.frame = Rect(x: x.rounded(), y: (content.midY - image.height / 2).rounded(), width: image.width, height: image.height)
+        x += image.width + gap
+        titleLabel.frame = Rect(x: x.rounded(), y: (content.midY - title.height / 2).rounded(), width: titleWidth.rounded(.up), height: title.height)
+    }
+
+    override func touchUpInsideTriggered() { sendActions(for: .primaryActionTriggered) }
+}

@@ -1,0 +1,59 @@
+/// A bar that shows how far a task has come (`UIProgressView`), 4 points high.
+/// ``progress`` is clamped to 0…1; NaN is refused with a diagnostic.
+@MainActor
+public final class ProgressView: View {
+    public var progress: Double {
+        get { storedProgress }
+        set { setProgress(newValue, animated: false) }
+    }
+    /// The filled part's colour (the tint colour when nil).
+    public var progressTintColor: Color? { didSet { updateColors() } }
+    public var trackTintColor: Color = .systemGray5 { didSet { updateColors() } }
+
+    public static let barHeight = 4.0
+    private var storedProgress = 0.0
+    private let bar = View(frame: .zero)
+
+    public override init(frame: Rect) {
+        super.init(frame: frame)
+        isUserInteractionEnabled = false
+        clipsToBounds = true
+        layer.cornerRadius = ProgressView.barHeight / 2
+        bar.layer.cornerRadius = ProgressView.barHeight / 2
+        addSubview(bar)
+        updateColors()
+    }
+
+    public convenience init() { self.init(frame: Rect(x: 0, y: 0, width: 200, height: ProgressView.barHeight)) }
+
+    /// Sets the progress; animated, the bar grows or shrinks there over 0.25 s.
+    public func setProgress(_ value: Double, animated: Bool) {
+        guard !value.isNaN else {
+            return Diagnostics.report(.invalidView("ProgressView progress NaN refused; it stays \(storedProgress)"))
+        }
+        storedProgress = min(1, max(0, value))
+        if animated {
+            View.animate(duration: 0.25, options: [.beginFromCurrentState, .allowUserInteraction]) { self.layoutBar() }
+        } else {
+            View.performWithoutAnimation { layoutBar() }
+        }
+    }
+
+    public override var intrinsicContentSize: Size { Size(width: View.noIntrinsicMetric, height: ProgressView.barHeight) }
+
+    public override func layoutSubviews() {
+        super.layoutSubviews()
+        layoutBar()
+    }
+
+    private func layoutBar() {
+        bar.frame = Rect(x: 0, y: 0, width: bounds.width * storedProgress, height: bounds.height)
+    }
+
+    private func updateColors() {
+        backgroundColor = trackTintColor
+        bar.backgroundColor = progressTintColor ?? tintColor
+    }
+
+    public override func tintColorDidChange() { updateColors() }
+}
