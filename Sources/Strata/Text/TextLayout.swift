@@ -325,6 +325,51 @@ final class TextLayout {
         }
     }
 
+    /// The horizontal spans (points, layout coordinates) the characters between
+    /// two UTF-8 offsets cover on each line: several where bidirectional text
+    /// puts them apart. For selection highlights.
+    func selectionRects(from start: Int, to end: Int) -> [Rect] {
+        guard start < end else { return [] }
+        return TextSystem.shared.withLock { _ in
+            let scale = Double(strata_pango_scale)
+            var rects: [Rect] = []
+            for (i, line) in lines.enumerated() {
+                let s = max(start, line.bytes.lowerBound), e = min(end, line.bytes.upperBound)
+                guard s < e, let pangoLine = pango_layout_get_line_readonly(layout, Int32(i)) else { continue }
+                var ranges: UnsafeMutablePointer<Int32>?
+                var count: Int32 = 0
+                pango_layout_line_get_x_ranges(pangoLine, Int32(s), Int32(e), &ranges, &count)
+                for r in 0..<Int(count) {
+                    let x0 = Double(ranges![2 * r]) / scale, x1 = Double(ranges![2 * r + 1]) / scale
+                    rects.append(Rect(x: line.rect.minX + x0, y: line.rect.minY, width: x1 - x0, height: line.rect.height))
+                }
+                g_free(ranges)
+            }
+            return rects
+        }
+    }
+
+    /// Text boundaries from Unicode's rules (Pango's log attributes), as UTF-8
+    /// offsets: where the caret may stand (between grapheme clusters), where
+    /// words start and where they end.
+    func boundaries() -> (cursor: [Int], wordStarts: Set<Int>, wordEnds: Set<Int>) {
+        TextSystem.shared.withLock { _ in
+            var count: Int32 = 0
+            guard let attrs = pango_layout_get_log_attrs_readonly(layout, &count) else { return ([0], [], []) }
+            var cursor: [Int] = [], starts = Set<Int>(), ends = Set<Int>()
+            var byte = 0
+            var scalars = text.unicodeScalars.makeIterator()
+            for i in 0..<Int(count) {   // one entry per character, and one past the end
+                let a = attrs[i]
+                if a.is_cursor_position != 0 { cursor.append(byte) }
+                if a.is_word_start != 0 { starts.insert(byte) }
+                if a.is_word_end != 0 { ends.insert(byte) }
+                if let scalar = scalars.next() { byte += String(scalar).utf8.count }
+            }
+            return (cursor, starts, ends)
+        }
+    }
+
     /// The visual neighbour of a caret position (`direction` -1 left, +1 right),
     /// moving through bidirectional text as the eye sees it.
     func visualMove(fromByte byte: Int, direction: Int) -> Int {

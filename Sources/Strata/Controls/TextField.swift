@@ -1,0 +1,604 @@
+/// A single line of editable text (`UITextField`, rules H5, H6, X1).
+///
+/// Focus it by clicking or with Tab. Typing inserts text from the keymap
+/// (compose sequences included); an input method's preedit shows underlined
+/// (``setMarkedText(_:)``) until committed. The caret blinks on the media clock
+/// (solid for a moment after each change). Selection by pointer drag, double
+/// click (a word) and triple click (the line); Shift with the arrows, Home and
+/// End extends it; Ctrl moves and deletes by words. Ctrl+A/C/X/V select all,
+/// copy, cut and paste through ``Pasteboard/general``; Ctrl+Z undoes and
+/// Ctrl+Shift+Z (or Ctrl+Y) redoes. Return sends `primaryActionTriggered` and
+/// `editingDidEndOnExit`. Events: `editingDidBegin`, `editingChanged` (user
+/// edits only), `editingDidEnd`.
+///
+/// Offsets inside are UTF-8 offsets into ``text`` on grapheme boundaries.
+@MainActor
+public final class TextField: Control {
+    public enum BorderStyle: Hashable, Sendable { case none, roundedRect }
+
+    /// The text. Setting it puts the caret at the end, clears undo and sends no event.
+    public var text: String? {
+        get { storage }
+        set {
+            storage = TextField.sanitized(newValue ?? "")
+            selection = storage.utf8.count..<storage.utf8.count
+            anchor = selection.lowerBound
+            markedText = nil
+            undoStack = []
+            redoStack = []
+            textChanged()
+        }
+    }
+    /// Shown in the placeholder colour while the text is empty.
+    public var placeholder: String? { didSet { placeholderLayout = nil; setNeedsDisplay() } }
+    public var font: Font = .systemFont(ofSize: Font.labelFontSize) { didSet { placeholderLayout = nil; textChanged() } }
+    public var textColor: Color = .label { didSet { setNeedsDisplay() } }
+    public var textAlignment: TextAlignment = .natural { didSet { textChanged() } }
+    /// Shows a bullet for each character, and refuses to copy or cut.
+    public var isSecureTextEntry = false { didSet { textChanged() } }
+    public var borderStyle: BorderStyle = .roundedRect { didSet { applyBorderStyle() } }
+    /// Asked when Return is pressed; true resigns the focus. Nil: the focus stays.
+    public var shouldReturn: ((TextField) -> Bool)?
+
+    /// The caret's blink: visible, then hidden, this long each (UIKit's rhythm).
+    public static let blinkInterval = 0.5
+
+    private var storage = ""
+    /// The selection (empty: the caret), and the end that stays when Shift extends it.
+    private var selection = 0..<0
+    private var anchor = 0
+    /// An input method's text being composed at the caret (preedit), not yet in ``text``.
+    public private(set) var markedText: String?
+
+    private var undoStack: [(text: String, selection: Range<Int>)] = []
+    private var redoStack: [(text: String, selection: Range<Int>)] = []
+    /// Consecutive typing is undone in one step.
+    private var lastEditWasTyping = false
+
+    private var displayLayout: TextLayout?
+    private var placeholderLayout: TextLayout?
+    private var scrollX = 0.0
+    private let caret = View(frame: .zero)
+    private var blinkTimer: MediaTimer?
+    /// How the pointer selects while dragging: by characters, words or the line.
+    private var dragGranularity = 1
+
+    public override init(frame: Rect) {
+        super.init(frame: frame)
+        hasDrawnContent = true
+        caret.isUserInteractionEnabled = false
+        caret.isHidden = true
+        addSubview(caret)
+        applyBorderStyle()
+        caret.backgroundColor = tintColor
+    }
+
+    public convenience init() { self.init(frame: Rect(x: 0, y: 0, width: 200, height: 34)) }
+
+    private func applyBorderStyle() {
+        switch borderStyle {
+        case .roundedRect:
+            layer.cornerRadius = 5
+            layer.borderWidth = 1
+            layer.borderColor = .systemGray4
+            backgroundColor = .white
+        case .none:
+            layer.cornerRadius = 0
+            layer.borderWidth = 0
+        }
+        textChanged()
+    }
+
+    // MARK: Reading
+
+    /// The selected part of ``text`` (`selectedTextRange`); empty at the caret.
+    public var selectedTextRange: Range<String.Index> {
+        get {
+            let u = storage.utf8
+            return u.index(u.startIndex, offsetBy: selection.lowerBound)..<u.index(u.startIndex, offsetBy: selection.upperBound)
+        }
+        set {
+            let u = storage.utf8
+            let lower = u.distance(from: u.startIndex, to: newValue.lowerBound)
+            let upper = u.distance(from: u.startIndex, to: newValue.upperBound)
+            select(snap(lower)..<snap(upper), anchor: snap(lower))
+        }
+    }
+
+    public var selectedText: String { String(storage[selectedTextRange]) }
+    /// True while the field has the focus (`isEditing`).
+    public var isEditing: Bool { isFirstResponder }
+    public var hasText: Bool { !storage.isEmpty }
+    public var canUndo: Bool { !undoStack.isEmpty }
+    public var canRedo: Bool { !redoStack.isEmpty }
+
+    // MARK: Editing (UIKeyInput and the edit menu's actions)
+
+    /// Replaces the selection with `text` as typing does (`insertText(_:)`).
+    public func insertText(_ text: String) {
+        let clean = TextField.sanitized(text)
+        guard !clean.isEmpty || !selection.isEmpty else { return }
+        edit(replacing: selection, with: clean, typing: true)
+    }
+
+    /// Deletes the selection, or the character before the caret (`deleteBackward()`).
+    public func deleteBackward() {
+        if selection.isEmpty {
+            guard let previous = boundary(before: selection.lowerBound) else { return }
+            edit(replacing: previous..<selection.lowerBound, with: "", typing: false)
+        } else {
+            edit(replacing: selection, with: "", typing: false)
+        }
+    }
+
+    public func selectAll() { select(0..<storage.utf8.count, anchor: 0) }
+
+    /// Copies the selection to the clipboard (not from a secure field).
+    public func copy() {
+        guard !selection.isEmpty, !isSecureTextEntry else { return }
+        Pasteboard.general.string = selectedText
+    }
+
+    /// Copies the selection and deletes it (not from a secure field).
+    public func cut() {
+        guard !selection.isEmpty, !isSecureTextEntry else { return }
+        copy()
+        edit(replacing: selection, with: "", typing: false)
+    }
+
+    /// Inserts the clipboard's text, whoever offered it (read through a pipe:
+    /// it arrives a moment later). Line breaks become spaces; invalid UTF-8 has
+    /// become U+FFFD on the way in.
+    public func paste() {
+        Pasteboard.general.readString { [weak self] text in
+            guard let self, let text else { return }
+            edit(replacing: selection, with: TextField.sanitized(text), typing: false)
+        }
+    }
+
+    public func undo() {
+        guard let last = undoStack.popLast() else { return }
+        redoStack.append((storage, selection))
+        restore(last)
+    }
+
+    public func redo() {
+        guard let next = redoStack.popLast() else { return }
+        undoStack.append((storage, selection))
+        restore(next)
+    }
+
+    private func restore(_ state: (text: String, selection: Range<Int>)) {
+        storage = state.text
+        selection = state.selection
+        anchor = selection.lowerBound
+        lastEditWasTyping = false
+        textChanged()
+        sendActions(for: .editingChanged)
+    }
+
+    // MARK: Input methods (text-input: preedit and commit)
+
+    /// Shows an input method's composition at the caret, underlined, replacing
+    /// the selection when it starts (`setMarkedText`); nil or "" removes it.
+    public func setMarkedText(_ text: String?) {
+        if markedText == nil, let text, !text.isEmpty, !selection.isEmpty {
+            edit(replacing: selection, with: "", typing: false)
+        }
+        let clean = text.map(TextField.sanitized)
+        markedText = clean?.isEmpty == false ? clean : nil
+        textChanged()
+    }
+
+    /// Ends composition: the marked text becomes part of the text (`unmarkText`).
+    public func unmarkText() {
+        guard let marked = markedText else { return }
+        markedText = nil
+        edit(replacing: selection, with: marked, typing: true)
+    }
+
+    // MARK: The one place text changes by the user
+
+    private func edit(replacing range: Range<Int>, with new: String, typing: Bool) {
+        if !(typing && lastEditWasTyping && range.isEmpty) {
+            undoStack.append((storage, selection))
+            if undoStack.count > 500 { undoStack.removeFirst() }
+        }
+        redoStack = []
+        lastEditWasTyping = typing
+        let bytes = Array(storage.utf8)
+        storage = String(decoding: bytes[..<range.lowerBound] + Array(new.utf8) + bytes[range.upperBound...], as: UTF8.self)
+        let caretAt = range.lowerBound + new.utf8.count
+        selection = caretAt..<caretAt
+        anchor = caretAt
+        textChanged()
+        sendActions(for: .editingChanged)
+    }
+
+    /// Text a single line can hold: line breaks and tabs become spaces, NUL is dropped.
+    private static func sanitized(_ text: String) -> String {
+        String(String.UnicodeScalarView(text.unicodeScalars.compactMap { s -> Unicode.Scalar? in
+            switch s {
+            case "\u{0}": nil
+            case "\n", "\r", "\t", "\u{2028}", "\u{2029}": " "
+            default: s
+            }
+        }))
+    }
+
+    // MARK: Layout of the shown text
+
+    /// What is shown: the text (or bullets), with the marked text at the caret.
+    private var displayString: String {
+        let shown = isSecureTextEntry ? String(repeating: "•", count: storage.count) : storage
+        guard let marked = markedText else { return shown }
+        let at = displayOffset(selection.lowerBound)
+        let bytes = Array(shown.utf8)
+        return String(decoding: bytes[..<at] + Array(marked.utf8) + bytes[at...], as: UTF8.self)
+    }
+
+    /// A text offset's place in the shown string (bullets are 3 bytes a character).
+    private func displayOffset(_ offset: Int) -> Int {
+        guard isSecureTextEntry else { return offset }
+        return String(decoding: storage.utf8.prefix(offset), as: UTF8.self).count * 3
+    }
+
+    /// The text offset of a place in the shown string (the marked text counts as the caret).
+    private func storageOffset(_ display: Int) -> Int {
+        var d = display
+        if let marked = markedText {
+            let at = displayOffset(selection.lowerBound)
+            if d >= at + marked.utf8.count { d -= marked.utf8.count } else if d > at { d = at }
+        }
+        guard isSecureTextEntry else { return min(d, storage.utf8.count) }
+        let characters = d / 3
+        return storage.prefix(characters).utf8.count
+    }
+
+    private var layoutOfText: TextLayout {
+        if let displayLayout { return displayLayout }
+        let style = TextStyle(font: font, color: textColor, alignment: .left, lineBreakMode: .byClipping, numberOfLines: 1)
+        let made = TextLayout(AttributedText(displayString), style: style, width: nil)
+        displayLayout = made
+        return made
+    }
+
+    /// The area text is drawn in.
+    private var textRect: Rect {
+        bounds.insetBy(dx: borderStyle == .roundedRect ? 7 : 0, dy: 0)
+    }
+
+    /// Where the layout's origin goes: aligned in the text rect, scrolled to keep the caret in view.
+    private var textOrigin: Point {
+        let layout = layoutOfText
+        let r = textRect
+        let height = layout.lines.first?.rect.height ?? font.lineHeight
+        var x = r.minX
+        let room = r.width - layout.size.width
+        if room > 0 {
+            let rtl = layout.lines.first?.isRightToLeft ?? false
+            switch textAlignment {
+            case .left: break
+            case .right: x += room
+            case .center: x += room / 2
+            case .natural, .justified: if rtl { x += room }
+            }
+        } else {
+            x -= scrollX
+        }
+        return Point(x: x, y: r.minY + ((r.height - height) / 2 * contentScaleFactor).rounded(.down) / contentScaleFactor)
+    }
+
+    private func textChanged() {
+        displayLayout = nil
+        setNeedsDisplay()
+        scrollToCaret()
+        updateCaret(restartBlink: true)
+    }
+
+    private func scrollToCaret() {
+        let layout = layoutOfText
+        let r = textRect
+        guard layout.size.width > r.width else { scrollX = 0; return }
+        let caretX = layout.caretRect(atByte: displayOffset(selection.upperBound) + (markedText?.utf8.count ?? 0)).minX
+        if caretX - scrollX < 0 { scrollX = caretX }
+        if caretX - scrollX > r.width { scrollX = caretX - r.width }
+        scrollX = min(max(0, scrollX), layout.size.width - r.width + 1)
+    }
+
+    override func boundsSizeDidChange() {
+        super.boundsSizeDidChange()
+        textChanged()
+    }
+
+    // MARK: Drawing
+
+    public override func draw(in context: any DrawingContext) {
+        let origin = textOrigin
+        context.saveState()
+        context.clip(to: textRect)
+        if storage.isEmpty && markedText == nil, let placeholder, !placeholder.isEmpty {
+            if placeholderLayout == nil {
+                placeholderLayout = TextLayout(AttributedText(placeholder), style: TextStyle(font: font, color: .placeholderText, lineBreakMode: .byTruncatingTail, numberOfLines: 1), width: textRect.width)
+            }
+            placeholderLayout?.draw(at: Point(x: textRect.minX, y: origin.y), color: .placeholderText, in: context)
+        } else {
+            let layout = layoutOfText
+            if isFirstResponder, !selection.isEmpty {
+                for r in layout.selectionRects(from: displayOffset(selection.lowerBound), to: displayOffset(selection.upperBound)) {
+                    context.fill(r.offsetBy(dx: origin.x, dy: origin.y), color: tintColor.withAlpha(0.25))
+                }
+            }
+            layout.draw(at: origin, color: isEnabled ? textColor : textColor.withAlpha(0.45), in: context)
+            if let marked = markedText {
+                let at = displayOffset(selection.lowerBound)
+                for r in layout.selectionRects(from: at, to: at + marked.utf8.count) {
+                    context.fill(Rect(x: origin.x + r.minX, y: origin.y + r.maxY - 1.5, width: r.width, height: 1), color: textColor)
+                }
+            }
+        }
+        context.restoreState()
+    }
+
+    // MARK: The caret
+
+    private func updateCaret(restartBlink: Bool) {
+        let shows = isFirstResponder && selection.isEmpty && isEnabled
+        guard shows else {
+            caret.isHidden = true
+            blinkTimer?.cancel()
+            blinkTimer = nil
+            return
+        }
+        let layout = layoutOfText
+        let offset = displayOffset(selection.upperBound) + (markedText?.utf8.count ?? 0)
+        let rect = layout.caretRect(atByte: offset)
+        let origin = textOrigin
+        let height = rect.height > 0 ? rect.height : font.lineHeight
+        View.performWithoutAnimation {
+            caret.frame = Rect(x: (origin.x + rect.minX - 1).rounded(), y: origin.y + rect.minY, width: 2, height: height)
+            caret.backgroundColor = tintColor
+            caret.isHidden = false
+            caret.alpha = 1
+        }
+        if restartBlink || blinkTimer == nil { scheduleBlink(at: currentMediaTime() + TextField.blinkInterval) }
+    }
+
+    /// Shows and hides the caret in turn, from `time` on, without drift.
+    private func scheduleBlink(at time: Double) {
+        blinkTimer?.cancel()
+        blinkTimer = MediaTimer.schedule(at: time) { [weak self] in
+            guard let self, !caret.isHidden else { return }
+            View.performWithoutAnimation { self.caret.alpha = self.caret.alpha > 0 ? 0 : 1 }
+            scheduleBlink(at: time + TextField.blinkInterval)
+        }
+    }
+
+    /// Whether the caret is showing now (for tests and snapshots).
+    public var isCaretVisible: Bool { !caret.isHidden && caret.alpha > 0 }
+
+    // MARK: Focus
+
+    public override var canBecomeFirstResponder: Bool { isEnabled && !isHidden && window != nil }
+
+    @discardableResult
+    public override func becomeFirstResponder() -> Bool {
+        let was = isFirstResponder
+        guard super.becomeFirstResponder() else { return false }
+        if !was {
+            sendActions(for: .editingDidBegin)
+            updateCaret(restartBlink: true)
+            setNeedsDisplay()
+        }
+        return true
+    }
+
+    @discardableResult
+    public override func resignFirstResponder() -> Bool {
+        let was = isFirstResponder
+        guard super.resignFirstResponder() else { return false }
+        if was {
+            if markedText != nil { unmarkText() }
+            updateCaret(restartBlink: false)
+            setNeedsDisplay()
+            sendActions(for: .editingDidEnd)
+        }
+        return true
+    }
+
+    public override func stateDidChange() {
+        updateCaret(restartBlink: false)
+        setNeedsDisplay()
+    }
+
+    public override func tintColorDidChange() { caret.backgroundColor = tintColor }
+
+    public override func cursor(at point: Point) -> Cursor? { .text }
+
+    // MARK: Pointer: click places the caret, drag selects, double click a word, triple the line
+
+    private func offset(at point: Point) -> Int {
+        let origin = textOrigin
+        let layout = layoutOfText
+        let (byte, trailing) = layout.index(at: Point(x: point.x - origin.x, y: layout.size.height / 2))
+        var display = byte
+        if trailing > 0 { display = layout.boundaries().cursor.first { $0 > byte } ?? layout.text.utf8.count }
+        return snap(storageOffset(display))
+    }
+
+    public override func beginTracking(_ touch: Touch, with event: Strata.Event?) -> Bool {
+        if !isFirstResponder { becomeFirstResponder() }
+        if markedText != nil { unmarkText() }
+        let at = offset(at: touch.location(in: self))
+        dragGranularity = min(3, touch.tapCount)
+        lastEditWasTyping = false
+        switch dragGranularity {
+        case 1: select(at..<at, anchor: at)
+        case 2: let word = wordRange(around: at); select(word, anchor: word.lowerBound)
+        default: selectAll()
+        }
+        return true
+    }
+
+    public override func continueTracking(_ touch: Touch, with event: Strata.Event?) -> Bool {
+        guard dragGranularity < 3 else { return true }
+        let at = offset(at: touch.location(in: self))
+        if dragGranularity == 2 {
+            let word = wordRange(around: at)
+            let start = wordRange(around: anchor)
+            select(min(start.lowerBound, word.lowerBound)..<max(start.upperBound, word.upperBound), anchor: anchor)
+        } else {
+            select(min(anchor, at)..<max(anchor, at), anchor: anchor)
+        }
+        return true
+    }
+
+    private func select(_ range: Range<Int>, anchor: Int) {
+        let end = storage.utf8.count
+        selection = min(range.lowerBound, end)..<min(range.upperBound, end)
+        self.anchor = min(anchor, end)
+        scrollToCaret()
+        updateCaret(restartBlink: true)
+        setNeedsDisplay()
+    }
+
+    // MARK: Keys
+
+    public override func pressesBegan(_ presses: Set<Press>, with event: PressesEvent?) {
+        guard isEnabled, isFirstResponder, let key = presses.first?.key else { return super.pressesBegan(presses, with: event) }
+        if !handle(key) { super.pressesBegan(presses, with: event) }
+    }
+
+    /// Presses end here too when the field handled them (Space and Return are not a control's activation).
+    public override func pressesEnded(_ presses: Set<Press>, with event: PressesEvent?) {
+        guard isFirstResponder else { return super.pressesEnded(presses, with: event) }
+        if let key = presses.first?.key, key.keysym == Key.tab || key.keysym == Key.isoLeftTab { super.pressesEnded(presses, with: event) }
+    }
+
+    private func handle(_ key: Key) -> Bool {
+        let shift = key.modifierFlags.contains(.shift)
+        let control = key.modifierFlags.contains(.control)
+        switch key.keysym {
+        case 0xff08: control ? deleteWord(forward: false) : deleteBackward(); return true        // BackSpace
+        case 0xffff: control ? deleteWord(forward: true) : deleteForward(); return true          // Delete
+        case 0xff51: move(visually: -1, byWord: control, extend: shift); return true              // Left
+        case 0xff53: move(visually: 1, byWord: control, extend: shift); return true               // Right
+        case 0xff50, 0xff52: moveTo(0, extend: shift); return true                                // Home, Up
+        case 0xff57, 0xff54: moveTo(storage.utf8.count, extend: shift); return true               // End, Down
+        case 0xff0d, 0xff8d:                                                                      // Return, Enter
+            if markedText != nil { unmarkText(); return true }
+            sendActions(for: [.primaryActionTriggered, .editingDidEndOnExit])
+            if shouldReturn?(self) == true { resignFirstResponder() }
+            return true
+        case Key.tab, Key.isoLeftTab: return false
+        default: break
+        }
+        if control {
+            switch key.charactersIgnoringModifiers.lowercased() {
+            case "a": selectAll()
+            case "c": copy()
+            case "x": cut()
+            case "v": paste()
+            case "z": shift ? redo() : undo()
+            case "y": redo()
+            default: return false
+            }
+            return true
+        }
+        guard !key.modifierFlags.contains(.alternate), !key.modifierFlags.contains(.command),
+              !key.characters.isEmpty, key.characters.unicodeScalars.allSatisfy({ $0.value >= 0x20 && $0.value != 0x7f }) else { return false }
+        insertText(key.characters)
+        return true
+    }
+
+    private func deleteForward() {
+        if !selection.isEmpty { return edit(replacing: selection, with: "", typing: false) }
+        guard let next = boundary(after: selection.upperBound) else { return }
+        edit(replacing: selection.upperBound..<next, with: "", typing: false)
+    }
+
+    private func deleteWord(forward: Bool) {
+        guard selection.isEmpty else { return edit(replacing: selection, with: "", typing: false) }
+        let at = selection.lowerBound
+        let other = forward ? nextWordEnd(after: at) : previousWordStart(before: at)
+        guard other != at else { return }
+        edit(replacing: min(at, other)..<max(at, other), with: "", typing: false)
+    }
+
+    private func move(visually direction: Int, byWord: Bool, extend: Bool) {
+        lastEditWasTyping = false
+        if markedText != nil { unmarkText() }
+        if !extend, !selection.isEmpty, !byWord {
+            // A selection collapses to its side.
+            let to = direction < 0 ? selection.lowerBound : selection.upperBound
+            return select(to..<to, anchor: to)
+        }
+        let from = extend ? (selection.lowerBound == anchor ? selection.upperBound : selection.lowerBound) : selection.upperBound
+        let to: Int
+        if byWord {
+            to = direction < 0 ? previousWordStart(before: from) : nextWordEnd(after: from)
+        } else if isSecureTextEntry {
+            to = (direction < 0 ? boundary(before: from) : boundary(after: from)) ?? from
+        } else {
+            to = snap(layoutOfText.visualMove(fromByte: from, direction: direction))
+        }
+        moveTo(to, extend: extend, from: from)
+    }
+
+    private func moveTo(_ to: Int, extend: Bool, from: Int? = nil) {
+        lastEditWasTyping = false
+        if extend {
+            select(min(anchor, to)..<max(anchor, to), anchor: anchor)
+        } else {
+            select(to..<to, anchor: to)
+        }
+    }
+
+    // MARK: Boundaries (grapheme clusters and words, by Unicode's rules through Pango)
+
+    private var plainBoundaries: (cursor: [Int], wordStarts: Set<Int>, wordEnds: Set<Int>) {
+        TextLayout(AttributedText(storage), style: TextStyle(font: font, color: textColor, numberOfLines: 1), width: nil).boundaries()
+    }
+
+    /// The nearest caret position at or before an offset.
+    private func snap(_ offset: Int) -> Int {
+        let clamped = min(max(0, offset), storage.utf8.count)
+        var index = storage.utf8.index(storage.utf8.startIndex, offsetBy: clamped)
+        while index != storage.startIndex, !storage.indices.contains(index), index != storage.endIndex {
+            index = storage.utf8.index(before: index)
+        }
+        return storage.utf8.distance(from: storage.utf8.startIndex, to: index)
+    }
+
+    private func boundary(before offset: Int) -> Int? {
+        guard offset > 0 else { return nil }
+        let index = storage.utf8.index(storage.utf8.startIndex, offsetBy: offset)
+        return storage.utf8.distance(from: storage.utf8.startIndex, to: storage.index(before: index))
+    }
+
+    private func boundary(after offset: Int) -> Int? {
+        guard offset < storage.utf8.count else { return nil }
+        let index = storage.utf8.index(storage.utf8.startIndex, offsetBy: offset)
+        return storage.utf8.distance(from: storage.utf8.startIndex, to: storage.index(after: index))
+    }
+
+    private func previousWordStart(before offset: Int) -> Int {
+        guard !isSecureTextEntry else { return 0 }
+        return plainBoundaries.wordStarts.filter { $0 < offset }.max() ?? 0
+    }
+
+    private func nextWordEnd(after offset: Int) -> Int {
+        guard !isSecureTextEntry else { return storage.utf8.count }
+        return plainBoundaries.wordEnds.filter { $0 > offset }.min() ?? storage.utf8.count
+    }
+
+    /// The word around an offset (or the gap between words, as a double click there selects).
+    private func wordRange(around offset: Int) -> Range<Int> {
+        guard !isSecureTextEntry else { return 0..<storage.utf8.count }
+        let b = plainBoundaries
+        let edges = b.wordStarts.union(b.wordEnds).union([0, storage.utf8.count])
+        let start = edges.filter { $0 <= offset }.max() ?? 0
+        let end = edges.filter { $0 > offset }.min() ?? storage.utf8.count
+        return start..<max(start, end)
+    }
+}

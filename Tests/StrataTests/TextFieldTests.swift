@@ -1,0 +1,219 @@
+@testable import Strata
+import StrataTesting
+import Testing
+
+@MainActor
+@Suite("TextField", .serialized)
+struct TextFieldTests {
+    func setUp(_ text: String = "") -> (ViewFixture, InputDriver, TextField, () -> [String]) {
+        let f = ViewFixture()
+        let field = TextField(frame: Rect(x: 20, y: 20, width: 300, height: 34))
+        field.text = text
+        f.window.rootView.addSubview(field)
+        Transaction.flush()
+        var log: [String] = []
+        for (event, name) in [(Control.Event.editingDidBegin, "begin"), (.editingChanged, "changed"), (.editingDidEnd, "end"),
+                              (.editingDidEndOnExit, "exit"), (.primaryActionTriggered, "primary")] {
+            field.addAction(for: event) { _ in log.append(name) }
+        }
+        return (f, InputDriver(window: f.window), field, { defer { log = [] }; return log })
+    }
+
+    func key(_ input: InputDriver, _ keysym: UInt32, shift: Bool = false, control: Bool = false) {
+        if shift { input.pressKey(keysym: Keysym.shift) }
+        if control { input.pressKey(keysym: Keysym.control) }
+        input.pressKey(keysym: keysym)
+        input.releaseKey(keysym: keysym)
+        if control { input.releaseKey(keysym: Keysym.control) }
+        if shift { input.releaseKey(keysym: Keysym.shift) }
+    }
+
+    /// The x (window points) of the caret after `prefix` of the field's text.
+    func x(after prefix: String, in field: TextField) -> Double {
+        let layout = TextLayout(AttributedText(prefix), style: TextStyle(font: field.font, color: .black, numberOfLines: 1), width: nil)
+        return field.convert(Point(x: 7 + layout.size.width, y: 0), to: nil).x
+    }
+
+    @Test("Typing through the keymap, with events; Backspace and Delete; Return sends its actions")
+    func typing() {
+        let (_, input, field, events) = setUp()
+        input.click(at: Point(x: 100, y: 37))
+        #expect(field.isFirstResponder)
+        #expect(events() == ["begin"])
+        input.type("Hello, World!")
+        #expect(field.text == "Hello, World!")
+        #expect(events().allSatisfy { $0 == "changed" })
+        key(input, Keysym.backspace)
+        #expect(field.text == "Hello, World")
+        key(input, Keysym.home)
+        key(input, Keysym.delete)
+        #expect(field.text == "ello, World")
+        events()
+        key(input, Keysym.returnKey)
+        #expect(events() == ["exit", "primary"])   // handlers run in the order added
+        #expect(field.isFirstResponder)
+        field.shouldReturn = { _ in true }
+        key(input, Keysym.returnKey)
+        #expect(!field.isFirstResponder)
+        #expect(events() == ["exit", "primary", "end"])
+        // Code sets the text: no event.
+        field.text = "set"
+        #expect(events().isEmpty)
+    }
+
+    @Test("Caret: movement by characters and (with Ctrl) words, Home/End, Shift extends the selection")
+    func caretAndSelection() {
+        let (_, input, field, _) = setUp("one two three")
+        field.becomeFirstResponder()
+        key(input, Keysym.home)
+        key(input, Keysym.right, control: true)
+        key(input, Keysym.right, shift: true, control: true)
+        #expect(field.selectedText == " two")
+        key(input, Keysym.right, shift: true)
+        #expect(field.selectedText == " two ")
+        key(input, Keysym.left)
+        #expect(field.selectedText.isEmpty)
+        key(input, Keysym.end, shift: true)
+        #expect(field.selectedText == " two three")
+        key(input, Keysym.left, control: true)
+        key(input, Keysym.backspace, control: true)
+        #expect(field.text == "one three" || field.text == "one  three" || field.text == "three")
+        field.text = "one two three"
+        key(input, Keysym.end)
+        key(input, Keysym.backspace, control: true)
+        #expect(field.text == "one two ")
+        // Grapheme clusters move and delete whole: an emoji with a skin tone, é decomposed.
+        field.text = "a👍🏽e\u{301}"
+        key(input, Keysym.backspace)
+        #expect(field.text == "a👍🏽")
+        key(input, Keysym.left)
+        key(input, Keysym.backspace)
+        #expect(field.text == "👍🏽")
+    }
+
+    @Test("Pointer: click places the caret, drag selects, double click a word, triple click the line")
+    func pointerSelection() {
+        let (f, input, field, _) = setUp("alpha beta gamma")
+        let y = 37.0
+        input.click(at: Point(x: x(after: "alpha be", in: field) + 0.5, y: y))
+        #expect(field.selectedTextRange.lowerBound == field.text!.index(field.text!.startIndex, offsetBy: 8))
+        f.advance(1)
+        input.drag(from: Point(x: x(after: "al", in: field), y: y), to: Point(x: x(after: "alpha bet", in: field), y: y), steps: 4, clock: f.clock)
+        #expect(field.selectedText == "pha bet")
+        f.advance(1)
+        input.click(at: Point(x: x(after: "alpha be", in: field), y: y))
+        input.click(at: Point(x: x(after: "alpha be", in: field), y: y))
+        #expect(field.selectedText == "beta")
+        input.click(at: Point(x: x(after: "alpha be", in: field), y: y))
+        #expect(field.selectedText == "alpha beta gamma")
+        // The selection is drawn in the tint colour.
+        let image = f.window.snapshot()
+        let p = image.rgba8(x: Int(x(after: "alp", in: field)), y: 30)
+        #expect(p.b > 200 && p.r < 230)
+    }
+
+    @Test("Copy, cut and paste through the clipboard; undo and redo; typing undoes in one step")
+    func clipboardAndUndo() async {
+        let (_, input, field, _) = setUp("copy me")
+        field.becomeFirstResponder()
+        key(input, 0x61, control: true)   // Ctrl+A
+        key(input, 0x63, control: true)   // Ctrl+C
+        #expect(Pasteboard.general.string == "copy me")
+        key(input, 0x78, control: true)   // Ctrl+X
+        #expect(field.text == "")
+        key(input, 0x76, control: true)   // Ctrl+V
+        key(input, 0x76, control: true)
+        await Task.yield()
+        #expect(field.text == "copy mecopy me")
+        key(input, 0x7a, control: true)   // undo the second paste
+        #expect(field.text == "copy me")
+        key(input, 0x7a, shift: true, control: true)   // redo
+        #expect(field.text == "copy mecopy me")
+        field.text = ""
+        input.type("typed words")
+        key(input, 0x7a, control: true)
+        #expect(field.text == "")
+        #expect(!field.canUndo)
+        key(input, 0x79, control: true)   // Ctrl+Y redoes
+        #expect(field.text == "typed words")
+        // Pasted line breaks and NUL become a single line.
+        Pasteboard.general.string = "two\nlines\u{0}!"
+        field.paste()
+        await Task.yield()
+        #expect(field.text == "typed wordstwo lines!")
+    }
+
+    @Test("Input method preedit shows underlined at the caret and is inserted on commit")
+    func preedit() {
+        let (f, _, field, events) = setUp("ab")
+        field.becomeFirstResponder()
+        events()
+        field.setMarkedText("にほ")
+        #expect(field.text == "ab")
+        #expect(field.markedText == "にほ")
+        let image = f.window.snapshot()
+        #expect(inkBounds(image, in: (Int(x(after: "ab", in: field)) + 2..<Int(x(after: "ab", in: field)) + 30, 20..<54)) != nil)
+        field.setMarkedText("日本")
+        field.unmarkText()
+        #expect(field.text == "ab日本")
+        #expect(field.markedText == nil)
+        #expect(events() == ["changed"])
+    }
+
+    @Test("Placeholder while empty; secure entry shows bullets and refuses to copy")
+    func placeholderAndSecure() {
+        let (f, input, field, _) = setUp()
+        field.placeholder = "Name"
+        let empty = f.window.snapshot()
+        let ink = inkBounds(empty, in: (27..<120, 20..<54))
+        #expect(ink == nil)   // the placeholder is light: no dark ink
+        var placeholderPixels = 0
+        for x in 27..<120 { for y in 20..<54 { let p = empty.rgba8(x: x, y: y); if p.r < 235 && p.r > 150 { placeholderPixels += 1 } } }
+        #expect(placeholderPixels > 20)
+        field.isSecureTextEntry = true
+        field.becomeFirstResponder()
+        input.type("secret")
+        #expect(field.text == "secret")
+        Pasteboard.general.string = "before"
+        field.selectAll()
+        field.copy()
+        #expect(Pasteboard.general.string == "before")
+        let shown = TextLayout(AttributedText("••••••"), style: TextStyle(font: field.font, color: .black, numberOfLines: 1), width: nil)
+        let secretImage = f.window.snapshot()
+        let bullets = inkBounds(secretImage, in: (27..<300, 20..<54))
+        #expect(bullets.map { Double($0.maxX - $0.minX) } ?? 0 < shown.size.width + 2)
+    }
+
+    @Test("The caret blinks on the media clock and stays solid while typing")
+    func caretBlink() {
+        let (f, input, field, _) = setUp()
+        field.becomeFirstResponder()
+        #expect(field.isCaretVisible)
+        f.advance(0.5)
+        #expect(!field.isCaretVisible)
+        f.advance(0.5)
+        #expect(field.isCaretVisible)
+        f.advance(0.4)
+        input.type("a")
+        f.advance(0.3)
+        #expect(field.isCaretVisible)   // typing restarted the rhythm
+        f.advance(0.25)
+        #expect(!field.isCaretVisible)
+        field.resignFirstResponder()
+        #expect(!field.isCaretVisible)
+    }
+
+    @Test("Long text scrolls to keep the caret in view")
+    func scrolling() {
+        let (f, input, field, _) = setUp()
+        field.becomeFirstResponder()
+        input.type(String(repeating: "wide text ", count: 8))
+        let image = f.window.snapshot()
+        // The end of the text is visible near the right edge.
+        let ink = inkBounds(image, in: (20..<320, 20..<54))
+        #expect((ink?.maxX ?? 0) > 280)
+        key(input, Keysym.home)
+        let start = f.window.snapshot()
+        #expect((inkBounds(start, in: (20..<60, 20..<54))?.minX ?? 100) < 32)
+    }
+}
