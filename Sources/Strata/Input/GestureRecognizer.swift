@@ -33,6 +33,10 @@ open class GestureRecognizer {
     }
     /// Cancel the view's touches once the gesture is recognized (default true).
     public var cancelsTouchesInView = true
+    /// The kinds of touch it sees (`allowedTouchTypes`): fingers and the pointer by default.
+    public var allowedTouchTypes: Set<Touch.TouchType> = [.direct, .indirectPointer]
+    /// Asked when the gesture would begin (`gestureRecognizerShouldBegin`); false: it fails.
+    public var shouldBegin: ((GestureRecognizer) -> Bool)?
     /// The touches it is following.
     var touches: [Touch] = []
 
@@ -224,7 +228,8 @@ public final class PanGestureRecognizer: GestureRecognizer {
         samples.append((t.timestamp, t.windowLocation))
         if samples.count > 64 { samples.removeFirst(samples.count - 64) }
         switch state {
-        case .possible where Self.distance(s, t.windowLocation) > Self.hysteresis: state = .began
+        case .possible where Self.distance(s, t.windowLocation) > Self.hysteresis:
+            state = shouldBegin?(self) ?? true ? .began : .failed
         case .began, .changed: state = .changed
         default: break
         }

@@ -105,7 +105,9 @@ final class InputDispatcher {
         var recognizers: [GestureRecognizer] = []
         var v = view
         while let current = v {
-            recognizers += current.gestureRecognizers.filter { $0.isEnabled && !($0 is HoverGestureRecognizer) }
+            recognizers += current.gestureRecognizers.filter {
+                $0.isEnabled && !($0 is HoverGestureRecognizer) && $0.allowedTouchTypes.contains(type)
+            }
             v = current.superview
         }
         touch.gestureRecognizers = recognizers
