@@ -54,6 +54,9 @@ let package = Package(
         .executableTarget(name: "strata-probe", dependencies: ["StrataTesting", "WaylandClient"], path: "Tools/StrataProbe"),
         .executableTarget(name: "gallery", dependencies: ["Strata", "StrataTesting"], path: "Examples/Gallery"),
         .executableTarget(name: "clock", dependencies: ["Strata", "StrataTesting"], path: "Examples/Clock"),
+        .executableTarget(name: "text", dependencies: ["Strata", "StrataTesting"], path: "Examples/Text"),
+        .executableTarget(name: "controls", dependencies: ["Strata", "StrataTesting"], path: "Examples/Controls"),
+        .executableTarget(name: "todo", dependencies: ["Strata", "StrataTesting"], path: "Examples/Todo"),
 
         // Benchmark scenes of ../Docs/Benchmarks.md: `swift run -c release strata-bench`.
         .executableTarget(name: "strata-bench", dependencies: ["LayerKit", "PixmanRender", "Strata", "WaylandClient", "StrataTesting", "CPixman", "AllocationCounter"],

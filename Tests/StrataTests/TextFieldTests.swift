@@ -217,3 +217,55 @@ struct TextFieldTests {
         #expect((inkBounds(start, in: (20..<60, 20..<54))?.minX ?? 100) < 32)
     }
 }
+
+/// Controls driven by a real seat: keys from a virtual keyboard (wtype) and the
+/// selection of another client (wl-copy) on sway.
+@MainActor
+@Suite("Controls with real input", .serialized)
+struct ControlsOnSwayTests {
+    @Test("type into a text field with a virtual keyboard, paste invalid UTF-8 from wl-copy, toggle a switch and step a slider by keys")
+    func controlsOnSway() throws {
+        let (sway, display) = try appOnSway()
+        defer { withExtendedLifetime(sway) { Application.shared.disconnect() } }
+        let window = Window(title: "controls", size: Size(width: 320, height: 160))
+        let field = TextField(frame: Rect(x: 10, y: 10, width: 300, height: 34))
+        let toggle = Switch(frame: Rect(x: 10, y: 60, width: 0, height: 0))
+        let slider = Slider(frame: Rect(x: 10, y: 110, width: 300, height: 31))
+        var switched = 0
+        toggle.addAction(for: .valueChanged) { _ in switched += 1 }
+        for v in [field, toggle, slider] as [View] { window.rootView.addSubview(v) }
+        window.show()
+        field.becomeFirstResponder()
+        try display.connection.dispatch(until: { window.toplevel?.frameNumber ?? 0 > 0 }, timeout: 5)
+        try display.connection.roundtrip()
+
+        let (typing, _) = try sway.startClient(["wtype", "-s", "400", "Hi ✓"])
+        defer { typing.terminate() }
+        try display.connection.dispatch(until: { field.text == "Hi ✓" }, timeout: 10, what: "the typed text in the field (\(field.text ?? ""))")
+
+        // Another client's selection, with bytes that are not UTF-8 (a lone surrogate's encoding, 0xFF).
+        let (copy, _) = try sway.startClient(["sh", "-c", "printf 'ok\\355\\240\\200\\377!' | wl-copy"])
+        defer { copy.terminate() }
+        // Read it until it is wl-copy's (the offer may still be Strata's or incomplete at first).
+        var offered: String?, reading = false
+        try display.connection.dispatch(until: {
+            if !reading, Pasteboard.general.hasStrings {
+                reading = true
+                Pasteboard.general.readString { offered = $0; reading = false }
+            }
+            return offered?.hasSuffix("!") == true
+        }, timeout: 10, what: "wl-copy's selection")
+        let (paste, _) = try sway.startClient(["wtype", "-M", "ctrl", "v", "-m", "ctrl"])
+        defer { paste.terminate() }
+        try display.connection.dispatch(until: { field.text?.hasSuffix("!") == true }, timeout: 10, what: "the pasted text (\(field.text ?? ""))")
+        #expect(field.text == "Hi ✓ok\u{FFFD}\u{FFFD}\u{FFFD}\u{FFFD}!")
+
+        // Tab to the switch, Space flips it; Tab to the slider, Right steps it.
+        let (keys, _) = try sway.startClient(["wtype", "-k", "Tab", "-s", "100", "-k", "space", "-s", "100", "-k", "Tab", "-s", "100", "-k", "Right"])
+        defer { keys.terminate() }
+        try display.connection.dispatch(until: { slider.value > 0 }, timeout: 10, what: "the slider to step")
+        #expect(toggle.isOn && switched == 1)
+        #expect(abs(slider.value - 0.05) < 1e-9)
+        #expect(slider.isFirstResponder)
+    }
+}

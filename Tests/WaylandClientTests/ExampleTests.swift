@@ -85,6 +85,43 @@ struct ExampleTests {
         #expect(strip.width == 640 * 5 && strip.height == 480)                    // 0.5 s at 8 frames a second
     }
 
+    @Test("text, controls and todo run on weston and offscreen; their pictures show text and controls")
+    func textAndControls() throws {
+        let weston = try HeadlessWeston()
+        let dir = weston.runtimeDirectory + "/offscreen"
+        for name in ["text", "controls", "todo"] {
+            let binary = ".build/debug/\(name)"
+            try #require(access(binary, X_OK) == 0, "build the examples first (swift build --build-tests)")
+            let onScreen = try weston.runClient([binary, "--seconds", "1"], timeout: 30)
+            #expect(onScreen.status == 0, "\(name): \(onScreen.output)")
+            let offscreen = try weston.runClient([binary], environment: ["STRATA_OFFSCREEN": dir, "STRATA_OFFSCREEN_DURATION": "0.3",
+                                                                       "WAYLAND_DISPLAY": "strata-nothing-here"], timeout: 30)
+            #expect(offscreen.status == 0, "\(name): \(offscreen.output)")
+        }
+        let text = try RenderedImage(contentsOfFile: dir + "/Strata-text.png")
+        #expect(text.width == 900 && text.height == 640)
+        // Hebrew is right-aligned: ink near the right edge of its row; the emoji row has colour.
+        #expect((820..<880).contains { x in (150..<170).contains { y in text.rgba8(x: x, y: y).r < 100 } })
+        #expect((280..<520).contains { x in (300..<330).contains { y in let p = text.rgba8(x: x, y: y); return p.r > 200 && p.g > 150 && p.b < 90 } })
+        let controls = try RenderedImage(contentsOfFile: dir + "/Strata-controls.png")
+        let on = controls.rgba8(x: 250, y: 85)                           // the switch that is on: green
+        #expect(on.g > 180 && on.r < 80 && on.b < 120)
+        let todo = try RenderedImage(contentsOfFile: dir + "/To-do.png")
+        #expect(todo.rgba8(x: 340, y: 33).b == 255)                   // the filled Add button
+    }
+
+    @Test("on a machine with no fonts, the text example says so clearly and fails")
+    func noFonts() throws {
+        let weston = try HeadlessWeston()
+        let config = weston.runtimeDirectory + "/fonts.conf"
+        let empty = "<?xml version=\"1.0\"?><!DOCTYPE fontconfig SYSTEM \"fonts.dtd\"><fontconfig><cachedir>\(weston.runtimeDirectory)/fc</cachedir></fontconfig>"
+        try #require(empty.withCString { s in fopen(config, "w").map { f in defer { fclose(f) }; return fputs(s, f) >= 0 } } == true)
+        let (status, output) = try weston.runClient([".build/debug/text"], environment: ["FONTCONFIG_FILE": config, "STRATA_OFFSCREEN": weston.runtimeDirectory],
+                                                    timeout: 30)
+        #expect(status == 1, "\(output)")
+        #expect(output.contains("fontconfig finds no fonts"), "\(output)")
+    }
+
     @Test("strata-probe reports what a compositor offers: attached, started headless, as a table or JSON; bad input is a clear error")
     func strataProbe() throws {
         let binary = ".build/debug/strata-probe"

@@ -66,7 +66,11 @@ public final class Button: Control {
 
     /// The title colour for a state: set, or the normal state's, or the style's.
     public func titleColor(for state: State) -> Color {
-        titleColors[state] ?? titleColors[.normal] ?? (style == .filled ? .white : tintColor)
+        if let color = titleColors[state] ?? titleColors[.normal] { return color }
+        switch style {
+        case .filled: return state.contains(.disabled) ? Color(white: 0.55) : .white
+        case .plain: return tintColor
+        }
     }
 
     public func setImage(_ image: Image?, for state: State) {

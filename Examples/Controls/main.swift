@@ -1,0 +1,100 @@
+// Every control in its states: buttons (plain, filled, pressed, disabled),
+// switches, sliders, progress bars, text fields (placeholder, text, selection,
+// secure entry), an image view and a list — usable by pointer, keyboard and touch.
+// Usage: controls [--seconds N] [--socket NAME] [--screenshot PATH]; STRATA_OFFSCREEN=DIR renders offscreen.
+import Strata
+import StrataTesting
+
+@MainActor
+final class ControlsShowcase: ListDataSource {
+    let window = Window(title: "Strata controls", size: Size(width: 760, height: 520))
+    let fruits = ["Apples", "Bananas", "Cherries", "Dates", "Elderberries", "Figs", "Grapes", "Honeydew"]
+
+    init() {
+        window.backgroundColor = .systemGray6
+        let root = window.rootView
+        func caption(_ text: String, _ y: Double) {
+            let label = Label(frame: Rect(x: 20, y: y, width: 140, height: 30))
+            label.text = text
+            label.font = .systemFont(ofSize: 14, weight: .semibold)
+            label.textColor = .secondaryLabel
+            root.addSubview(label)
+        }
+        caption("Buttons", 20)
+        var x = 160.0
+        for (title, style, state) in [("Plain", Button.Style.plain, 0), ("Filled", .filled, 0), ("Pressed", .filled, 1), ("Disabled", .filled, 2)] {
+            let button = Button(title: title, style: style)
+            button.frame.origin = Point(x: x, y: 18)
+            if state == 1 { button.isHighlighted = true }
+            if state == 2 { button.isEnabled = false }
+            button.addAction(for: .primaryActionTriggered) { _ in print("\(title) pressed") }
+            root.addSubview(button)
+            x += button.frame.width + 16
+        }
+        caption("Switches", 70)
+        for (i, (on, enabled)) in [(false, true), (true, true), (true, false)].enumerated() {
+            let toggle = Switch(frame: Rect(x: 160 + Double(i) * 70, y: 70, width: 0, height: 0))
+            toggle.isOn = on
+            toggle.isEnabled = enabled
+            root.addSubview(toggle)
+        }
+        caption("Sliders", 120)
+        for (i, value) in [0.25, 0.7].enumerated() {
+            let slider = Slider(frame: Rect(x: 160 + Double(i) * 200, y: 120, width: 180, height: 31))
+            slider.value = value
+            if i == 1 { slider.minimumTrackTintColor = .systemOrange }
+            root.addSubview(slider)
+        }
+        caption("Progress", 170)
+        for (i, value) in [0.3, 0.85].enumerated() {
+            let bar = ProgressView(frame: Rect(x: 160 + Double(i) * 200, y: 183, width: 180, height: 4))
+            bar.progress = value
+            root.addSubview(bar)
+        }
+        caption("Text fields", 210)
+        let empty = TextField(frame: Rect(x: 160, y: 210, width: 180, height: 34))
+        empty.placeholder = "Your name"
+        let filled = TextField(frame: Rect(x: 360, y: 210, width: 180, height: 34))
+        filled.text = "Selected text"
+        let secure = TextField(frame: Rect(x: 560, y: 210, width: 180, height: 34))
+        secure.isSecureTextEntry = true
+        secure.text = "password"
+        for field in [empty, filled, secure] { root.addSubview(field) }
+        caption("Image", 270)
+        let image = ImageView(image: Self.gradient(width: 120, height: 80))
+        image.frame = Rect(x: 160, y: 265, width: 120, height: 80)
+        image.layer.cornerRadius = 10
+        image.clipsToBounds = true
+        root.addSubview(image)
+        caption("List", 360)
+        let list = ListView(frame: Rect(x: 160, y: 360, width: 300, height: 140))
+        list.layer.cornerRadius = 10
+        list.dataSource = self
+        list.onSelectRow = { _, row in print("selected \(self.fruits[row])") }
+        root.addSubview(list)
+        // The middle field has the focus with its last word selected.
+        filled.becomeFirstResponder()
+        let text = filled.text!
+        filled.selectedTextRange = text.firstRange(of: "text")!
+    }
+
+    func numberOfRows(in list: ListView) -> Int { fruits.count }
+    func listView(_ list: ListView, configure cell: ListCell, forRow row: Int) { cell.textLabel.text = fruits[row] }
+
+    /// A colourful image made in code (no file needed).
+    static func gradient(width: Int, height: Int) -> Image {
+        var pixels: [UInt32] = []
+        for y in 0..<height {
+            for x in 0..<width {
+                let r = UInt32(255 * x / width), g = UInt32(120 + 100 * y / height), b = UInt32(255 - 255 * x / width)
+                pixels.append(0xff00_0000 | r << 16 | g << 8 | b)
+            }
+        }
+        return Image(width: width, height: height, pixels: pixels)!
+    }
+}
+
+ExampleCommandLine.main(program: "controls", screenshot: "controls.png", make: { ControlsShowcase() }) { app, headless in
+    app.window.show()
+    if headless { app.window.isFullscreen = true }
+}
