@@ -298,6 +298,12 @@ struct WindowDecorationTests {
         #expect(shot.width == 316 && shot.height == 248)
         #expect(shot.rgba8(x: 100, y: 20) == (0xeb, 0xeb, 0xed, 255))      // the title bar
         #expect(shot.rgba8(x: 100, y: 100) == (0x30, 0x60, 0x90, 255))     // the content
+        // The title, in text, centred in the bar.
+        let title = try #require(inkBounds(shot, in: (40..<216, 8..<40)))   // left of the buttons
+        #expect(abs(Double(title.minX + title.maxX) / 2 - 158) <= 2 && title.maxX - title.minX > 40)
+        window.title = "a much longer title that cannot fit in the bar at all"
+        let long = try #require(inkBounds(window.snapshot(), in: (8..<216, 10..<38)))
+        #expect(long.minX >= 104 && long.maxX < 214, "\(long)")                     // cut with "…", clear of the buttons
         #expect(shot.rgba8(x: 2, y: 100).a == 0)                          // the resize edge: transparent
         // Maximized: no edges, a known place on screen; the screen equals the snapshot.
         window.isMaximized = true
@@ -306,7 +312,7 @@ struct WindowDecorationTests {
         try WindowOnWestonTests().waitUntilShown(window, display)
         let screen = try weston.screenshot()
         #expect((screen.maximumDifference(from: window.snapshot()) ?? 255) <= 1)
-        #expect(screen.rgba8(x: 300, y: 16) == (0xeb, 0xeb, 0xed, 255) && screen.rgba8(x: 300, y: 200).b == 0x90)
+        #expect(screen.rgba8(x: 100, y: 16) == (0xeb, 0xeb, 0xed, 255) && screen.rgba8(x: 300, y: 200).b == 0x90)
         try screen.writePNG(to: "/tmp/strata-decorated.png")
     }
 

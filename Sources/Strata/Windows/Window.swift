@@ -23,6 +23,7 @@ public final class Window: Responder {
             oldValue?.hostWindow = nil
             if let decorations {
                 decorations.hostWindow = self
+                decorations.titleLabel.text = title
                 let s = scale
                 decorations.forEachInSubtree { $0.contentScaleFactor = s }
                 surfaceLayer.insertSublayer(decorations.layer, at: 0)
@@ -55,7 +56,10 @@ public final class Window: Responder {
 
     /// The title the compositor shows (and the offscreen run's file names).
     public var title: String {
-        didSet { onscreen?.toplevel.title = title }
+        didSet {
+            onscreen?.toplevel.title = title
+            decorations?.titleLabel.text = title
+        }
     }
 
     /// The content area's size in points. Setting it resizes the window when it is

@@ -23,6 +23,8 @@ final class WindowDecorations: View {
     static let margin = 8.0
 
     let titleBar = View()
+    /// The window's title, centred in the title bar and cut with "…" when long.
+    let titleLabel = Label(frame: .zero)
     let closeButton = DecorationButton(glyph: .close)
     let maximizeButton = DecorationButton(glyph: .maximize)
     let minimizeButton = DecorationButton(glyph: .minimize)
@@ -36,6 +38,10 @@ final class WindowDecorations: View {
         titleBar.backgroundColor = Color(rgba8: 0xeb, 0xeb, 0xed)
         titleBar.layer.borderColor = Color(rgba8: 0xc8, 0xc8, 0xcc)
         addSubview(titleBar)
+        titleLabel.font = .systemFont(ofSize: 13, weight: .semibold)
+        titleLabel.textColor = Color(rgba8: 0x3a, 0x3a, 0x3c)
+        titleLabel.textAlignment = .center
+        titleBar.addSubview(titleLabel)
         for (button, request) in [(minimizeButton, DecorationRequest.minimize), (maximizeButton, .toggleMaximized), (closeButton, .close)] {
             button.onPress = { [unowned self] in onRequest?(request) }
             titleBar.addSubview(button)
@@ -64,6 +70,9 @@ final class WindowDecorations: View {
             button.frame = Rect(x: titleBar.bounds.width - gap - (size + gap) * Double(i) - size, y: (Self.titleBarHeight - size) / 2,
                                 width: size, height: size)
         }
+        // Centred in the bar, clear of the buttons on both sides.
+        let buttons = 3 * (size + gap) + gap
+        titleLabel.frame = Rect(x: buttons, y: 0, width: max(0, titleBar.bounds.width - 2 * buttons), height: Self.titleBarHeight)
     }
 
     /// Resize cursors on the edges.
