@@ -109,7 +109,7 @@ public final class Button: Control {
         let alpha = !isEnabled ? 0.35 : isHighlighted ? 0.35 : 1
         let background: Color? = style == .filled ? (isEnabled ? tintColor : .systemGray4) : nil
         let apply = {
-            self.titleLabel.alpha = self.style == .filled && self.isEnabled ? 1 : alpha
+            self.titleLabel.alpha = self.style == .filled ? 1 : alpha
             self.imageView.alpha = self.titleLabel.alpha
             self.backgroundColor = background
             if self.style == .filled { self.alpha = self.isHighlighted ? 0.7 : 1 }
