@@ -51,33 +51,55 @@ final class GlyphRasterizer {
         cache = pixman_glyph_cache_create()
     }
 
-    /// The glyph `id` of `face` at `pixelsPerEm`, at a quarter-pixel `phase`;
-    /// nil when the font cannot draw it.
-    func glyph(_ id: UInt32, of sized: SizedFace, phase: Int) -> Entry? {
-        let fontKey = key(for: sized)
-        if let color = colorGlyphs[ColorKey(face: sized, glyph: id)] {
-            return .color(image: color.image, left: color.left, top: color.top)
+    /// A font at one size, ready to look glyphs up in: made once per face and
+    /// draw, so looking a glyph up hashes two pointers, not the face's file name.
+    final class SizedFont {
+        let sized: SizedFace
+        let key: UnsafeMutableRawPointer
+        let face: FT_Face?
+        let isColor: Bool
+        init(sized: SizedFace, key: UnsafeMutableRawPointer, face: FT_Face?) {
+            self.sized = sized
+            self.key = key
+            self.face = face
+            isColor = face.map { strata_ft_has_color($0) != 0 } ?? false
         }
-        let glyphKey = UnsafeMutableRawPointer(bitPattern: UInt(id) &* UInt(Self.subpixelPhases) &+ UInt(phase) &+ 1)!
-        if let found = pixman_glyph_cache_lookup(cache, fontKey, glyphKey) { return .mask(found) }
-        guard let face = face(for: sized.face) else { return nil }
-        rasterizations += 1
-        if strata_ft_has_color(face) != 0 {
+    }
+
+    private var sizedFonts: [SizedFace: SizedFont] = [:]
+
+    func font(_ sized: SizedFace) -> SizedFont {
+        if let f = sizedFonts[sized] { return f }
+        let f = SizedFont(sized: sized, key: key(for: sized), face: face(for: sized.face))
+        sizedFonts[sized] = f
+        return f
+    }
+
+    /// The glyph `id` of a sized font at a quarter-pixel `phase`; nil when the font cannot draw it.
+    func glyph(_ id: UInt32, of font: SizedFont, phase: Int) -> Entry? {
+        if font.isColor {
+            let colorKey = ColorKey(face: font.sized, glyph: id)
+            if let color = colorGlyphs[colorKey] { return .color(image: color.image, left: color.left, top: color.top) }
+            guard let face = font.face else { return nil }
+            rasterizations += 1
             // fontconfig names a bitmap font's strike as its size and scales it by the matrix.
-            let m = sized.face.matrix
-            let size = sized.pixelsPerEm * abs(m[0] * m[3] - m[1] * m[2]).squareRoot()
+            let m = font.sized.face.matrix
+            let size = font.sized.pixelsPerEm * abs(m[0] * m[3] - m[1] * m[2]).squareRoot()
             guard let (image, left, top) = colorGlyph(id, face: face, size: size) else { return nil }
             let bytes = Int(pixman_image_get_stride(image)) * Int(pixman_image_get_height(image))
-            let key = ColorKey(face: sized, glyph: id)
-            colorGlyphs[key] = (image, left, top, bytes)
-            remember(font: fontKey, glyph: nil, color: key, bytes: bytes)
+            colorGlyphs[colorKey] = (image, left, top, bytes)
+            remember(font: font.key, glyph: nil, color: colorKey, bytes: bytes)
             return .color(image: image, left: left, top: top)
         }
-        guard let (image, left, top) = maskGlyph(id, face: face, sized: sized, phase: phase) else { return nil }
+        let glyphKey = UnsafeMutableRawPointer(bitPattern: UInt(id) &* UInt(Self.subpixelPhases) &+ UInt(phase) &+ 1)!
+        if let found = pixman_glyph_cache_lookup(cache, font.key, glyphKey) { return .mask(found) }
+        guard let face = font.face else { return nil }
+        rasterizations += 1
+        guard let (image, left, top) = maskGlyph(id, face: face, sized: font.sized, phase: phase) else { return nil }
         defer { pixman_image_unref(image) }
         let bytes = Int(pixman_image_get_stride(image)) * Int(pixman_image_get_height(image))
-        guard let entry = pixman_glyph_cache_insert(cache, fontKey, glyphKey, -left, top, image) else { return nil }
-        remember(font: fontKey, glyph: glyphKey, color: nil, bytes: bytes)
+        guard let entry = pixman_glyph_cache_insert(cache, font.key, glyphKey, -left, top, image) else { return nil }
+        remember(font: font.key, glyph: glyphKey, color: nil, bytes: bytes)
         return .mask(entry)
     }
 

@@ -20,8 +20,11 @@ extension TextLayout {
             TextSystem.shared.withLock { system in
                 let rasterizer = system.rasterizer
                 pixman_glyph_cache_freeze(rasterizer.cache)
-                var masks: [Color: [pixman_glyph_t]] = [:]
+                let fonts = faces.map { rasterizer.font(GlyphRasterizer.SizedFace(face: $0, pixelsPerEm: $0.size * scale)) }
+                // Glyphs by colour, in the order the colours come (usually one).
+                var masks: [(color: Color, glyphs: [pixman_glyph_t])] = []
                 var colored: [(OpaquePointer, Int32, Int32)] = []
+                let phases = Double(GlyphRasterizer.subpixelPhases)
                 for g in glyphs {
                     let glyphColor = g.color ?? color
                     let point = Point(x: origin.x + g.x, y: origin.y + g.y)
@@ -31,14 +34,21 @@ extension TextLayout {
                         continue
                     }
                     let device = point.applying(transform)
-                    let quarters = (device.x * Double(GlyphRasterizer.subpixelPhases)).rounded()
+                    let quarters = (device.x * phases).rounded()
                     guard abs(quarters) < 1e9, abs(device.y) < 1e9 else { continue }
-                    let x = Int32((quarters / Double(GlyphRasterizer.subpixelPhases)).rounded(.down))
+                    let x = Int32((quarters / phases).rounded(.down))
                     let phase = Int(quarters) - Int(x) * GlyphRasterizer.subpixelPhases
                     let y = Int32(device.y.rounded())
-                    let sized = GlyphRasterizer.SizedFace(face: faces[g.face], pixelsPerEm: faces[g.face].size * scale)
-                    switch rasterizer.glyph(g.id, of: sized, phase: phase) {
-                    case let .mask(entry)?: masks[glyphColor, default: []].append(pixman_glyph_t(x: x, y: y, glyph: entry))
+                    switch rasterizer.glyph(g.id, of: fonts[g.face], phase: phase) {
+                    case let .mask(entry)?:
+                        let glyph = pixman_glyph_t(x: x, y: y, glyph: entry)
+                        if masks.last?.color == glyphColor {
+                            masks[masks.count - 1].glyphs.append(glyph)
+                        } else if let i = masks.firstIndex(where: { $0.color == glyphColor }) {
+                            masks[i].glyphs.append(glyph)
+                        } else {
+                            masks.append((glyphColor, [glyph]))
+                        }
                     case let .color(image, left, top)?: colored.append((image, x + left, y - top))
                     case nil: break
                     }

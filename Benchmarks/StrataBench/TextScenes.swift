@@ -1,0 +1,138 @@
+import Glibc
+import PixmanRender
+import Strata
+import StrataTesting
+import WaylandClient
+
+/// A 500-word paragraph in several scripts (Latin, Arabic, Hebrew, Devanagari, CJK, emoji).
+let multilingualParagraph: String = {
+    let sentences = [
+        "The quick brown fox jumps over the lazy dog while the office affine waffles cool.",
+        "مرحبا بالعالم هذا نص عربي قصير للاختبار.",
+        "שלום עולם זהו טקסט קצר בעברית.",
+        "नमस्ते दुनिया यह हिन्दी का छोटा पाठ है।",
+        "你好世界 这是一段中文 日本語のテキスト 😀 🎉",
+    ]
+    var words: [Substring] = []
+    var i = 0
+    while words.count < 500 {
+        words += sentences[i % sentences.count].split(separator: " ")
+        i += 1
+    }
+    return words.prefix(500).joined(separator: " ")
+}()
+
+/// X1 text: a 500-word multilingual paragraph laid out and drawn by a `Label`
+/// (Pango layout, FreeType glyphs in pixman's cache), and drawn again from the
+/// cached layout and glyphs — next to Pango drawing the same paragraph through
+/// cairo in a C program this benchmark compiles and runs, in the same run.
+@MainActor
+func sceneText500(repetitions: Int) -> [Figure] {
+    let width = 600.0, size = 15.0
+    let label = Label(frame: Rect(x: 0, y: 0, width: width, height: 4000))
+    label.numberOfLines = 0
+    label.font = .systemFont(ofSize: size)
+    let context = PixmanDrawingContext(bounds: label.bounds, scale: 1)
+    var first: [Double] = [], again: [Double] = []
+    for r in 0..<repetitions {
+        label.text = multilingualParagraph + (r % 2 == 0 ? "" : " ")   // a new text: a new layout
+        let t0 = now()
+        label.draw(in: context)
+        let t1 = now()
+        label.draw(in: context)
+        let t2 = now()
+        first.append(t1 - t0)
+        again.append(t2 - t1)
+    }
+    var figures = [
+        Figure(scene: "X1 text-500", metric: "Strata layout + draw", value: median(first) * 1e6, unit: "µs", repetitions: repetitions),
+        Figure(scene: "X1 text-500", metric: "Strata redraw (cached layout and glyphs)", value: median(again) * 1e6, unit: "µs", repetitions: repetitions),
+    ]
+    if let reference = runPangoCairoReference(width: Int(width), size: size, repetitions: repetitions) {
+        figures += [
+            Figure(scene: "X1 text-500", metric: "Pango+cairo layout + draw (C)", value: reference.first, unit: "µs", repetitions: repetitions),
+            Figure(scene: "X1 text-500", metric: "Pango+cairo redraw (C)", value: reference.again, unit: "µs", repetitions: repetitions),
+            Figure(scene: "X1 text-500", metric: "ratio layout + draw Strata/Pango+cairo", value: median(first) * 1e6 / reference.first, unit: "x", repetitions: repetitions),
+            Figure(scene: "X1 text-500", metric: "ratio redraw Strata/Pango+cairo", value: median(again) * 1e6 / reference.again, unit: "x", repetitions: repetitions),
+        ]
+    }
+    return figures
+}
+
+/// Compiles Benchmarks/Reference/pango-cairo-text.c with cc and pkg-config's
+/// pangocairo flags, and runs it on the same paragraph. Nil (with a message)
+/// when it cannot be built here.
+func runPangoCairoReference(width: Int, size: Double, repetitions: Int) -> (first: Double, again: Double)? {
+    let here = String(#filePath)
+    let root = String(here[..<here.firstRange(of: "/Benchmarks/")!.lowerBound])
+    let dir = "/tmp/strata-bench-\(getpid())"
+    mkdir(dir, 0o700)
+    let source = root + "/Benchmarks/Reference/pango-cairo-text.c", binary = dir + "/pango-cairo-text", text = dir + "/paragraph.txt"
+    guard let f = fopen(text, "w") else { return nil }
+    fputs(multilingualParagraph, f)
+    fclose(f)
+    let build = "cc -O2 -o \(binary) \(source) $(pkg-config --cflags --libs pangocairo) 2>&1"
+    guard system(build) == 0 else {
+        print("X1 text-500: the Pango+cairo reference did not build (needs cc and libpango1.0-dev)")
+        return nil
+    }
+    guard let pipe = popen("\(binary) \(text) \(width) \(size) \(repetitions)", "r") else { return nil }
+    var output = ""
+    var buffer = [CChar](repeating: 0, count: 256)
+    while fgets(&buffer, 256, pipe) != nil { output += String(cString: buffer) }
+    pclose(pipe)
+    var values: [String: Double] = [:]
+    for line in output.split(separator: "\n") {
+        let parts = line.split(separator: " ")
+        if parts.count == 2, let v = Double(parts[1]) { values[String(parts[0])] = v }
+    }
+    guard let first = values["layout+draw"], let again = values["redraw"] else { return nil }
+    return (first, again)
+}
+
+/// A 100,000-row `ListView` in a 400×720 window on headless weston, flung by a
+/// finger up and down every 0.8 s (touch events through the window's input
+/// path, on the real clock); frames per second and p99 callback→commit.
+@MainActor
+func sceneListFling() throws -> [Figure] {
+    MediaTime.clock = MonotonicMediaClock()
+    Transaction.reset()
+    let weston = try HeadlessWeston(width: 400, height: 720, repaintWindow: 15)
+    let display = try weston.connect()
+    let app = Application.shared
+    app.use(display)
+    defer { app.disconnect() }
+    final class Rows: ListDataSource {
+        func numberOfRows(in list: ListView) -> Int { 100_000 }
+        func listView(_ list: ListView, configure cell: ListCell, forRow row: Int) { cell.textLabel.text = "Row \(row) — fling me" }
+    }
+    let rows = Rows()
+    let window = Window(title: "list", size: Size(width: 400, height: 720))
+    let list = ListView(frame: Rect(x: 0, y: 0, width: 400, height: 720))
+    list.autoresizingMask = [.flexibleWidth, .flexibleHeight]
+    list.dataSource = rows
+    window.rootView.addSubview(list)
+    window.show()
+    window.isFullscreen = true
+    Transaction.flush()
+    var down = true
+    func fling() {
+        let from = down ? 600.0 : 120.0, step = down ? -80.0 : 80.0
+        window.handle(.touchDown(id: 1, at: Point(x: 200, y: from)))
+        for i in 1...6 {
+            _ = MediaTimer.schedule(after: Double(i) / 120) {
+                window.handle(.touchMoved(id: 1, to: Point(x: 200, y: from + step * Double(i))))
+                if i == 6 { window.handle(.touchUp(id: 1)) }
+            }
+        }
+        down.toggle()
+    }
+    fling()
+    var timer: MediaTimer?
+    func again() { timer = MediaTimer.schedule(after: 0.8) { fling(); again() } }
+    again()
+    defer { timer?.cancel() }
+    var figures = try measureAnimatingWindow(window.toplevel!, display, scene: "X list-fling-100k")
+    figures.append(Figure(scene: "X list-fling-100k", metric: "row views made", value: Double(list.cellsMade), unit: "", repetitions: 1))
+    return figures
+}
