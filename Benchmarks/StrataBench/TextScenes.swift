@@ -132,7 +132,7 @@ func sceneListFling() throws -> [Figure] {
     func again() { timer = MediaTimer.schedule(after: 0.8) { fling(); again() } }
     again()
     defer { timer?.cancel() }
-    var figures = try measureAnimatingWindow(window.toplevel!, display, scene: "X list-fling-100k")
+    var figures = try measureAnimatingWindow(window.toplevel!, display, scene: "X list-fling-100k", loop: app.loop)
     figures.append(Figure(scene: "X list-fling-100k", metric: "row views made", value: Double(list.cellsMade), unit: "", repetitions: 1))
     return figures
 }

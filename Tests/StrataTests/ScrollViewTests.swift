@@ -1,5 +1,6 @@
 @testable import Strata
 import Glibc
+import WaylandClient
 import StrataTesting
 import Testing
 
@@ -245,5 +246,42 @@ struct ScrollViewTests {
         input.click(at: toggle.convert(Point(x: 25, y: 15), to: nil))
         #expect(toggle.isOn)
         #expect(selected == [3])
+    }
+}
+
+/// Motion driven by media timers (deceleration, caret blinking) on a real compositor.
+@MainActor
+@Suite("ScrollView on a compositor", .serialized)
+struct ScrollViewOnWestonTests {
+    @Test("a fling keeps frames coming on weston until the list comes to rest (timers due while frames are made are not lost)")
+    func flingOnWeston() throws {
+        let (weston, display) = try appOnWeston(width: 400, height: 600)
+        defer { withExtendedLifetime(weston) { Application.shared.disconnect() } }
+        let data = NumberedRows(100_000)
+        let window = Window(title: "fling", size: Size(width: 400, height: 600))
+        let list = ListView(frame: Rect(x: 0, y: 0, width: 400, height: 600))
+        list.dataSource = data
+        window.rootView.addSubview(list)
+        window.show()
+        try display.connection.dispatch(until: { window.toplevel?.frameNumber ?? 0 > 0 }, timeout: 5)
+        let loop = try #require(Application.shared.loop)
+        func turn(for seconds: Double) throws {
+            let start = MonotonicClock.now
+            while MonotonicClock.now - start < seconds { try loop.turn(timeout: 0.005) }
+        }
+        // A finger flings upwards: six moves of 60 points, 8 ms apart, on the real clock.
+        window.handle(.touchDown(id: 1, at: Point(x: 200, y: 500)))
+        for i in 1...6 {
+            try turn(for: 0.008)
+            window.handle(.touchMoved(id: 1, to: Point(x: 200, y: 500 - 60 * Double(i))))
+        }
+        window.handle(.touchUp(id: 1))
+        let framesBefore = window.toplevel!.frameNumber
+        let released = list.contentOffset.y
+        try turn(for: 1)
+        let frames = window.toplevel!.frameNumber - framesBefore
+        #expect(frames > 30, "\(frames) frames in 1 s of deceleration")
+        #expect(list.contentOffset.y > released + 1000)
+        #expect(list.isDecelerating || list.contentOffset.y > released + 2000)
     }
 }

@@ -163,11 +163,16 @@ final class OnscreenWindow {
         if let wakeUp { loop.cancel(wakeUp) }
         wakeUp = nil
         let next = min(change > now ? change : .infinity, AnimationTimeline.nextEventTime(after: now))
-        guard next.isFinite, next > now else { return }
-        wakeUp = loop.schedule(at: MonotonicClock.now + (next - now)) { [weak self] in
+        guard next.isFinite else { return }
+        // Due already (a timer that came due while nothing drew): very soon, not never.
+        let delay = next > now ? next - now : 0.001
+        wakeUp = loop.schedule(at: MonotonicClock.now + delay) { [weak self] in
             self?.wakeUp = nil
             AnimationTimeline.deliverDueEvents()
             self?.toplevel.setNeedsDisplay()
+            // What comes next (a timer's body may have scheduled another, and a
+            // frame with nothing new to draw would not look again).
+            self?.scheduleWakeUp()
         }
     }
 
