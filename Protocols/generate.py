@@ -329,7 +329,7 @@ def main():
     files = {}
     interfaces = []
     for proto, path in read_manifest():
-        root = ET.parse(path).getroot()
+        root = ET.parse(path if os.path.isabs(path) else os.path.join(ROOT, path)).getroot()
         ifaces = [Interface(el, root.get("name")) for el in root.findall("interface")]
         interfaces += ifaces
         out = [HEADER, "import CWayland", "import Glibc"]

@@ -96,6 +96,12 @@ public final class InputDriver {
         window.handle(.key(key, pressed: false, repeats: false))
     }
 
+    /// An input method's update for the focused text field, as text-input's
+    /// `done` delivers it: shows `preedit` as the composition, or inserts `commit`.
+    public func compose(preedit: String? = nil, commit: String? = nil, deleteBefore: Int = 0, deleteAfter: Int = 0) {
+        window.handle(.composition(preedit: preedit, commit: commit, deleteBefore: deleteBefore, deleteAfter: deleteAfter))
+    }
+
     /// The keyboard leaves the window (held keys are cancelled).
     public func leaveKeyboard() { window.handle(.keyboardLeft) }
 }

@@ -1,6 +1,7 @@
 @testable import Strata
 import StrataTesting
 import Testing
+import WaylandClient
 
 @MainActor
 @Suite("TextField", .serialized)
@@ -267,5 +268,91 @@ struct ControlsOnSwayTests {
         #expect(toggle.isOn && switched == 1)
         #expect(abs(slider.value - 0.05) < 1e-9)
         #expect(slider.isFirstResponder)
+    }
+}
+
+/// An input method (a client of input-method-v2) composing into a text field
+/// through the compositor's text-input-v3, on sway.
+@MainActor
+@Suite("Input methods", .serialized)
+struct InputMethodTests {
+    @Test("text-input-v3 end to end: a field with the focus enables it; an input method's preedit shows marked, its commit is inserted")
+    func inputMethodOnSway() throws {
+        let (sway, display) = try appOnSway()
+        defer { withExtendedLifetime(sway) { Application.shared.disconnect() } }
+        try #require(display.textInputManager != nil, "sway offers text-input-v3")
+        // The input method: a second client on the same compositor.
+        let im = try sway.connect()
+        let manager = try #require(im.registry.bindIfOffered(ZwpInputMethodManagerV2.self), "sway offers input-method-v2")
+        let seat = try #require(im.seats.values.first)
+        let method = manager.getInputMethod(seat: seat.proxy)
+        var active = false, dones: UInt32 = 0
+        method.onEvent = { event in
+            switch event {
+            case .activate: active = true
+            case .deactivate: active = false
+            case .done: dones += 1
+            default: break
+            }
+        }
+        try im.connection.roundtrip()
+
+        let window = Window(title: "ime", size: Size(width: 320, height: 80))
+        let field = TextField(frame: Rect(x: 10, y: 10, width: 300, height: 34))
+        field.text = "ab"
+        window.rootView.addSubview(field)
+        window.show()
+        try display.connection.dispatch(until: { window.toplevel?.frameNumber ?? 0 > 0 }, timeout: 5)
+        field.becomeFirstResponder()
+        // Both clients' events, until the condition holds (10 s at most).
+        func both(_ condition: () -> Bool, _ what: String) throws {
+            let start = MonotonicClock.now
+            while !condition() {
+                try #require(MonotonicClock.now - start < 10, "timed out waiting for \(what)")
+                _ = try display.connection.dispatch(timeout: 0.005)
+                _ = try im.connection.dispatch(timeout: 0.005)
+            }
+        }
+        try both({ active && dones > 0 }, "the input method to be activated by the focused field")
+        #expect(window.textInput?.isEnabled == true)
+
+        method.setPreeditString(text: "にほ", cursorBegin: 6, cursorEnd: 6)
+        method.commit(serial: dones)
+        try im.connection.flush()
+        try both({ field.markedText == "にほ" }, "the preedit in the field")
+        #expect(field.text == "ab")
+
+        method.commitString(text: "日本")
+        method.commit(serial: dones)
+        try im.connection.flush()
+        try both({ field.text == "ab日本" }, "the committed text (\(field.text ?? ""))")
+        #expect(field.markedText == nil)
+
+        // Focus leaves the field: the input method is deactivated.
+        field.resignFirstResponder()
+        try both({ !active }, "the input method to be deactivated")
+        withExtendedLifetime(im) {}
+    }
+
+    @Test("compositions through the window's input path: preedit replaced, surrounding text deleted, commit inserted")
+    func compositionOffscreen() {
+        let f = ViewFixture()
+        let field = TextField(frame: Rect(x: 0, y: 0, width: 300, height: 34))
+        field.text = "hello world"
+        f.window.rootView.addSubview(field)
+        field.becomeFirstResponder()
+        let input = InputDriver(window: f.window)
+        input.compose(preedit: "wor")
+        #expect(field.markedText == "wor" && field.text == "hello world")
+        input.compose(preedit: "word")
+        #expect(field.markedText == "word")
+        // Delete "world" before the caret, commit "earth".
+        input.compose(commit: "earth", deleteBefore: 5)
+        #expect(field.text == "hello earth")
+        #expect(field.markedText == nil)
+        #expect(field.caretRectInWindow != nil)
+        field.resignFirstResponder()
+        input.compose(commit: "ignored")
+        #expect(field.text == "hello earth")
     }
 }

@@ -13,7 +13,7 @@
 ///
 /// Offsets inside are UTF-8 offsets into ``text`` on grapheme boundaries.
 @MainActor
-public final class TextField: Control {
+public final class TextField: Control, TextInputClient {
     public enum BorderStyle: Hashable, Sendable { case none, roundedRect }
 
     /// The text. Setting it puts the caret at the end, clears undo and sends no event.
@@ -197,6 +197,35 @@ public final class TextField: Control {
         edit(replacing: selection, with: marked, typing: true)
     }
 
+    /// An input method's update (text-input's `done`), in the protocol's order:
+    /// the composition goes, text around the caret is deleted, the commit string
+    /// is inserted, the new composition is shown.
+    func applyComposition(preedit: String?, commit: String?, deleteBefore: Int, deleteAfter: Int) {
+        markedText = nil
+        if deleteBefore > 0 || deleteAfter > 0 {
+            let at = selection.lowerBound
+            let range = snap(at - deleteBefore)..<snapUp(selection.upperBound + deleteAfter)
+            if !range.isEmpty { edit(replacing: range, with: "", typing: false) }
+        }
+        if let commit, !commit.isEmpty { insertText(commit) }
+        setMarkedText(preedit)
+    }
+
+    var caretRectInWindow: Rect? {
+        guard isFirstResponder else { return nil }
+        let offset = displayOffset(selection.upperBound) + (markedText?.utf8.count ?? 0)
+        let r = layoutOfText.caretRect(atByte: offset)
+        let o = textOrigin
+        return convert(Rect(x: o.x + r.minX, y: o.y + r.minY, width: 1, height: r.height > 0 ? r.height : font.lineHeight), to: nil)
+    }
+
+    /// The nearest caret position at or after an offset.
+    private func snapUp(_ offset: Int) -> Int {
+        let clamped = min(max(0, offset), storage.utf8.count)
+        let down = snap(clamped)
+        return down == clamped ? down : boundary(after: down) ?? storage.utf8.count
+    }
+
     // MARK: The one place text changes by the user
 
     private func edit(replacing range: Range<Int>, with new: String, typing: Bool) {
@@ -362,6 +391,7 @@ public final class TextField: Control {
             caret.alpha = 1
         }
         if restartBlink || blinkTimer == nil { scheduleBlink(at: currentMediaTime() + TextField.blinkInterval) }
+        window?.textInputCaretMoved()
     }
 
     /// Shows and hides the caret in turn, from `time` on, without drift.

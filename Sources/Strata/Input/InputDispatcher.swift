@@ -15,6 +15,10 @@ public enum WindowInput: Sendable {
     case key(Key, pressed: Bool, repeats: Bool)
     /// Keyboard focus left the window: held keys are cancelled, repeat stops.
     case keyboardLeft
+    /// An input method's update for the focused text (text-input's `done`): the
+    /// old composition goes, `deleteBefore`/`deleteAfter` bytes around the caret
+    /// are deleted, `commit` is inserted, `preedit` is shown as the new composition.
+    case composition(preedit: String?, commit: String?, deleteBefore: Int, deleteAfter: Int)
 }
 
 /// A window's input path (rules H1–H5): hit testing, touches that stay with
@@ -83,6 +87,8 @@ final class InputDispatcher {
             pressed ? keyDown(key, repeats: repeats, time: now) : keyUp(key, time: now)
         case .keyboardLeft:
             cancelAllPresses(time: now)
+        case let .composition(preedit, commit, before, after):
+            (window.firstResponder as? TextInputClient)?.applyComposition(preedit: preedit, commit: commit, deleteBefore: before, deleteAfter: after)
         }
     }
 

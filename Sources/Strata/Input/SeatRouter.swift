@@ -32,6 +32,18 @@ final class SeatRouter {
                 }
             }
         }
+        seat.textInput?.onEvent = { [unowned self, unowned seat] event in
+            switch event {
+            case let .entered(surface):
+                window(for: surface)?.textInput = seat.textInput
+            case let .left(surface):
+                window(for: surface)?.textInput = nil
+            case let .done(update):
+                let w = seat.textInput?.focusedSurface.flatMap(window(for:)) ?? keyboardWindow
+                w?.handle(.composition(preedit: update.preedit?.text, commit: update.commit,
+                                       deleteBefore: update.deleteBefore, deleteAfter: update.deleteAfter))
+            }
+        }
         for kind in [Clipboard.Kind.clipboard, .primary] {
             if let clipboard = try? Clipboard(display: display, seat: seat, kind: kind) { clipboards.append((clipboard, seat)) }
         }

@@ -80,7 +80,16 @@ public final class Window: Responder {
     /// The responder that key presses go to first (rule H5). A change of focus
     /// stops key repeat.
     public internal(set) var firstResponder: Responder? {
-        didSet { if firstResponder !== oldValue { input.stopRepeat() } }
+        didSet {
+            guard firstResponder !== oldValue else { return }
+            input.stopRepeat()
+            updateTextInput()
+        }
+    }
+
+    /// The seat's text input while this window has its focus (on a compositor that offers one).
+    var textInput: TextInput? {
+        didSet { updateTextInput() }
     }
 
     /// The input path: hit testing, touches, gestures, keys (rules H1–H5).

@@ -4,7 +4,8 @@
 /// Required: `wl_compositor`, `wl_shm`, `xdg_wm_base` (a missing one is
 /// ``WaylandError/missingGlobal(interface:)``). Optional features are bound when
 /// offered and simply absent otherwise: server-side decorations, viewporter,
-/// fractional scale, presentation feedback, single-pixel buffers, activation.
+/// fractional scale, presentation feedback, single-pixel buffers, activation,
+/// copy and paste, the primary selection, input methods' text input.
 @MainActor
 public final class Display {
     public let connection: Connection
@@ -22,6 +23,8 @@ public final class Display {
     public let dataDeviceManager: WlDataDeviceManager?
     /// The primary selection (middle-click paste), when offered.
     public let primarySelectionManager: ZwpPrimarySelectionDeviceManagerV1?
+    /// Input methods' text (`zwp_text_input_manager_v3`), when offered.
+    public let textInputManager: ZwpTextInputManagerV3?
     /// The outputs, as they come and go, with their scale.
     public private(set) var outputs: [UInt32: Output] = [:]
     /// The seats, as they come and go, with their capabilities.
@@ -50,6 +53,7 @@ public final class Display {
         activation = registry.bindIfOffered(XdgActivationV1.self)
         dataDeviceManager = registry.bindIfOffered(WlDataDeviceManager.self)
         primarySelectionManager = registry.bindIfOffered(ZwpPrimarySelectionDeviceManagerV1.self)
+        textInputManager = registry.bindIfOffered(ZwpTextInputManagerV3.self)
 
         wmBase.onEvent = { [unowned wmBase] event in
             if case let .ping(serial) = event { wmBase.pong(serial: serial) }
@@ -80,6 +84,7 @@ public final class Display {
         case WlSeat.interfaceName:
             guard seats[g.name] == nil, let wl = try? registry.bind(g, WlSeat.self) else { return }
             let seat = Seat(wl, compositor: compositor, shm: shm)
+            if let m = textInputManager { seat.textInput = TextInput(m.getTextInput(seat: wl)) }
             seats[g.name] = seat
             onSeatAdded?(seat)
         default:

@@ -43,6 +43,8 @@ public final class Seat {
     /// The serial of the latest input event (enter, key, button): requests that
     /// need user action, like setting the selection, quote it.
     public private(set) var lastSerial: UInt32 = 0
+    /// Text from input methods for this seat's focused surface, where the compositor offers it.
+    public internal(set) var textInput: TextInput?
 
     private var pointer: WlPointer?
     private var keyboardProxy: WlKeyboard?
