@@ -16,3 +16,8 @@ extension Color {
     public static let placeholderText = Color(rgba8: 60, 60, 67, 77)
     public static let separator = Color(rgba8: 60, 60, 67, 74)
 }
+
+extension Color {
+    /// The same colour with another alpha (`withAlphaComponent(_:)`).
+    public func withAlpha(_ alpha: Double) -> Color { Color(red: red, green: green, blue: blue, alpha: alpha) }
+}

@@ -134,7 +134,3 @@ public final class Label: View {
         return layout
     }
 }
-
-extension Color {
-    func withAlpha(_ alpha: Double) -> Color { Color(red: red, green: green, blue: blue, alpha: alpha) }
-}
