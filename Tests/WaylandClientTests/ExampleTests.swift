@@ -140,6 +140,36 @@ struct ExampleTests {
         #expect(bad.status == 2 && bad.output.contains("unknown compositor 'nonesuch'"), "\(bad.output)")
     }
 
+    @Test("strata-probe pacing and capture: statistics as a table and JSON, a plot, a screenshot; bad options are clear errors")
+    func strataProbePacingAndCapture() throws {
+        let binary = ".build/debug/strata-probe"
+        try #require(access(binary, X_OK) == 0, "build the examples first (swift build --build-tests)")
+        let weston = try HeadlessWeston()
+        let plot = weston.runtimeDirectory + "/pacing.png"
+        let pacing = try weston.runClient([binary, "pacing", "--seconds", "1.5", "--json", "--plot", plot], timeout: 60)
+        #expect(pacing.status == 0, "\(pacing.output)")
+        let line = pacing.output.split(separator: "\n").first { $0.hasPrefix("{\"compositor\"") }.map(String.init) ?? ""
+        #expect(line.contains("\"frames_per_second\": ") && line.contains("\"callback_to_commit_p99_ms\": "), "\(pacing.output)")
+        // The client answered most callbacks: frames within a few of the callbacks.
+        func figure(_ name: String) -> Double? {
+            line.firstRange(of: "\"\(name)\": ").flatMap { Double(line[$0.upperBound...].prefix { $0.isNumber || $0 == "." }) }
+        }
+        let frames = try #require(figure("frames")), callbacks = try #require(figure("callbacks"))
+        #expect(frames > 20 && abs(frames - callbacks) <= 3, "\(line)")
+        let image = try RenderedImage(contentsOfFile: plot)
+        #expect(image.width == 800 && image.height == 300)
+        // capture on sway, started for the run.
+        let shot = weston.runtimeDirectory + "/sway.png"
+        let capture = try weston.runClient([binary, "capture", shot, "--compositor", "sway"], timeout: 60)
+        #expect(capture.status == 0, "\(capture.output)")
+        #expect(try RenderedImage(contentsOfFile: shot).width > 0)
+        for (args, message) in [(["pacing", "--seconds", "-1"], "--seconds needs"), (["capture"], "capture needs one file name"),
+                                (["pacing", "extra"], "unexpected 'extra'")] {
+            let bad = try weston.runClient([binary] + args, timeout: 30)
+            #expect(bad.status == 2 && bad.output.contains(message), "\(args): \(bad.output)")
+        }
+    }
+
     @Test("strata-demo told to use a compositor that is not there says so and fails")
     func demoUnreachableCompositor() throws {
         let weston = try HeadlessWeston()

@@ -5,14 +5,20 @@ import StrataTesting
 import WaylandClient
 
 let usage = """
-    usage: strata-probe COMMAND [--compositor weston|sway] [--json]
+    usage: strata-probe COMMAND [--compositor weston|sway] [options]
 
     commands:
-      compositors   which compositors this machine can start headless, one a line
-      probe         what the compositor offers: features (yes/no) and its globals
+      compositors        which compositors this machine can start headless, one a line
+      probe              what the compositor offers: features (yes/no) and its globals
+      pacing             shows an animated window for --seconds (default 5) and reports how
+                         the compositor paced it: frames and callbacks per second, callback
+                         intervals, callback→commit, commit→present where presentation works
+      capture FILE.png   the compositor's whole output, as a PNG (headless weston and sway)
 
     --compositor NAME   start that compositor headless for the run (else attach to WAYLAND_DISPLAY)
-    --json              probe: print JSON instead of a table
+    --json              probe, pacing: print JSON instead of a table
+    --seconds N         pacing: how long to measure (after half a second of warm-up)
+    --plot FILE.png     pacing: also draw the callback intervals as a plot
     """
 
 /// The launchers this tool knows, by name.
@@ -57,14 +63,31 @@ func run() throws {
     let command = args.removeFirst()
     var compositorName: String?
     var asJSON = false
+    var seconds = 5.0
+    var plotPath: String?
+    var operands: [String] = []
     while !args.isEmpty {
         switch args.removeFirst() {
         case "--compositor":
             guard !args.isEmpty else { fail("--compositor needs a name", status: 2) }
             compositorName = args.removeFirst()
         case "--json": asJSON = true
+        case "--seconds":
+            guard let value = args.first.flatMap(Double.init), value.isFinite, value > 0, value <= 3600 else {
+                fail("--seconds needs a number of seconds (more than 0, at most 3600)", status: 2)
+            }
+            args.removeFirst()
+            seconds = value
+        case "--plot":
+            guard !args.isEmpty else { fail("--plot needs a file name", status: 2) }
+            plotPath = args.removeFirst()
+        case let other where !other.hasPrefix("-"): operands.append(other)
         case let other: fail("unknown option '\(other)'\n\(usage)", status: 2)
         }
+    }
+    let expected = command == "capture" ? 1 : 0
+    guard operands.count == expected else {
+        fail(expected == 1 ? "capture needs one file name" : "unexpected '\(operands[0])'\n\(usage)", status: 2)
     }
     switch command {
     case "compositors":
@@ -89,9 +112,46 @@ func run() throws {
             print("compositor: \(compositor.name)")
             print(capabilities)
         }
+    case "pacing":
+        let compositor = try compositorFor(compositorName)
+        defer { compositor.stop() }
+        let report = try measurePacing(on: compositor, seconds: seconds)
+        print(asJSON ? "{\"compositor\": \(json(compositor.name)), \"pacing\": \(report.json)}" : "compositor: \(compositor.name)\n\(report.table)")
+        if let plotPath { try report.plot().writePNG(to: plotPath) }
+        if report.frames == 0 { fail("the compositor sent no frame callbacks in \(seconds) s") }
+    case "capture":
+        let compositor = try compositorFor(compositorName)
+        defer { compositor.stop() }
+        try compositor.screenshot(timeout: 10).writePNG(to: operands[0])
     default:
         fail("unknown command '\(command)'\n\(usage)", status: 2)
     }
+}
+
+/// Shows the pacing scene on `compositor`, warms up for half a second, and
+/// reports the next `seconds` of frames.
+@MainActor
+func measurePacing(on compositor: any Compositor, seconds: Double) throws -> PacingReport {
+    let display = try compositor.connect()
+    let app = Application.shared
+    app.use(display)
+    defer { app.disconnect() }
+    let scene = PacingScene()
+    scene.window.show()
+    scene.start()
+    guard let loop = app.loop, let toplevel = scene.window.toplevel else { fail("no event loop") }
+    func run(for duration: Double) throws {
+        let end = MonotonicClock.now + duration
+        while MonotonicClock.now < end { try loop.turn(timeout: min(0.05, max(0, end - MonotonicClock.now))) }
+    }
+    try run(for: 0.5)
+    let framesBefore = toplevel.statistics.frames.count, callbacksBefore = toplevel.statistics.callbackCount
+    let start = MonotonicClock.now
+    try run(for: seconds)
+    try display.connection.roundtrip()   // presentation feedback for the last frames
+    let frames = Array(toplevel.statistics.frames.dropFirst(framesBefore))
+    return PacingReport(frames: frames, callbacks: toplevel.statistics.callbackCount - callbacksBefore,
+                        seconds: MonotonicClock.now - start, presentationClockOffset: clockOffsetFromMonotonic(display.presentationClock))
 }
 
 do {

@@ -48,12 +48,12 @@ public final class FrameStatistics {
     public var callbackToCommit: [Double] { Self.callbackToCommit(frames) }
 
     /// The same for some of the frames (say, those after a warm-up).
-    public static func callbackToCommit(_ frames: some Sequence<Frame>) -> [Double] {
+    public nonisolated static func callbackToCommit(_ frames: some Sequence<Frame>) -> [Double] {
         frames.compactMap { f in f.callbackTime.map { f.commitTime - $0 } }
     }
 
     /// The `p`-th percentile (0…100) of some values, nil when there are none.
-    public static func percentile(_ values: [Double], _ p: Double) -> Double? {
+    public nonisolated static func percentile(_ values: [Double], _ p: Double) -> Double? {
         guard !values.isEmpty else { return nil }
         let s = values.sorted()
         let rank = min(Double(s.count - 1), max(0, p / 100 * Double(s.count - 1)))
