@@ -12,21 +12,20 @@ import WaylandClient
 @MainActor
 public final class HeadlessSway {
     /// The unprivileged user sway runs as when the tests run as root.
-    public nonisolated static let user = "strata-test"
+    public nonisolated static let user = WlrootsSession.user
     public let width: Int
     public let height: Int
-    public let runtimeDirectory: String
+    public var runtimeDirectory: String { session.runtimeDirectory }
     /// The socket sway chose (`wayland-N`).
-    public private(set) var socketName = ""
+    public var socketName: String { session.socketName }
     public var logPath: String { runtimeDirectory + "/sway.log" }
+    private var session: WlrootsSession
     private var process: Subprocess?
 
     public init(width: Int = 640, height: Int = 480, timeout: Double = 15) throws(CompositorError) {
         self.width = width
         self.height = height
-        var template = Array("/tmp/strata-sway-XXXXXX".utf8CString)
-        guard let dir = mkdtemp(&template) else { throw .launchFailed(command: "mkdtemp", errno: errno) }
-        runtimeDirectory = String(cString: dir)
+        session = try WlrootsSession(prefix: "sway")
         let config = """
             output HEADLESS-1 resolution \(width)x\(height) position 0 0
             output * bg #102030 solid_color
@@ -36,28 +35,13 @@ public final class HeadlessSway {
             focus_follows_mouse no
 
             """
-        writeText(config, to: runtimeDirectory + "/config")
-        try Self.handOver(runtimeDirectory)
-        process = try Subprocess.spawn(Self.asUser(["env", "XDG_RUNTIME_DIR=\(runtimeDirectory)", "HOME=\(runtimeDirectory)",
-                                                    "WLR_BACKENDS=headless", "WLR_RENDERER=pixman", "WLR_LIBINPUT_NO_DEVICES=1",
-                                                    "sway", "-c", runtimeDirectory + "/config"]),
-                                       environment: [:], directory: runtimeDirectory, logPath: logPath)
-        let deadline = now() + timeout
-        while true {
-            if let s = listDirectory(runtimeDirectory).first(where: { $0.hasPrefix("wayland-") && !$0.hasSuffix(".lock") }) {
-                socketName = s
-                break
-            }
-            if let p = process, p.wait(timeout: 0) != nil { process = nil; throw .notReady(tail(of: logPath)) }
-            guard now() < deadline else { stop(); throw .notReady("no socket after \(timeout) s; " + tail(of: logPath)) }
-            usleep(20_000)
-        }
-        usleep(300_000)
+        writeText(config, to: session.runtimeDirectory + "/config")
+        process = try session.launch(["sway", "-c", session.runtimeDirectory + "/config"], logPath: session.runtimeDirectory + "/sway.log", timeout: timeout)
     }
 
     isolated deinit { stop() }
 
-    public var socketPath: String { runtimeDirectory + "/" + socketName }
+    public var socketPath: String { session.socketPath }
 
     public func connect() throws(WaylandError) -> Display {
         try Display(socket: socketPath)
@@ -65,15 +49,7 @@ public final class HeadlessSway {
 
     /// Captures the output with `grim`.
     public func screenshot(timeout: Double = 10) throws(CompositorError) -> RenderedImage {
-        let path = runtimeDirectory + "/shot-\(Int(now() * 1000)).png"
-        let p = try Subprocess.spawn(Self.asUser(["env", "XDG_RUNTIME_DIR=\(runtimeDirectory)", "WAYLAND_DISPLAY=\(socketName)", "grim", path]),
-                                     environment: [:], directory: runtimeDirectory, logPath: runtimeDirectory + "/grim.log")
-        guard p.wait(timeout: timeout) == 0 else {
-            p.terminate()
-            throw .screenshotFailed("grim: \(tail(of: runtimeDirectory + "/grim.log"))")
-        }
-        defer { unlink(path) }
-        do { return try RenderedImage(contentsOfFile: path) } catch { throw .screenshotFailed("\(error)") }
+        try session.screenshot(timeout: timeout)
     }
 
     /// Sends a command to sway over its IPC socket (`swaymsg`), e.g. `"kill"`,
@@ -93,7 +69,7 @@ public final class HeadlessSway {
             throw .notReady("no sway IPC socket in \(runtimeDirectory)")
         }
         let log = runtimeDirectory + "/swaymsg-\(Int(now() * 1000)).log"
-        let p = try Subprocess.spawn(Self.asUser(["env", "SWAYSOCK=\(runtimeDirectory)/\(ipc)", "swaymsg"] + arguments),
+        let p = try Subprocess.spawn(WlrootsSession.asUser(["env", "SWAYSOCK=\(runtimeDirectory)/\(ipc)", "swaymsg"] + arguments),
                                      environment: [:], directory: runtimeDirectory, logPath: log)
         let status = p.wait(timeout: timeout)
         if status == nil { p.terminate() }
@@ -104,41 +80,18 @@ public final class HeadlessSway {
     /// to type through a virtual keyboard. Returns its exit status and output.
     @discardableResult
     public func runClient(_ arguments: [String], timeout: Double = 10) throws(CompositorError) -> (status: Int32?, output: String) {
-        let (p, log) = try startClient(arguments)
-        let status = p.wait(timeout: timeout)
-        if status == nil { p.terminate() }
-        return (status, tail(of: log, lines: 50))
+        try session.runClient(arguments, timeout: timeout)
     }
 
     /// Starts a client of this sway and returns at once, with where its output goes
     /// (for clients whose effect the caller must dispatch events to see, as `wtype`'s keys).
     public func startClient(_ arguments: [String]) throws(CompositorError) -> (process: Subprocess, logPath: String) {
-        let log = runtimeDirectory + "/client-\(Int(now() * 1000)).log"
-        let p = try Subprocess.spawn(Self.asUser(["env", "XDG_RUNTIME_DIR=\(runtimeDirectory)", "WAYLAND_DISPLAY=\(socketName)"] + arguments),
-                                     environment: [:], directory: runtimeDirectory, logPath: log)
-        return (p, log)
+        try session.startClient(arguments)
     }
 
     public func stop() {
         process?.terminate()
         process = nil
         removeTree(runtimeDirectory)
-    }
-
-    /// As root, the command runs as ``user``; otherwise as is. Either way it gets
-    /// SIGTERM if this process dies first (setpriv), so no compositor outlives a test run.
-    private static func asUser(_ command: [String]) -> [String] {
-        ["setpriv", "--pdeathsig", "TERM", "--"] + (getuid() == 0 ? ["runuser", "-u", user, "--"] + command : command)
-    }
-
-    /// As root, gives the runtime directory to ``user`` (mode 0700).
-    private static func handOver(_ directory: String) throws(CompositorError) {
-        chmod(directory, 0o700)
-        guard getuid() == 0 else { return }
-        guard let pw = getpwnam(user) else {
-            throw .notReady("user '\(user)' is missing: run scripts/setup-system.sh (sway does not run as root)")
-        }
-        chown(directory, pw.pointee.pw_uid, pw.pointee.pw_gid)
-        for name in listDirectory(directory) { chown(directory + "/" + name, pw.pointee.pw_uid, pw.pointee.pw_gid) }
     }
 }

@@ -256,15 +256,23 @@ struct ControlsOnSwayTests {
             }
             return offered?.hasSuffix("!") == true
         }, timeout: 10, what: "wl-copy's selection")
-        let (paste, _) = try sway.startClient(["wtype", "-M", "ctrl", "v", "-m", "ctrl"])
+        let (paste, _) = try sway.startClient(["wtype", "-s", "300", "-M", "ctrl", "v", "-m", "ctrl"])
         defer { paste.terminate() }
         try display.connection.dispatch(until: { field.text?.hasSuffix("!") == true }, timeout: 10, what: "the pasted text (\(field.text ?? ""))")
         #expect(field.text == "Hi ✓ok\u{FFFD}\u{FFFD}\u{FFFD}\u{FFFD}!")
 
-        // Tab to the switch, Space flips it; Tab to the slider, Right steps it.
-        let (keys, _) = try sway.startClient(["wtype", "-k", "Tab", "-s", "100", "-k", "space", "-s", "100", "-k", "Tab", "-s", "100", "-k", "Right"])
-        defer { keys.terminate() }
-        try display.connection.dispatch(until: { slider.value > 0 }, timeout: 10, what: "the slider to step")
+        // Tab to the switch, Space flips it; Tab to the slider, Right steps it — a key
+        // at a time, each waited for (a loaded machine may deliver them late).
+        for (key, done, what) in [("Tab", { toggle.isFirstResponder }, "the switch to take the focus"),
+                                  ("space", { toggle.isOn }, "the switch to flip"),
+                                  ("Tab", { slider.isFirstResponder }, "the slider to take the focus"),
+                                  ("Right", { slider.value > 0 }, "the slider to step")] as [(String, () -> Bool, String)] {
+            // A new virtual keyboard's first key is lost if sent before the window has the keyboard: wait first.
+            let (wtype, _) = try sway.startClient(["wtype", "-s", "300", "-k", key])
+            defer { wtype.terminate() }
+            // Its effect, and wtype's end (a key killed before its release would repeat).
+            try display.connection.dispatch(until: { done() && wtype.wait(timeout: 0) != nil }, timeout: 10, what: what)
+        }
         #expect(toggle.isOn && switched == 1)
         #expect(abs(slider.value - 0.05) < 1e-9)
         #expect(slider.isFirstResponder)

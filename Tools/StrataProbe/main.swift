@@ -5,7 +5,7 @@ import StrataTesting
 import WaylandClient
 
 let usage = """
-    usage: strata-probe COMMAND [--compositor weston|sway] [options]
+    usage: strata-probe COMMAND [--compositor weston|sway|cage] [options]
 
     commands:
       compositors        which compositors this machine can start headless, one a line
@@ -13,7 +13,7 @@ let usage = """
       pacing             shows an animated window for --seconds (default 5) and reports how
                          the compositor paced it: frames and callbacks per second, callback
                          intervals, callback→commit, commit→present where presentation works
-      capture FILE.png   the compositor's whole output, as a PNG (headless weston and sway)
+      capture FILE.png   the compositor's whole output, as a PNG (headless weston, sway and cage)
 
     --compositor NAME   start that compositor headless for the run (else attach to WAYLAND_DISPLAY)
     --json              probe, pacing: print JSON instead of a table
@@ -24,7 +24,7 @@ let usage = """
 /// The launchers this tool knows, by name.
 @MainActor
 func launchers() -> [(name: String, start: () throws -> any Compositor)] {
-    [("weston", { try HeadlessWeston() }), ("sway", { try HeadlessSway() })]
+    [("weston", { try HeadlessWeston() }), ("sway", { try HeadlessSway() }), ("cage", { try HeadlessCage() })]
 }
 
 func fail(_ message: String, status: Int32 = 1) -> Never {

@@ -1,0 +1,141 @@
+import Glibc
+import PixmanRender
+import WaylandClient
+
+/// What the wlroots compositors here (sway, cage) share when run headless for
+/// tests: the environment (headless backend, pixman renderer, no input devices),
+/// a private runtime directory, running as an unprivileged user when this
+/// process is root (neither runs as root), waiting for the socket, clients
+/// started inside the session, and screenshots through screencopy with `grim`.
+@MainActor
+struct WlrootsSession {
+    /// The unprivileged user the compositors run as when the tests run as root.
+    nonisolated static let user = "strata-test"
+    let runtimeDirectory: String
+    /// The socket the compositor chose (`wayland-N`).
+    private(set) var socketName = ""
+
+    /// A new private runtime directory, handed to ``user`` when root.
+    init(prefix: String) throws(CompositorError) {
+        var template = Array("/tmp/strata-\(prefix)-XXXXXX".utf8CString)
+        guard let dir = mkdtemp(&template) else { throw .launchFailed(command: "mkdtemp", errno: errno) }
+        runtimeDirectory = String(cString: dir)
+    }
+
+    /// Starts `command` (the compositor) in the session and waits, at most
+    /// `timeout`, for its socket; the log's tail comes with any failure.
+    mutating func launch(_ command: [String], logPath: String, timeout: Double) throws(CompositorError) -> Subprocess {
+        try Self.handOver(runtimeDirectory)
+        let process = try Subprocess.spawn(Self.asUser(["env", "XDG_RUNTIME_DIR=\(runtimeDirectory)", "HOME=\(runtimeDirectory)",
+                                                        "WLR_BACKENDS=headless", "WLR_RENDERER=pixman", "WLR_LIBINPUT_NO_DEVICES=1"] + command),
+                                           environment: [:], directory: runtimeDirectory, logPath: logPath)
+        let deadline = now() + timeout
+        while true {
+            if let s = listDirectory(runtimeDirectory).first(where: { $0.hasPrefix("wayland-") && !$0.hasSuffix(".lock") }) {
+                socketName = s
+                break
+            }
+            if process.wait(timeout: 0) != nil {
+                let log = tail(of: logPath)
+                removeTree(runtimeDirectory)
+                throw .notReady(log)
+            }
+            guard now() < deadline else {
+                process.terminate()
+                let log = tail(of: logPath)
+                removeTree(runtimeDirectory)
+                throw .notReady("no socket after \(timeout) s; " + log)
+            }
+            usleep(20_000)
+        }
+        usleep(300_000)
+        return process
+    }
+
+    var socketPath: String { runtimeDirectory + "/" + socketName }
+
+    /// Starts a client in the session and returns at once, with where its output goes.
+    func startClient(_ arguments: [String]) throws(CompositorError) -> (process: Subprocess, logPath: String) {
+        let log = runtimeDirectory + "/client-\(Int(now() * 1000)).log"
+        let p = try Subprocess.spawn(Self.asUser(["env", "XDG_RUNTIME_DIR=\(runtimeDirectory)", "WAYLAND_DISPLAY=\(socketName)"] + arguments),
+                                     environment: [:], directory: runtimeDirectory, logPath: log)
+        return (p, log)
+    }
+
+    /// Runs a client in the session to its end (or `timeout`): its exit status and output.
+    func runClient(_ arguments: [String], timeout: Double) throws(CompositorError) -> (status: Int32?, output: String) {
+        let (p, log) = try startClient(arguments)
+        let status = p.wait(timeout: timeout)
+        if status == nil { p.terminate() }
+        return (status, tail(of: log, lines: 50))
+    }
+
+    /// Captures the whole output with `grim` (screencopy).
+    func screenshot(timeout: Double) throws(CompositorError) -> RenderedImage {
+        let path = runtimeDirectory + "/shot-\(Int(now() * 1000)).png"
+        let (p, log) = try startClient(["grim", path])
+        guard p.wait(timeout: timeout) == 0 else {
+            p.terminate()
+            throw .screenshotFailed("grim: \(tail(of: log))")
+        }
+        defer { unlink(path) }
+        do { return try RenderedImage(contentsOfFile: path) } catch { throw .screenshotFailed("\(error)") }
+    }
+
+    /// As root, the command runs as ``user``; otherwise as is. Either way it gets
+    /// SIGTERM if this process dies first (setpriv), so no compositor outlives a test run.
+    static func asUser(_ command: [String]) -> [String] {
+        ["setpriv", "--pdeathsig", "TERM", "--"] + (getuid() == 0 ? ["runuser", "-u", user, "--"] + command : command)
+    }
+
+    /// As root, gives the runtime directory (and what is in it) to ``user``; mode 0700.
+    private static func handOver(_ directory: String) throws(CompositorError) {
+        chmod(directory, 0o700)
+        guard getuid() == 0 else { return }
+        guard let pw = getpwnam(user) else {
+            throw .notReady("user '\(user)' is missing: run scripts/setup-system.sh (wlroots compositors do not run as root)")
+        }
+        chown(directory, pw.pointee.pw_uid, pw.pointee.pw_gid)
+        for name in listDirectory(directory) { chown(directory + "/" + name, pw.pointee.pw_uid, pw.pointee.pw_gid) }
+    }
+}
+
+/// A cage (wlroots' kiosk compositor) running headless for tests: every window
+/// it shows fills its one 1280×720 output; no decorations are drawn by anyone but
+/// the client; screenshots with `grim`. Cage lives as long as the program it was
+/// started with: here a `sleep` that outlasts any test, so clients come and go.
+@MainActor
+public final class HeadlessCage: Compositor {
+    public var name: String { "cage" }
+    public var runtimeDirectory: String { session.runtimeDirectory }
+    public var socketName: String { session.socketName }
+    public var socketPath: String { session.socketPath }
+    public var logPath: String { runtimeDirectory + "/cage.log" }
+    private var session: WlrootsSession
+    private var process: Subprocess?
+
+    public init(timeout: Double = 15) throws(CompositorError) {
+        session = try WlrootsSession(prefix: "cage")
+        process = try session.launch(["cage", "--", "sleep", "1000000"], logPath: runtimeDirectory + "/cage.log", timeout: timeout)
+    }
+
+    isolated deinit { stop() }
+
+    public func connect() throws(WaylandError) -> Display { try Display(socket: socketPath) }
+
+    public func screenshot(timeout: Double = 10) throws(CompositorError) -> RenderedImage {
+        try session.screenshot(timeout: timeout)
+    }
+
+    /// Runs a client of this cage to its end: its exit status and output.
+    @discardableResult
+    public func runClient(_ arguments: [String], timeout: Double = 10) throws(CompositorError) -> (status: Int32?, output: String) {
+        try session.runClient(arguments, timeout: timeout)
+    }
+
+    public func stop() {
+        process?.terminate()
+        process = nil
+        removeTree(runtimeDirectory)
+    }
+}
