@@ -54,10 +54,32 @@ public final class AttachedCompositor: Compositor {
 
     public func connect() throws(WaylandError) -> Display { try Display(socket: socketName) }
 
-    /// An attached compositor is captured only through protocols the toolkit
-    /// does not speak yet (screencopy, image-copy-capture).
+    /// Captures the compositor's output with the tool for the capture protocol
+    /// it offers: `grim` for wlroots' screencopy, `weston-screenshooter` for
+    /// weston's; an error naming what is missing otherwise.
     public func screenshot(timeout: Double) throws(CompositorError) -> RenderedImage {
-        throw .screenshotFailed("capturing an attached compositor is not supported yet")
+        let globals: [String: UInt32]
+        do { globals = CompositorCapabilities(try connect()).globals } catch {
+            throw .screenshotFailed("cannot connect to \(socketName): \(error)")
+        }
+        var template = Array("/tmp/strata-capture-XXXXXX".utf8CString)
+        guard let dir = mkdtemp(&template).map({ String(cString: $0) }) else { throw .launchFailed(command: "mkdtemp", errno: errno) }
+        defer { removeTree(dir) }
+        let environment = ["WAYLAND_DISPLAY": socketName, "XDG_RUNTIME_DIR": runtimeDirectory]
+        let command: [String]
+        if globals["zwlr_screencopy_manager_v1"] != nil {
+            command = ["grim", dir + "/shot.png"]
+        } else if globals["weston_screenshooter"] != nil {
+            command = ["weston-screenshooter"]
+        } else {
+            throw .screenshotFailed("\(socketName) offers no capture protocol this kit speaks (wlroots screencopy or weston's screenshooter)")
+        }
+        let p = try Subprocess.spawn(command, environment: environment, directory: dir, logPath: dir + "/capture.log")
+        guard p.wait(timeout: timeout) == 0, let file = listDirectory(dir).first(where: { $0.hasSuffix(".png") }) else {
+            p.terminate()
+            throw .screenshotFailed("\(command[0]): \(tail(of: dir + "/capture.log"))")
+        }
+        do { return try RenderedImage(contentsOfFile: dir + "/" + file) } catch { throw .screenshotFailed("\(error)") }
     }
 
     public func stop() {}

@@ -14,11 +14,19 @@ let usage = """
                          the compositor paced it: frames and callbacks per second, callback
                          intervals, callback→commit, commit→present where presentation works
       capture FILE.png   the compositor's whole output, as a PNG (headless weston, sway and cage)
+      run SCRIPT         runs a scripted scenario (a window, its pixels, resizes, animations,
+                         idleness; see the README) and reports each step: pass or fail
 
     --compositor NAME   start that compositor headless for the run (else attach to WAYLAND_DISPLAY)
-    --json              probe, pacing: print JSON instead of a table
+    --json              probe, pacing, run: print JSON instead of a table
     --seconds N         pacing: how long to measure (after half a second of warm-up)
     --plot FILE.png     pacing: also draw the callback intervals as a plot
+
+    scenario steps (one a line; # starts a comment):
+      window "TITLE" WxH [#rrggbb]   wait-configure   resize WxH   wait-size WxH
+      fullscreen on|off   maximize on|off   animate SECONDS   wait-frames N
+      sleep SECONDS   expect-idle SECONDS   expect-pixel X,Y #rrggbb [tolerance N]
+      capture FILE.png   close
     """
 
 /// The launchers this tool knows, by name.
@@ -85,9 +93,9 @@ func run() throws {
         case let other: fail("unknown option '\(other)'\n\(usage)", status: 2)
         }
     }
-    let expected = command == "capture" ? 1 : 0
+    let expected = command == "capture" || command == "run" ? 1 : 0
     guard operands.count == expected else {
-        fail(expected == 1 ? "capture needs one file name" : "unexpected '\(operands[0])'\n\(usage)", status: 2)
+        fail(expected == 1 ? "\(command) needs one file name" : "unexpected '\(operands[0])'\n\(usage)", status: 2)
     }
     switch command {
     case "compositors":
@@ -123,9 +131,34 @@ func run() throws {
         let compositor = try compositorFor(compositorName)
         defer { compositor.stop() }
         try compositor.screenshot(timeout: 10).writePNG(to: operands[0])
+    case "run":
+        guard let text = readTextFile(operands[0]) else { fail("cannot read '\(operands[0])'", status: 2) }
+        let scenario: Scenario
+        do { scenario = try Scenario(parsing: text) } catch { fail("\(operands[0]): \(error)", status: 2) }
+        let compositor = try compositorFor(compositorName)
+        defer { compositor.stop() }
+        let slash = operands[0].lastIndex(of: "/")
+        let report = ScenarioRunner(compositor: compositor, directory: slash.map { String(operands[0][..<$0]) } ?? ".").run(scenario)
+        print(asJSON ? report.json : report.table)
+        if !report.passed { compositor.stop(); exit(1) }
     default:
         fail("unknown command '\(command)'\n\(usage)", status: 2)
     }
+}
+
+/// A text file's contents (nil when it cannot be read, or is over 1 MiB).
+func readTextFile(_ path: String) -> String? {
+    guard let f = fopen(path, "r") else { return nil }
+    defer { fclose(f) }
+    var bytes: [UInt8] = []
+    var buffer = [UInt8](repeating: 0, count: 4096)
+    while true {
+        let n = fread(&buffer, 1, buffer.count, f)
+        if n <= 0 { break }
+        bytes += buffer.prefix(n)
+        if bytes.count > 1 << 20 { return nil }
+    }
+    return String(decoding: bytes, as: UTF8.self)
 }
 
 /// Shows the pacing scene on `compositor`, warms up for half a second, and

@@ -1,0 +1,219 @@
+import Glibc
+import PixmanRender
+import Strata
+import WaylandClient
+
+/// What running a ``Scenario`` found: each step, whether it passed, how long it
+/// took, and why it failed.
+public struct ScenarioReport: Sendable {
+    public struct StepResult: Sendable {
+        public let line: Int
+        public let step: String
+        public let passed: Bool
+        public let seconds: Double
+        public let message: String?
+    }
+
+    public let compositor: String
+    public private(set) var steps: [StepResult] = []
+    public var passed: Bool { steps.allSatisfy(\.passed) }
+
+    mutating func add(_ result: StepResult) { steps.append(result) }
+
+    public var json: String {
+        let items = steps.map { s in
+            "{\"line\": \(s.line), \"step\": \(Self.quoted(s.step)), \"passed\": \(s.passed), \"seconds\": \((s.seconds * 1000).rounded() / 1000)"
+                + (s.message.map { ", \"message\": \(Self.quoted($0))" } ?? "") + "}"
+        }
+        return "{\"compositor\": \(Self.quoted(compositor)), \"passed\": \(passed), \"steps\": [\(items.joined(separator: ", "))]}"
+    }
+
+    public var table: String {
+        (steps.map { s in
+            "\(s.passed ? "pass" : "FAIL")  line \(s.line)  \(s.step)" + (s.message.map { "  — \($0)" } ?? "")
+        } + [passed ? "passed: \(steps.count) steps on \(compositor)" : "FAILED on \(compositor)"]).joined(separator: "\n")
+    }
+
+    static func quoted(_ s: String) -> String {
+        var out = "\""
+        for c in s.unicodeScalars {
+            switch c {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            default: out += c.value < 0x20 ? String(format4: c.value) : String(c)
+            }
+        }
+        return out + "\""
+    }
+}
+
+private extension String {
+    init(format4 value: UInt32) {
+        let hex = String(value, radix: 16)
+        self = "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+    }
+}
+
+/// Runs a ``Scenario`` against a compositor as a Strata app: one window, its
+/// steps in order, each bounded by a timeout; the first failure ends the run
+/// (later steps depend on it), reported with its reason.
+@MainActor
+public final class ScenarioRunner {
+    public let compositor: any Compositor
+    /// Where relative `capture` paths go.
+    public let directory: String
+    /// The longest any step may wait.
+    public var stepTimeout = 10.0
+
+    public init(compositor: any Compositor, directory: String = ".") {
+        self.compositor = compositor
+        self.directory = directory
+    }
+
+    private struct StepFailure: Error { let message: String }
+
+    public func run(_ scenario: Scenario) -> ScenarioReport {
+        var report = ScenarioReport(compositor: compositor.name)
+        let app = Application.shared
+        let display: Display
+        do { display = try compositor.connect() } catch {
+            report.add(.init(line: 0, step: "connect", passed: false, seconds: 0, message: "\(error)"))
+            return report
+        }
+        app.use(display)
+        defer { app.disconnect() }
+        var window: Window?
+        var card: View?
+        for line in scenario.lines {
+            let start = MonotonicClock.now
+            var failure: String?
+            do {
+                try perform(line.step, window: &window, card: &card, display: display)
+            } catch let f as StepFailure {
+                failure = f.message
+            } catch {
+                failure = "\(error)"
+            }
+            report.add(.init(line: line.number, step: Self.describe(line.step), passed: failure == nil,
+                             seconds: MonotonicClock.now - start, message: failure))
+            if failure != nil { break }
+        }
+        window?.close()
+        return report
+    }
+
+    private func perform(_ step: Scenario.Step, window: inout Window?, card: inout View?, display: Display) throws {
+        func needWindow() throws -> Window {
+            guard let window else { throw StepFailure(message: "no window yet: open one with 'window'") }
+            return window
+        }
+        switch step {
+        case let .window(title, width, height, color):
+            guard window == nil else { throw StepFailure(message: "a scenario has one window") }
+            let w = Window(title: title, size: Size(width: Double(width), height: Double(height)))
+            w.backgroundColor = color
+            let c = View(frame: Rect(x: 0, y: 0, width: 40, height: 40))
+            c.backgroundColor = Color(red: 1 - color.red, green: 1 - color.green, blue: 1 - color.blue)
+            c.isHidden = true
+            w.rootView.addSubview(c)
+            w.show()
+            (window, card) = (w, c)
+        case .waitConfigure:
+            let w = try needWindow()
+            try wait("the first configure and frame") { (w.toplevel?.isConfigured ?? false) && (w.toplevel?.frameNumber ?? 0) > 0 }
+        case let .resize(width, height):
+            try needWindow().size = Size(width: Double(width), height: Double(height))
+        case let .waitSize(width, height):
+            let w = try needWindow()
+            try wait("the size \(width)x\(height) (it is \(Int(w.size.width))x\(Int(w.size.height)))") {
+                w.size == Size(width: Double(width), height: Double(height))
+            }
+        case let .fullscreen(on):
+            try needWindow().isFullscreen = on
+            let w = try needWindow()
+            try wait("fullscreen \(on ? "on" : "off")") { w.isFullscreen == on }
+        case let .maximize(on):
+            try needWindow().isMaximized = on
+            let w = try needWindow()
+            try wait("maximize \(on ? "on" : "off")") { w.isMaximized == on }
+        case let .animate(seconds):
+            let w = try needWindow()
+            guard let card else { return }
+            card.isHidden = false
+            card.frame.origin = .zero
+            View.animate(duration: seconds, options: [.curveLinear]) {
+                card.frame.origin = Point(x: max(0, w.size.width - 40), y: max(0, w.size.height - 40))
+            }
+        case let .waitFrames(n):
+            let w = try needWindow()
+            let target = (w.toplevel?.frameNumber ?? 0) + UInt64(n)
+            try wait("\(n) frames") { (w.toplevel?.frameNumber ?? 0) >= target }
+        case let .sleep(seconds):
+            try turn(for: seconds)
+        case let .expectIdle(seconds):
+            let w = try needWindow()
+            let before = w.toplevel?.frameNumber ?? 0
+            try turn(for: seconds)
+            let after = w.toplevel?.frameNumber ?? 0
+            if after != before { throw StepFailure(message: "\(after - before) frames committed while idle") }
+        case let .expectPixel(x, y, color, tolerance):
+            try display.connection.roundtrip()
+            let shot = try compositor.screenshot(timeout: stepTimeout)
+            guard x < shot.width, y < shot.height else {
+                throw StepFailure(message: "\(x),\(y) is outside the \(shot.width)x\(shot.height) screen")
+            }
+            let p = shot.rgba8(x: x, y: y)
+            let want = (Int((color.red * 255).rounded()), Int((color.green * 255).rounded()), Int((color.blue * 255).rounded()))
+            let off = max(abs(Int(p.r) - want.0), abs(Int(p.g) - want.1), abs(Int(p.b) - want.2))
+            if off > tolerance {
+                throw StepFailure(message: "pixel \(x),\(y) is #\(Self.hex(p.r))\(Self.hex(p.g))\(Self.hex(p.b)), \(off) away from the expected colour (tolerance \(tolerance))")
+            }
+        case let .capture(path):
+            let full = path.hasPrefix("/") ? path : directory + "/" + path
+            try compositor.screenshot(timeout: stepTimeout).writePNG(to: full)
+        case .close:
+            try needWindow().close()
+            window = nil
+        }
+    }
+
+    private static func hex(_ v: UInt8) -> String {
+        let s = String(v, radix: 16)
+        return s.count == 1 ? "0" + s : s
+    }
+
+    /// Turns the app's loop until `condition` holds, at most ``stepTimeout``.
+    private func wait(_ what: String, _ condition: () -> Bool) throws {
+        guard let loop = Application.shared.loop else { throw StepFailure(message: "no event loop") }
+        let deadline = MonotonicClock.now + stepTimeout
+        while !condition() {
+            guard MonotonicClock.now < deadline else { throw StepFailure(message: "timed out after \(stepTimeout) s waiting for \(what)") }
+            try loop.turn(timeout: 0.02)
+        }
+    }
+
+    private func turn(for seconds: Double) throws {
+        guard let loop = Application.shared.loop else { throw StepFailure(message: "no event loop") }
+        let end = MonotonicClock.now + seconds
+        while MonotonicClock.now < end { try loop.turn(timeout: min(0.02, max(0, end - MonotonicClock.now))) }
+    }
+
+    static func describe(_ step: Scenario.Step) -> String {
+        switch step {
+        case let .window(title, w, h, _): "window \"\(title)\" \(w)x\(h)"
+        case .waitConfigure: "wait-configure"
+        case let .resize(w, h): "resize \(w)x\(h)"
+        case let .waitSize(w, h): "wait-size \(w)x\(h)"
+        case let .fullscreen(on): "fullscreen \(on ? "on" : "off")"
+        case let .maximize(on): "maximize \(on ? "on" : "off")"
+        case let .animate(s): "animate \(s)"
+        case let .waitFrames(n): "wait-frames \(n)"
+        case let .sleep(s): "sleep \(s)"
+        case let .expectIdle(s): "expect-idle \(s)"
+        case let .expectPixel(x, y, _, t): "expect-pixel \(x),\(y)" + (t > 0 ? " tolerance \(t)" : "")
+        case let .capture(path): "capture \(path)"
+        case .close: "close"
+        }
+    }
+}

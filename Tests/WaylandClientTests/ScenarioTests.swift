@@ -1,0 +1,141 @@
+import Glibc
+import PixmanRender
+import StrataTesting
+import Testing
+
+/// The scenario language: parsing, and malformed scripts with their line and column.
+@Suite("Scenario scripts")
+struct ScenarioParserTests {
+    @Test("every command parses; comments, blank lines, quotes and colours")
+    func parses() throws {
+        let s = try Scenario(parsing: """
+            # a comment
+            window "two words" 320x240 #3366cc   # trailing comment
+
+            wait-configure
+            resize 400x300
+            wait-size 400x300
+            fullscreen on
+            maximize off
+            animate 0.5
+            wait-frames 3
+            sleep 0.25
+            expect-idle 1
+            expect-pixel 10,20 #ff0000 tolerance 4
+            capture out.png
+            close
+            """)
+        #expect(s.lines.count == 13)
+        #expect(s.lines[0].number == 2)
+        #expect(s.lines[0].step == .window(title: "two words", width: 320, height: 240, color: Color(rgba8: 0x33, 0x66, 0xcc)))
+        #expect(s.lines[1].number == 4)
+        #expect(s.lines[10].step == .expectPixel(x: 10, y: 20, color: .red, tolerance: 4))
+        #expect(s.lines.last?.step == .close)
+        #expect(try Scenario(parsing: "window w 10x10").lines[0].step == .window(title: "w", width: 10, height: 10, color: .white))
+        #expect(try Scenario(parsing: "").lines.isEmpty)
+    }
+
+    @Test("malformed scripts name the line and column of the first mistake")
+    func malformed() {
+        func error(_ text: String) -> String {
+            do { _ = try Scenario(parsing: text); return "parsed" } catch { return "\(error)" }
+        }
+        #expect(error("window x 10x10\nfrobnicate") == "line 2, column 1: unknown command 'frobnicate'")
+        #expect(error("  resize 10y10") == "line 1, column 10: '10y10' is not a size WxH (1 to 16384 each)")
+        #expect(error("resize") == "line 1, column 8: expected a size WxH")
+        #expect(error("window \"open 10x10") == "line 1, column 8: unterminated quote")
+        #expect(error("expect-pixel 1,2 #00ff00 tolerance 300") == "line 1, column 36: '300' is not a tolerance from 0 to 255")
+        #expect(error("expect-pixel 1,2 #00ff00 margin 3") == "line 1, column 26: expected 'tolerance', not 'margin'")
+        #expect(error("expect-pixel 1,2 red") == "line 1, column 18: 'red' is not a colour #rrggbb")
+        #expect(error("close now") == "line 1, column 7: unexpected 'now'")
+        #expect(error("sleep -1") == "line 1, column 7: '-1' is not a time in seconds (0 to 3600)")
+        #expect(error("sleep nan") == "line 1, column 7: 'nan' is not a time in seconds (0 to 3600)")
+        #expect(error("fullscreen maybe") == "line 1, column 12: 'maybe' is not on or off")
+        #expect(error("wait-frames 0") == "line 1, column 13: '0' is not a number of frames")
+        #expect(error("resize 0x10") == "line 1, column 8: '0x10' is not a size WxH (1 to 16384 each)")
+        #expect(error("window t 10x10\r\nclose\r\n") == "parsed")
+        #expect(error(String(repeating: "x", count: 100_000)).hasPrefix("line 1, column 1: unknown command"))
+    }
+}
+
+extension Integration {
+/// Scenarios run against real compositors, and the command line that runs them.
+@MainActor
+@Suite("Scenarios on compositors", .serialized)
+struct ScenarioRunnerTests {
+    let passing = """
+        window "scenario" 320x240 #3366cc
+        wait-configure
+        fullscreen on
+        sleep 0.3
+        expect-pixel 10,10 #3366cc tolerance 2
+        animate 0.4
+        wait-frames 5
+        sleep 0.5
+        expect-idle 0.4
+        close
+        """
+
+    @Test("a scenario passes on weston and sway: configure, fullscreen, pixels, frames while animating, idle after")
+    func passesOnWestonAndSway() throws {
+        let scenario = try Scenario(parsing: passing)
+        for compositor in [try HeadlessWeston(), try HeadlessSway()] as [any Compositor] {
+            defer { compositor.stop() }
+            let report = ScenarioRunner(compositor: compositor).run(scenario)
+            #expect(report.passed, "\(report.table)")
+            #expect(report.steps.count == 10)
+            #expect(report.json.contains("\"passed\": true"))
+        }
+    }
+
+    @Test("failures are reported with their reason and end the run: a wrong pixel, a size never reached (bounded), a compositor killed")
+    func failures() throws {
+        let weston = try HeadlessWeston()
+        defer { weston.stop() }
+        let wrong = try Scenario(parsing: "window w 100x100 #ff0000\nwait-configure\nfullscreen on\nsleep 0.3\nexpect-pixel 5,5 #00ff00\nclose")
+        let report = ScenarioRunner(compositor: weston).run(wrong)
+        #expect(!report.passed && report.steps.count == 5)
+        #expect(report.steps.last?.message?.contains("pixel 5,5 is #ff0000") == true, "\(report.table)")
+        let runner = ScenarioRunner(compositor: weston)
+        runner.stepTimeout = 1
+        let never = runner.run(try Scenario(parsing: "window w 100x100\nwait-configure\nwait-size 123x45\nclose"))
+        #expect(never.steps.count == 3 && never.steps[2].message?.contains("timed out after 1.0 s waiting for the size 123x45") == true)
+        #expect(never.steps[2].seconds < 3)
+        // The compositor dies mid-scenario: the step fails with the connection's error.
+        let doomed = try HeadlessWeston()
+        let directory = doomed.runtimeDirectory
+        let killer = ScenarioRunner(compositor: doomed)
+        killer.stepTimeout = 3
+        var killed = false
+        _ = MediaTimer.schedule(after: 0.5) { doomed.stop(); killed = true }
+        let broken = killer.run(try Scenario(parsing: "window w 100x100\nwait-configure\nsleep 2\nexpect-idle 1\nclose"))
+        #expect(killed && !broken.passed, "\(broken.table)")
+        #expect(!processTable().contains { $0.contains(directory) })
+    }
+
+    @Test("strata-probe run: pass (0), fail (1), malformed script (2, with line and column), JSON")
+    func commandLine() throws {
+        let binary = ".build/debug/strata-probe"
+        try #require(access(binary, X_OK) == 0, "build the examples first (swift build --build-tests)")
+        let weston = try HeadlessWeston()
+        let dir = weston.runtimeDirectory
+        func write(_ name: String, _ text: String) -> String {
+            let path = dir + "/" + name
+            if let f = fopen(path, "w") { fputs(text, f); fclose(f) }
+            return path
+        }
+        let good = write("good.txt", passing + "\ncapture shot.png\n")
+        let ok = try weston.runClient([binary, "run", good], timeout: 60)
+        #expect(ok.status == 0 && ok.output.contains("passed: 11 steps on"), "\(ok.output)")
+        #expect(try RenderedImage(contentsOfFile: dir + "/shot.png").width == 640)
+        let bad = write("bad.txt", "window w 100x100 #ff0000\nwait-configure\nfullscreen on\nsleep 0.3\nexpect-pixel 5,5 #00ff00\n")
+        let failed = try weston.runClient([binary, "run", bad, "--json"], timeout: 60)
+        #expect(failed.status == 1 && failed.output.contains("\"passed\": false"), "\(failed.output)")
+        let malformed = write("malformed.txt", "window w 100x100\nresize big\n")
+        let refused = try weston.runClient([binary, "run", malformed], timeout: 30)
+        #expect(refused.status == 2 && refused.output.contains("malformed.txt: line 2, column 8: 'big' is not a size"), "\(refused.output)")
+        let missing = try weston.runClient([binary, "run", dir + "/nonexistent.txt"], timeout: 30)
+        #expect(missing.status == 2 && missing.output.contains("cannot read"), "\(missing.output)")
+    }
+}
+}
