@@ -967,4 +967,43 @@ struct HugeShapeTests {
         #expect(img.rgba8(x: 100, y: 100).g == 255)      // on the edge (line width 20)
         #expect(img.rgba8(x: 40, y: 100).g == 0 && img.rgba8(x: 160, y: 100).g == 0)
     }
+
+    @Test("circles of radius 10⁹ and 10¹² are flattened where they are seen: drawn exactly at their edge, at the cost of the visible part")
+    func astronomicalCurves() {
+        for radius in [1e9, 1e12] {
+            let fill = circle(radius: radius)
+            #expect(fill.rgba8(x: 50, y: 100) == (255, 0, 0, 255), "radius \(radius): inside")
+            #expect(fill.rgba8(x: 150, y: 100) == (0, 0, 0, 255), "radius \(radius): outside")
+            let stroke = circle(radius: radius, stroked: true)
+            #expect(stroke.rgba8(x: 100, y: 100).g == 255, "radius \(radius): on the edge")
+            #expect(stroke.rgba8(x: 40, y: 100).g == 0 && stroke.rgba8(x: 160, y: 100).g == 0)
+        }
+        // The work is what is seen: a 10¹² circle through the view flattens into a
+        // few hundred points; one far from the view into its hull's few.
+        let area = Rect(x: -2, y: -2, width: 204, height: 204)
+        let through = Path(ellipseIn: Rect(x: 100 - 2e12, y: 100 - 1e12, width: 2e12, height: 2e12))
+        #expect(VisibleFlattening.polylines(through, .identity, area: area, pad: 20).joined().count < 800)
+        let away = Path(ellipseIn: Rect(x: 1e12, y: 1e12, width: 2e12, height: 2e12))
+        #expect(VisibleFlattening.polylines(away, .identity, area: area, pad: 20).joined().count < 20)
+    }
+
+    @Test("a border on a layer of bounds 10⁹ is drawn where its edge is in view")
+    func hugeBorder() {
+        let r = OffscreenRenderer(width: 200, height: 200)
+        let root = Layer()
+        let big = Layer()
+        Transaction.withoutActions {
+            root.frame = Rect(x: 0, y: 0, width: 200, height: 200)
+            big.anchorPoint = .zero
+            big.bounds = Rect(x: 0, y: 0, width: 1e9, height: 1e9)
+            big.position = Point(x: 50, y: -5e8)
+            big.borderWidth = 10
+            big.borderColor = .blue
+            root.addSublayer(big)
+        }
+        r.rootLayer = root
+        let img = r.render()
+        #expect(img.rgba8(x: 55, y: 100) == (0, 0, 255, 255))   // the left edge, 10 wide
+        #expect(img.rgba8(x: 45, y: 100).b == 0 && img.rgba8(x: 65, y: 100).b == 0)
+    }
 }

@@ -330,12 +330,16 @@ struct DisplayListBuilder {
         guard let path = shape.path else { return }
         // Shapes that reach far outside the target are clipped to it first (and not
         // cached: what is kept depends on where the target is).
-        let area = Rect(x: Double(frame.x0 - 2), y: Double(frame.y0 - 2), width: Double(frame.width + 4), height: Double(frame.height + 4))
+        let area = clipArea
         let device = path.polylines.applying(m)
         let clipped = PolygonClip.needsClipping(device, to: area)
+        // Far-reaching shapes are flattened where they can be seen, in device space
+        // (a flattening made for the whole shape may miss the view by far).
+        let pad = shape.lineWidth * deviceScale(m) * max(1, shape.miterLimit) + 2
+        let visible = clipped ? VisibleFlattening.polylines(path, m, area: area, pad: pad) : []
         if let fill = shape.fillColor, fill.alpha > 0 {
             let evenOdd = shape.fillRule == .evenOdd
-            let traps = clipped ? PolygonFill.trapezoids(PolygonClip.clip(device, to: area), evenOdd: evenOdd)
+            let traps = clipped ? PolygonFill.trapezoids(PolygonClip.clip(visible, to: area), evenOdd: evenOdd)
                                 : shapes.trapezoids(path, m, evenOdd: evenOdd, stroke: nil)
             items.append(.coverage(Coverage(traps, within: frame), pixmanColor(fill, alpha: opacity)))
         }
@@ -343,8 +347,11 @@ struct DisplayListBuilder {
             let style = ShapeCoverageCache.Stroke(width: shape.lineWidth, miterLimit: shape.miterLimit, start: shape.strokeStart,
                                                   end: shape.strokeEnd, cap: shape.lineCap, join: shape.lineJoin)
             let traps: [pixman_trapezoid_t]
-            if clipped {
-                let trimmed = Stroker.trim(path.polylines, start: style.start, end: style.end)
+            let det = m.a * m.d - m.b * m.c
+            if clipped, det != 0, det.isFinite {
+                let back = m.inverted()
+                // Stroked in the layer's space (widths and joins as the layer sees them), from the visible flattening.
+                let trimmed = Stroker.trim(visible.applying(back), start: style.start, end: style.end)
                 let pieces = Stroker.outline(trimmed, width: style.width, cap: style.cap, join: style.join, miterLimit: style.miterLimit)
                 traps = PolygonFill.trapezoids(PolygonClip.clip(pieces.applying(m), to: area), evenOdd: false)
             } else {
@@ -370,6 +377,7 @@ struct DisplayListBuilder {
     }
 
     /// The border's ring (width clamped to half the bounds), following the corners.
+    /// A ring reaching far beyond the target is clipped to it first (as shapes are).
     private func border(_ p: Layer, _ m: AffineTransform) -> Coverage {
         let b = p.bounds
         let w = min(p.borderWidth, b.width / 2, b.height / 2)
@@ -377,7 +385,15 @@ struct DisplayListBuilder {
         let outer = ShapeRasterizer.roundedRect(b, radius: p.cornerRadius, segments: segments).applying(m)
         let inner = ShapeRasterizer.roundedRect(b.insetBy(dx: w, dy: w), radius: max(0, p.cornerRadius - w), segments: segments)
             .applying(m)
+        if PolygonClip.needsClipping([outer, inner], to: clipArea) {
+            return Coverage(PolygonFill.trapezoids(PolygonClip.clip([outer, inner], to: clipArea), evenOdd: true), within: frame)
+        }
         return Coverage(ShapeRasterizer.ring(outer: outer, inner: inner), within: frame)
+    }
+
+    /// The target with a margin, which far-reaching geometry is clipped to.
+    private var clipArea: Rect {
+        Rect(x: Double(frame.x0 - 2), y: Double(frame.y0 - 2), width: Double(frame.width + 4), height: Double(frame.height + 4))
     }
 
     /// Where the contents go inside the bounds, by `contentsGravity`, in layer coordinates.
