@@ -37,7 +37,7 @@ let package = Package(
 
         // Renders LayerKit trees with pixman; PNG through libpng.
         .target(name: "PixmanRender", dependencies: ["LayerKit", "CPixman", "CPNG"]),
-        .testTarget(name: "PixmanRenderTests", dependencies: ["PixmanRender", "LayerKit", "CPixman"]),
+        .testTarget(name: "PixmanRenderTests", dependencies: ["PixmanRender", "LayerKit", "CPixman", "StrataFuzzing"]),
 
         // The app toolkit: views, animation blocks, layout, windows and the application.
         .target(name: "Strata", dependencies: ["LayerKit", "WaylandClient", "PixmanRender", "CPango", "CPixman"]),
@@ -57,6 +57,9 @@ let package = Package(
         .executableTarget(name: "text", dependencies: ["Strata", "StrataTesting"], path: "Examples/Text"),
         .executableTarget(name: "controls", dependencies: ["Strata", "StrataTesting"], path: "Examples/Controls"),
         .executableTarget(name: "todo", dependencies: ["Strata", "StrataTesting"], path: "Examples/Todo"),
+
+        // Hostile programs over the public API, for the fuzzer (scripts/fuzz) and its regression corpus.
+        .target(name: "StrataFuzzing", dependencies: ["LayerKit", "PixmanRender"]),
 
         // Benchmark scenes of ../Docs/Benchmarks.md: `swift run -c release strata-bench`.
         .executableTarget(name: "strata-bench", dependencies: ["LayerKit", "PixmanRender", "Strata", "WaylandClient", "StrataTesting", "CPixman", "AllocationCounter"],

@@ -15,6 +15,29 @@ struct HostileInputTests {
         return seen
     }
 
+    @Test("masks that would close a loop are refused: an ancestor as mask, a mask's owner put under its mask (found by the fuzzer)")
+    func maskLoops() {
+        let seen = Diagnostics.recording {
+            let root = Layer(), child = Layer(), grandchild = Layer(), mask = Layer()
+            root.addSublayer(child)
+            child.addSublayer(grandchild)
+            grandchild.mask = root                 // its own ancestor
+            #expect(grandchild.mask == nil)
+            child.mask = mask
+            mask.addSublayer(root)                 // the owner's tree under its own mask
+            #expect(root.superlayer == nil)
+            let other = Layer()
+            mask.mask = other
+            other.mask = mask                      // two masks of each other
+            #expect(other.mask == nil)
+            // Walks end: every layer once.
+            var count = 0
+            root.forEachInSubtree { _ in count += 1 }
+            #expect(count == 5)
+        }
+        #expect(seen.count == 3)
+    }
+
     @Test("negative corner radius, border width and shadow radius are refused — set, by key, or in an animation")
     func negativeLengths() {
         let f = Fixture()

@@ -19,8 +19,8 @@ extension Layer {
         guard !isPresentationCopy, !layer.isPresentationCopy else {
             return Diagnostics.report(.invalidTree("presentation copies cannot be put in a tree"))
         }
-        guard !isDescendant(of: layer) else {
-            return Diagnostics.report(.invalidTree("a layer cannot be inserted into its own subtree"))
+        guard !isWithin(layer) else {
+            return Diagnostics.report(.invalidTree("a layer cannot be inserted into its own subtree (or its mask's)"))
         }
         var index = index
         if index < 0 || index > sublayerStorage.count - (layer.superlayer === self ? 1 : 0) {
@@ -128,6 +128,18 @@ extension Layer {
         while let l = current {
             if l === ancestor { return true }
             current = l.superlayer
+        }
+        return false
+    }
+
+    /// True when this layer is `other` or lies under it through sublayers and
+    /// masks: making `other` a sublayer or the mask of this layer would close a
+    /// loop that every tree walk would follow forever.
+    func isWithin(_ other: Layer) -> Bool {
+        var current: Layer? = self
+        while let l = current {
+            if l === other { return true }
+            current = l.superlayer ?? l.maskOwner
         }
         return false
     }

@@ -204,6 +204,8 @@ open class Layer {
     }
     /// A layer whose alpha clips this one (rule R3). It is not a sublayer. On a
     /// presentation copy, the mask's presentation at the same time (rule E12).
+    /// The layer itself, or one it lies under (through sublayers or masks), is
+    /// refused with a diagnostic: it would make a loop.
     public var mask: Layer? {
         get {
             guard isPresentationCopy, let mask = state.mask else { return state.mask }
@@ -211,6 +213,9 @@ open class Layer {
         }
         set {
             guard newValue !== self else { return Diagnostics.report(.invalidTree("a layer cannot be its own mask")) }
+            if let newValue, isWithin(newValue) {
+                return Diagnostics.report(.invalidTree("a layer's mask cannot be a layer it lies under; the mask is unchanged"))
+            }
             let old = state.mask
             setState("mask", \.mask, newValue, changed: newValue !== state.mask)
             maskDidChange(from: old)

@@ -1,0 +1,234 @@
+import LayerKit
+import PixmanRender
+
+/// Turns fuzzer bytes into a program over the public API — trees of layers with
+/// masks, transforms (singular and projective ones too), hostile property values,
+/// animations with extreme timing, clock steps and renders — and checks the
+/// properties every such program must keep: no crash (the process survives), no
+/// NaN or ∞ in a presentation value, and damage-tracked frames byte-equal to a
+/// full repaint. `strata-fuzz` runs it under libFuzzer with AddressSanitizer;
+/// the tests replay the committed corpus (`Tests/Fuzz/corpus`) without them.
+@MainActor
+public enum LayerTreeFuzzer {
+    /// What a program broke.
+    public struct Violation: Error, CustomStringConvertible {
+        public let description: String
+    }
+
+    /// Layers a program may make, and steps it may take.
+    public static let maximumLayers = 48
+    public static let maximumSteps = 160
+    static let size = 48
+
+    /// Runs the program `bytes` spell; throws the first property it breaks.
+    public static func run(_ bytes: [UInt8]) throws(Violation) {
+        var input = Reader(bytes: bytes)
+        let clock = ManualMediaClock(now: 10)
+        MediaTime.clock = clock
+        Transaction.reset()
+        AnimationTimeline.reset()
+        Transaction.endOfTurnScheduler = { _ in }
+        let previousHandler = Diagnostics.handler
+        Diagnostics.handler = { _ in }   // diagnostics are expected: hostile values are refused
+        defer { Diagnostics.handler = previousHandler }
+
+        let root = Layer()
+        Transaction.withoutActions {
+            root.anchorPoint = .zero
+            root.bounds = Rect(x: 0, y: 0, width: Double(size), height: Double(size))
+            root.backgroundColor = .white
+        }
+        var layers = [root]
+        let tracked = OffscreenRenderer(width: size, height: size)
+        tracked.rootLayer = root
+        defer { tracked.rootLayer = nil }
+        var steps = 0
+        while !input.isAtEnd, steps < maximumSteps {
+            steps += 1
+            let target = layers[input.index(layers.count)]
+            switch input.byte() % 12 {
+            case 0 where layers.count < maximumLayers:
+                let child = input.byte() % 4 == 0 ? ShapeLayer() : Layer()
+                if let shape = child as? ShapeLayer { configure(shape, &input) }
+                child.frame = Rect(x: input.number(), y: input.number(), width: input.number(), height: input.number())
+                child.backgroundColor = input.color()
+                target.addSublayer(child)
+                layers.append(child)
+            case 1 where target !== root:
+                target.removeFromSuperlayer()
+            case 2:
+                let other = layers[input.index(layers.count)]
+                other.addSublayer(target)   // cycles and self-insertion must be refused
+            case 3:
+                target.position = Point(x: input.number(), y: input.number())
+                target.bounds = Rect(x: input.number(), y: input.number(), width: input.number(), height: input.number())
+            case 4:
+                target.opacity = input.number()
+                target.cornerRadius = input.number()
+                target.borderWidth = input.number()
+                target.borderColor = input.color()
+            case 5:
+                target.transform = input.transform()
+                target.sublayerTransform = input.byte() % 3 == 0 ? input.transform() : .identity
+            case 6:
+                target.masksToBounds = input.byte() % 2 == 0
+                target.isHidden = input.byte() % 5 == 0
+                target.zPosition = input.number()
+                target.shadowOpacity = input.number()
+                target.shadowRadius = input.number()
+            case 7:
+                let mask = input.byte() % 3 == 0 ? nil : layers[input.index(layers.count)]
+                if mask !== target && mask !== root { target.mask = mask }
+            case 8:
+                target.add(basicAnimation(&input), forKey: "a\(input.byte() % 4)")
+            case 9:
+                target.add(keyframeAnimation(&input), forKey: "k\(input.byte() % 4)")
+            case 10:
+                Transaction.flush()
+                clock.advance(by: input.timeStep())
+            default:
+                Transaction.flush()
+                try render(root, tracked, at: clock.now)
+            }
+        }
+        Transaction.flush()
+        try render(root, tracked, at: clock.now)
+        clock.advance(by: 1000)
+        try render(root, tracked, at: clock.now)
+    }
+
+    /// A frame damage-tracked and a full repaint must agree, and presentation values be finite.
+    private static func render(_ root: Layer, _ tracked: OffscreenRenderer, at time: Double) throws(Violation) {
+        let incremental = tracked.render(atTime: time)
+        let fresh = OffscreenRenderer(width: size, height: size)
+        fresh.rootLayer = root
+        let full = fresh.render(atTime: time)
+        fresh.rootLayer = nil
+        if incremental != full {
+            let differing = zip(incremental.pixels, full.pixels).filter { $0 != $1 }.count
+            throw Violation(description: "a damage-tracked frame differs from a full repaint in \(differing) pixels")
+        }
+        var stack = [root]
+        while let layer = stack.popLast() {
+            let shown = layer.presentation(atTime: time)
+            let values = [shown.opacity, shown.position.x, shown.position.y, shown.bounds.width, shown.bounds.height,
+                          shown.cornerRadius, shown.borderWidth, shown.zPosition]
+            if let bad = values.first(where: { !$0.isFinite }) {
+                throw Violation(description: "a presentation value is \(bad)")
+            }
+            stack += layer.sublayers
+        }
+    }
+
+    private static func configure(_ shape: ShapeLayer, _ input: inout Reader) {
+        let path = Path()
+        let count = input.byte() % 6
+        path.move(to: Point(x: input.number(), y: input.number()))
+        for _ in 0..<count {
+            switch input.byte() % 4 {
+            case 0: path.addLine(to: Point(x: input.number(), y: input.number()))
+            case 1: path.addQuadCurve(to: Point(x: input.number(), y: input.number()), control: Point(x: input.number(), y: input.number()))
+            case 2: path.addArc(center: Point(x: input.number(), y: input.number()), radius: input.number(),
+                                startAngle: input.number(), endAngle: input.number(), clockwise: input.byte() % 2 == 0)
+            default: path.closeSubpath()
+            }
+        }
+        shape.path = path
+        shape.fillColor = input.byte() % 3 == 0 ? nil : input.color()
+        shape.strokeColor = input.byte() % 2 == 0 ? nil : input.color()
+        shape.lineWidth = input.number()
+        shape.strokeEnd = input.number()
+    }
+
+    private static let keys = ["position", "bounds", "opacity", "cornerRadius", "borderWidth", "backgroundColor", "transform",
+                               "position.x", "transform.rotation.z", "shadowRadius", "zPosition", "bounds.size.width"]
+
+    private static func basicAnimation(_ input: inout Reader) -> Animation {
+        let key = keys[input.index(keys.count)]
+        let a = BasicAnimation(keyPath: key)
+        a.fromValue = input.byte() % 3 == 0 ? nil : input.value(for: key)
+        a.toValue = input.byte() % 3 == 0 ? nil : input.value(for: key)
+        a.byValue = input.byte() % 5 == 0 ? input.value(for: key) : nil
+        timing(a, &input)
+        return a
+    }
+
+    private static func keyframeAnimation(_ input: inout Reader) -> Animation {
+        let key = keys[input.index(keys.count)]
+        let a = KeyframeAnimation(keyPath: key)
+        let count = input.byte() % 7
+        a.values = (0..<count).map { _ in input.value(for: key) }
+        if input.byte() % 2 == 0 { a.keyTimes = (0..<Int(input.byte() % 7)).map { _ in input.number() } }
+        timing(a, &input)
+        return a
+    }
+
+    private static func timing(_ a: Animation, _ input: inout Reader) {
+        a.duration = input.number()
+        a.beginTime = input.byte() % 4 == 0 ? input.number() : 0
+        a.speed = input.byte() % 4 == 0 ? input.number() : 1
+        a.timeOffset = input.byte() % 4 == 0 ? input.number() : 0
+        a.repeatCount = input.byte() % 4 == 0 ? input.number() : 0
+        a.autoreverses = input.byte() % 3 == 0
+        a.fillMode = [FillMode.removed, .forwards, .backwards, .both][input.index(4)]
+        a.isRemovedOnCompletion = input.byte() % 3 != 0
+    }
+
+    /// Reads the fuzzer's bytes as choices; past the end every read is 0.
+    struct Reader {
+        let bytes: [UInt8]
+        var at = 0
+        var isAtEnd: Bool { at >= bytes.count }
+
+        mutating func byte() -> UInt8 {
+            defer { at += 1 }
+            return at < bytes.count ? bytes[at] : 0
+        }
+
+        mutating func index(_ count: Int) -> Int { count > 0 ? Int(byte()) % count : 0 }
+
+        /// Ordinary numbers mostly; the ones that break things often.
+        static let hostile: [Double] = [0, 1, -1, 0.5, 2, 10, 24, 48, -48, 1e-9, -1e-9, 1e6, -1e6, 1e9, 1e12, -1e12,
+                                        .nan, .infinity, -.infinity, .greatestFiniteMagnitude, -.greatestFiniteMagnitude,
+                                        .leastNonzeroMagnitude, 33_000, -33_000, 65_536, 0.999_999]
+
+        mutating func number() -> Double {
+            let b = byte()
+            if b < 160 { return Double(b) - 40 + Double(byte()) / 256 }
+            return Self.hostile[Int(b - 160) % Self.hostile.count]
+        }
+
+        mutating func color() -> Color {
+            Color(red: Double(byte()) / 255, green: Double(byte()) / 255, blue: Double(byte()) / 255, alpha: number() / 100)
+        }
+
+        mutating func timeStep() -> Double {
+            [0, 1.0 / 60, 0.1, 0.25, 1, -1, 1e9, .nan, .infinity][index(9)]
+        }
+
+        mutating func transform() -> Transform3D {
+            switch byte() % 5 {
+            case 0: return Transform3D(rotationAngle: number(), x: number(), y: number(), z: number())
+            case 1: return Transform3D(scaleX: number(), y: number(), z: number())
+            case 2: return Transform3D(translationX: number(), y: number(), z: number())
+            case 3:   // projective: perspective with a hostile m34
+                var t = Transform3D.identity
+                t.m34 = -1 / number()
+                return t.rotated(by: number(), x: 0, y: 1, z: 0)
+            default: return Transform3D(scaleX: 0, y: number(), z: 1)   // singular
+            }
+        }
+
+        /// A value for a key: mostly of its type, sometimes of another.
+        mutating func value(for key: String) -> Any {
+            if byte() % 11 == 0 { return "not a value" }
+            switch key {
+            case "position": return Point(x: number(), y: number())
+            case "bounds": return Rect(x: number(), y: number(), width: number(), height: number())
+            case "backgroundColor": return color()
+            case "transform": return transform()
+            default: return number()
+            }
+        }
+    }
+}
