@@ -1006,4 +1006,12 @@ struct HugeShapeTests {
         #expect(img.rgba8(x: 55, y: 100) == (0, 0, 255, 255))   // the left edge, 10 wide
         #expect(img.rgba8(x: 45, y: 100).b == 0 && img.rgba8(x: 65, y: 100).b == 0)
     }
+
+    @Test("corner segment counts stay bounded for infinite and NaN radii or scales (found by the fuzzer: a crash converting ∞ to Int)")
+    func cornerSegmentsForHostileSizes() {
+        #expect(ShapeRasterizer.segments(forRadius: .infinity, scale: 1) == 64)
+        #expect(ShapeRasterizer.segments(forRadius: 10, scale: .infinity) == 64)
+        #expect(ShapeRasterizer.segments(forRadius: .nan, scale: 1) == 1)
+        #expect(ShapeRasterizer.segments(forRadius: 1e300, scale: 1e300) == 64)
+    }
 }

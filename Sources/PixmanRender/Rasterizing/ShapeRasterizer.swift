@@ -28,8 +28,10 @@ enum ShapeRasterizer {
     /// Enough segments per quarter circle that the chord error stays under ~0.1 device pixels.
     static func segments(forRadius radius: Double, scale: Double) -> Int {
         let r = radius * scale
-        guard r > 0.5 else { return 1 }
-        return min(64, max(2, Int((Double.pi / 2 / (2 * acos(max(0, 1 - 0.1 / r)))).rounded(.up))))
+        guard r > 0.5 else { return 1 }   // NaN too
+        // Huge (or infinite) radii want the most; the count is bounded before it becomes an Int.
+        let n = (Double.pi / 2 / (2 * acos(max(0, 1 - 0.1 / r)))).rounded(.up)
+        return n.isFinite ? min(64, max(2, Int(min(n, 64)))) : 64
     }
 
     /// The coverage of a convex polygon, as trapezoids (one per stretch between
