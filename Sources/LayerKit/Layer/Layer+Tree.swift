@@ -135,11 +135,15 @@ extension Layer {
     /// True when this layer is `other` or lies under it through sublayers and
     /// masks: making `other` a sublayer or the mask of this layer would close a
     /// loop that every tree walk would follow forever.
+    /// (A layer may be both a sublayer and a mask: both ways up are followed.)
     func isWithin(_ other: Layer) -> Bool {
-        var current: Layer? = self
-        while let l = current {
+        var stack: [Layer] = [self]
+        var seen = Set<ObjectIdentifier>()
+        while let l = stack.popLast() {
             if l === other { return true }
-            current = l.superlayer ?? l.maskOwner
+            guard seen.insert(ObjectIdentifier(l)).inserted else { continue }
+            if let s = l.superlayer { stack.append(s) }
+            if let o = l.maskOwner { stack.append(o) }
         }
         return false
     }
