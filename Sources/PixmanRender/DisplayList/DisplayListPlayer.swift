@@ -82,8 +82,28 @@ enum DisplayListPlayer {
             if let mask { pixman_image_unref(mask) }
         }
         guard !split.rasterized.isEmpty else { return }
+        if reachesFar(split.rasterized, beyond: t.area) {
+            // pixman sizes its mask by the edges' end points, wherever they are: a
+            // far-reaching edge would make it gigabytes. Rasterize into a mask the
+            // size of the area instead (found by the fuzzer).
+            let a = t.area
+            guard let mask = pixman_image_create_bits(PIXMAN_a8, Int32(a.width), Int32(a.height), nil, 0) else { return }
+            pixman_add_trapezoids(mask, Int16(clamping: -a.x0), Int32(-a.y0), Int32(split.rasterized.count), &split.rasterized)
+            pixman_image_composite32(op, source, mask, t.image, Int32(a.x0), Int32(a.y0), 0, 0,
+                                     Int32(a.x0 - t.originX), Int32(a.y0 - t.originY), Int32(a.width), Int32(a.height))
+            pixman_image_unref(mask)
+            return
+        }
         pixman_composite_trapezoids(op, source, t.image, PIXMAN_a8, 0, 0, Int32(-t.originX), Int32(-t.originY),
                                     Int32(split.rasterized.count), &split.rasterized)
+    }
+
+    /// True when an edge's end points lie more than 1,024 pixels outside `area` sideways.
+    private static func reachesFar(_ traps: [pixman_trapezoid_t], beyond area: PixelBox) -> Bool {
+        let lo = pixman_fixed_t(clamping: (area.x0 - 1024) << 16), hi = pixman_fixed_t(clamping: (area.x1 + 1024) << 16)
+        return traps.contains { t in
+            min(t.left.p1.x, t.left.p2.x) < lo || max(t.right.p1.x, t.right.p2.x) > hi
+        }
     }
 
     /// The trapezoids cut to the rows of `area`. Cutting at whole pixel rows leaves
