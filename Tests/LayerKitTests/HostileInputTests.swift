@@ -34,15 +34,22 @@ struct HostileInputTests {
             var count = 0
             root.forEachInSubtree { _ in count += 1 }
             #expect(count == 5)
-            // A mask that is also a sublayer elsewhere: its owner may not go under it either.
-            let top = Layer(), owner = Layer(), shared = Layer()
+            // A layer is a sublayer or a mask, of one layer: it leaves where it was.
+            let top = Layer(), owner = Layer(), shared = Layer(), second = Layer()
             top.addSublayer(shared)
             top.addSublayer(owner)
             owner.mask = shared
-            shared.addSublayer(owner)
-            #expect(owner.superlayer === top)
+            #expect(shared.superlayer == nil && shared.maskOwner === owner)
+            second.mask = shared                   // one owner at a time
+            #expect(owner.mask == nil && shared.maskOwner === second)
+            shared.addSublayer(owner)              // the owner of a mask… may now go under its old mask
+            top.addSublayer(shared)                // …and the mask, made a sublayer, is no longer a mask
+            #expect(second.mask == nil && shared.maskOwner == nil)
+            var walked = 0
+            top.forEachInSubtree { _ in walked += 1 }
+            #expect(walked == 3)
         }
-        #expect(seen.count == 4)
+        #expect(seen.count == 3)
     }
 
     @Test("negative corner radius, border width and shadow radius are refused — set, by key, or in an animation")

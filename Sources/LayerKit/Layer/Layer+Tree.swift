@@ -27,6 +27,7 @@ extension Layer {
             Diagnostics.report(.invalidTree("sublayer index \(index) out of range 0...\(sublayerStorage.count); appended"))
             index = sublayerStorage.count - (layer.superlayer === self ? 1 : 0)
         }
+        if let owner = layer.maskOwner { owner.mask = nil }   // a mask becoming a sublayer stops being a mask
         let wasVisible = layer.isInVisibleTree
         let sublayersAction = actionToRunIfVisible(forKey: "sublayers")
         captureTransitionSnapshot(for: sublayersAction)

@@ -205,7 +205,8 @@ open class Layer {
     /// A layer whose alpha clips this one (rule R3). It is not a sublayer. On a
     /// presentation copy, the mask's presentation at the same time (rule E12).
     /// The layer itself, or one it lies under (through sublayers or masks), is
-    /// refused with a diagnostic: it would make a loop.
+    /// refused with a diagnostic: it would make a loop. A layer that is another's
+    /// sublayer or mask leaves it to become this one's mask.
     public var mask: Layer? {
         get {
             guard isPresentationCopy, let mask = state.mask else { return state.mask }
@@ -215,6 +216,12 @@ open class Layer {
             guard newValue !== self else { return Diagnostics.report(.invalidTree("a layer cannot be its own mask")) }
             if let newValue, isWithin(newValue) {
                 return Diagnostics.report(.invalidTree("a layer's mask cannot be a layer it lies under; the mask is unchanged"))
+            }
+            // A layer is a sublayer or a mask, of one layer (Core Animation leaves a
+            // mask with a superlayer undefined): it leaves where it was.
+            if let newValue, newValue !== state.mask {
+                if newValue.superlayer != nil { newValue.removeFromSuperlayer() }
+                if let owner = newValue.maskOwner, owner !== self { owner.mask = nil }
             }
             let old = state.mask
             setState("mask", \.mask, newValue, changed: newValue !== state.mask)
