@@ -21,7 +21,8 @@ public enum LayerTreeFuzzer {
     static let size = 48
 
     /// Runs the program `bytes` spell; throws the first property it breaks.
-    public static func run(_ bytes: [UInt8]) throws(Violation) {
+    /// `trace` is told each step (for finding which one breaks a property).
+    public static func run(_ bytes: [UInt8], trace: ((String) -> Void)? = nil) throws(Violation) {
         var input = Reader(bytes: bytes)
         let clock = ManualMediaClock(now: 10)
         MediaTime.clock = clock
@@ -46,12 +47,15 @@ public enum LayerTreeFuzzer {
         while !input.isAtEnd, steps < maximumSteps {
             steps += 1
             let target = layers[input.index(layers.count)]
-            switch input.byte() % 12 {
+            let op = input.byte() % 12
+            trace?("step \(steps): op \(op) on layer \(layers.firstIndex { $0 === target }!)")
+            switch op {
             case 0 where layers.count < maximumLayers:
                 let child = input.byte() % 4 == 0 ? ShapeLayer() : Layer()
                 if let shape = child as? ShapeLayer { configure(shape, &input) }
                 child.frame = Rect(x: input.number(), y: input.number(), width: input.number(), height: input.number())
                 child.backgroundColor = input.color()
+                trace?("  new \(type(of: child)) frame \(child.frame) bg \(String(describing: child.backgroundColor))")
                 target.addSublayer(child)
                 layers.append(child)
             case 1 where target !== root:
@@ -62,6 +66,7 @@ public enum LayerTreeFuzzer {
             case 3:
                 target.position = Point(x: input.number(), y: input.number())
                 target.bounds = Rect(x: input.number(), y: input.number(), width: input.number(), height: input.number())
+                trace?("  position \(target.position) bounds \(target.bounds)")
             case 4:
                 target.opacity = input.number()
                 target.cornerRadius = input.number()
@@ -71,6 +76,7 @@ public enum LayerTreeFuzzer {
                 target.transform = input.transform()
                 target.sublayerTransform = input.byte() % 3 == 0 ? input.transform() : .identity
             case 6:
+                defer { trace?("  masksToBounds \(target.masksToBounds) hidden \(target.isHidden) z \(target.zPosition) shadow \(target.shadowOpacity) \(target.shadowRadius)") }
                 target.masksToBounds = input.byte() % 2 == 0
                 target.isHidden = input.byte() % 5 == 0
                 target.zPosition = input.number()
@@ -78,11 +84,16 @@ public enum LayerTreeFuzzer {
                 target.shadowRadius = input.number()
             case 7:
                 let mask = input.byte() % 3 == 0 ? nil : layers[input.index(layers.count)]
+                trace?("  mask = \(mask.map { m in "layer \(layers.firstIndex { $0 === m }!)" } ?? "nil")")
                 if mask !== target && mask !== root { target.mask = mask }
             case 8:
-                target.add(basicAnimation(&input), forKey: "a\(input.byte() % 4)")
+                let a = basicAnimation(&input)
+                trace?("  basic \(a)")
+                target.add(a, forKey: "a\(input.byte() % 4)")
             case 9:
-                target.add(keyframeAnimation(&input), forKey: "k\(input.byte() % 4)")
+                let a = keyframeAnimation(&input)
+                trace?("  keyframes \(a)")
+                target.add(a, forKey: "k\(input.byte() % 4)")
             case 10:
                 Transaction.flush()
                 clock.advance(by: input.timeStep())
