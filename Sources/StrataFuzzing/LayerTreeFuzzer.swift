@@ -88,11 +88,15 @@ public enum LayerTreeFuzzer {
                 if mask !== target && mask !== root { target.mask = mask }
             case 8:
                 let a = basicAnimation(&input)
-                trace?("  basic \(a)")
+                if let a = a as? BasicAnimation {
+                    trace?("  basic \(a.keyPath ?? "-") from \(String(describing: a.fromValue)) to \(String(describing: a.toValue)) by \(String(describing: a.byValue)) d \(a.duration) begin \(a.beginTime) speed \(a.speed) offset \(a.timeOffset) repeat \(a.repeatCount) auto \(a.autoreverses) fill \(a.fillMode) removed \(a.isRemovedOnCompletion)")
+                }
                 target.add(a, forKey: "a\(input.byte() % 4)")
             case 9:
                 let a = keyframeAnimation(&input)
-                trace?("  keyframes \(a)")
+                if let a = a as? KeyframeAnimation {
+                    trace?("  keyframes \(a.keyPath ?? "-") values \(String(describing: a.values)) times \(String(describing: a.keyTimes)) d \(a.duration) begin \(a.beginTime) speed \(a.speed) offset \(a.timeOffset) repeat \(a.repeatCount) auto \(a.autoreverses) fill \(a.fillMode) removed \(a.isRemovedOnCompletion)")
+                }
                 target.add(a, forKey: "k\(input.byte() % 4)")
             case 10:
                 Transaction.flush()
