@@ -52,6 +52,15 @@ struct HostileInputTests {
         #expect(seen.count == 3)
     }
 
+    @Test("shadowOpacity is clamped to 0…1 as opacity is (found by the fuzzer: 5.5 and −30.8 were kept)")
+    func shadowOpacityClamped() {
+        let layer = Layer()
+        layer.shadowOpacity = 5.5
+        #expect(layer.shadowOpacity == 1)
+        layer.shadowOpacity = -30.8
+        #expect(layer.shadowOpacity == 0)
+    }
+
     @Test("negative corner radius, border width and shadow radius are refused — set, by key, or in an animation")
     func negativeLengths() {
         let f = Fixture()

@@ -258,9 +258,10 @@ open class Layer {
         get { state.shadowColor }
         set { setState("shadowColor", \.shadowColor, newValue) }
     }
+    /// The shadow's opacity, clamped to 0…1 as ``opacity`` is.
     public var shadowOpacity: Double {
         get { state.shadowOpacity }
-        set { setState("shadowOpacity", \.shadowOpacity, newValue) }
+        set { setState("shadowOpacity", \.shadowOpacity, newValue.isFinite ? min(1, max(0, newValue)) : newValue) }
     }
     /// Default (0, −3), as in Core Animation.
     public var shadowOffset: Size {
