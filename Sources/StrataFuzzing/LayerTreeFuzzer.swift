@@ -21,8 +21,10 @@ public enum LayerTreeFuzzer {
     static let size = 48
 
     /// Runs the program `bytes` spell; throws the first property it breaks.
-    /// `trace` is told each step (for finding which one breaks a property).
-    public static func run(_ bytes: [UInt8], trace: ((String) -> Void)? = nil) throws(Violation) {
+    /// `trace` is told each step with its values; steps in `skipping` (numbered
+    /// from 1) read their bytes but act on a layer outside the tree — to reduce a
+    /// finding to the steps it needs.
+    public static func run(_ bytes: [UInt8], trace: ((String) -> Void)? = nil, skipping: Set<Int> = []) throws(Violation) {
         var input = Reader(bytes: bytes)
         let clock = ManualMediaClock(now: 10)
         MediaTime.clock = clock
@@ -40,15 +42,20 @@ public enum LayerTreeFuzzer {
             root.backgroundColor = .white
         }
         var layers = [root]
+        let outside = Layer()
         let tracked = OffscreenRenderer(width: size, height: size)
         tracked.rootLayer = root
         defer { tracked.rootLayer = nil }
         var steps = 0
         while !input.isAtEnd, steps < maximumSteps {
             steps += 1
-            let target = layers[input.index(layers.count)]
+            // A skipped step reads the same bytes but acts on a layer outside the tree
+            // (for reducing a finding to the steps that matter).
+            let skip = skipping.contains(steps)
+            let chosen = layers[input.index(layers.count)]
+            let target = skip ? outside : chosen
             let op = input.byte() % 12
-            trace?("step \(steps): op \(op) on layer \(layers.firstIndex { $0 === target }!)")
+            trace?("step \(steps): op \(op) on layer \(layers.firstIndex { $0 === chosen }!)\(skip ? " (skipped)" : "")")
             switch op {
             case 0 where layers.count < maximumLayers:
                 let child = input.byte() % 4 == 0 ? ShapeLayer() : Layer()
@@ -61,7 +68,7 @@ public enum LayerTreeFuzzer {
             case 1 where target !== root:
                 target.removeFromSuperlayer()
             case 2:
-                let other = layers[input.index(layers.count)]
+                let other = skip ? outside : layers[input.index(layers.count)]
                 other.addSublayer(target)   // cycles and self-insertion must be refused
             case 3:
                 target.position = Point(x: input.number(), y: input.number())
@@ -99,9 +106,12 @@ public enum LayerTreeFuzzer {
                 }
                 target.add(a, forKey: "k\(input.byte() % 4)")
             case 10:
+                let step = input.timeStep()
+                guard !skip else { break }
                 Transaction.flush()
-                clock.advance(by: input.timeStep())
+                clock.advance(by: step)
             default:
+                guard !skip else { break }
                 Transaction.flush()
                 try render(root, tracked, at: clock.now)
             }
