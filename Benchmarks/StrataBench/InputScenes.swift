@@ -26,12 +26,9 @@ private final class KeyTarget: View {
 /// reaches no client here, so keys stand in for pointer motion.)
 @MainActor
 func sceneInputLatency() throws -> [Figure] {
-    MediaTime.clock = MonotonicMediaClock()
-    Transaction.reset()
     let sway = try HeadlessSway(width: 1280, height: 720)
-    let display = try sway.connect()
+    let display = try useApplication(on: sway)
     let app = Application.shared
-    app.use(display)
     defer { app.disconnect() }
     let window = Window(title: "input", size: Size(width: 1280, height: 720))
     window.backgroundColor = Color(rgba8: 0x20, 0x24, 0x28)

@@ -95,12 +95,9 @@ func runPangoCairoReference(width: Int, size: Double, repetitions: Int) -> (firs
 /// path, on the real clock); frames per second and p99 callback→commit.
 @MainActor
 func sceneListFling() throws -> [Figure] {
-    MediaTime.clock = MonotonicMediaClock()
-    Transaction.reset()
     let weston = try HeadlessWeston(width: 400, height: 720, repaintWindow: 15)
-    let display = try weston.connect()
+    let display = try useApplication(on: weston)
     let app = Application.shared
-    app.use(display)
     defer { app.disconnect() }
     final class Rows: ListDataSource {
         func numberOfRows(in list: ListView) -> Int { 100_000 }

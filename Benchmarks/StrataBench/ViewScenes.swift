@@ -73,12 +73,9 @@ func sceneViewAnimateCost(repetitions: Int) -> [Figure] {
 /// second next to the compositor's callback rate, p99 callback→commit.
 @MainActor
 func sceneViews720p500() throws -> [Figure] {
-    MediaTime.clock = MonotonicMediaClock()
-    Transaction.reset()
     let weston = try HeadlessWeston(width: 1280, height: 720, repaintWindow: 15)
-    let display = try weston.connect()
+    let display = try useApplication(on: weston)
     let app = Application.shared
-    app.use(display)
     defer { app.disconnect() }
     let window = Window(title: "S7", size: Size(width: 1280, height: 720))
     window.backgroundColor = Color(rgba8: 0x20, 0x24, 0x28)

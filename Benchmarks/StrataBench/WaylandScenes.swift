@@ -104,7 +104,7 @@ func measureAnimatingWindow(_ window: ToplevelWindow, _ display: Display, scene:
     func run(for seconds: Double) throws {
         let start = MonotonicClock.now
         if let loop {
-            while MonotonicClock.now - start < seconds { try loop.turn(timeout: 0.01) }
+            try loop.turn(for: seconds)
         } else {
             try display.connection.dispatch(until: { MonotonicClock.now - start > seconds }, timeout: seconds + 7)
         }
@@ -134,4 +134,15 @@ func measureAnimatingWindow(_ window: ToplevelWindow, _ display: Display, scene:
         Figure(scene: scene, metric: "callback→commit p99", value: (FrameStatistics.percentile(latencies, 99) ?? .nan) * 1e3, unit: "ms", repetitions: latencies.count),
         Figure(scene: scene, metric: "main thread per frame (layers read), p50", value: median(mainThread) * 1e3, unit: "ms", repetitions: mainThread.count),
     ]
+}
+
+/// Connects the application to `compositor`, on the system clock with no
+/// transaction open (the caller disconnects when done).
+@MainActor
+func useApplication(on compositor: any Compositor) throws -> Display {
+    MediaTime.clock = MonotonicMediaClock()
+    Transaction.reset()
+    let display = try compositor.connect()
+    Application.shared.use(display)
+    return display
 }

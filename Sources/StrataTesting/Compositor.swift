@@ -65,7 +65,6 @@ public final class AttachedCompositor: Compositor {
         var template = Array("/tmp/strata-capture-XXXXXX".utf8CString)
         guard let dir = mkdtemp(&template).map({ String(cString: $0) }) else { throw .launchFailed(command: "mkdtemp", errno: errno) }
         defer { removeTree(dir) }
-        let environment = ["WAYLAND_DISPLAY": socketName, "XDG_RUNTIME_DIR": runtimeDirectory]
         let command: [String]
         if globals["zwlr_screencopy_manager_v1"] != nil {
             command = ["grim", dir + "/shot.png"]
@@ -74,12 +73,8 @@ public final class AttachedCompositor: Compositor {
         } else {
             throw .screenshotFailed("\(socketName) offers no capture protocol this kit speaks (wlroots screencopy or weston's screenshooter)")
         }
-        let p = try Subprocess.spawn(command, environment: environment, directory: dir, logPath: dir + "/capture.log")
-        guard p.wait(timeout: timeout) == 0, let file = listDirectory(dir).first(where: { $0.hasSuffix(".png") }) else {
-            p.terminate()
-            throw .screenshotFailed("\(command[0]): \(tail(of: dir + "/capture.log"))")
-        }
-        do { return try RenderedImage(contentsOfFile: dir + "/" + file) } catch { throw .screenshotFailed("\(error)") }
+        return try captureScreen(command, environment: ["WAYLAND_DISPLAY": socketName, "XDG_RUNTIME_DIR": runtimeDirectory],
+                                 in: dir, timeout: timeout)
     }
 
     public func stop() {}
@@ -157,4 +152,24 @@ public struct CompositorCapabilities: Sendable, CustomStringConvertible {
         let list = globals.keys.sorted().map { "  \($0) v\(globals[$0]!)" }
         return (features + ["globals:"] + list).joined(separator: "\n")
     }
+}
+
+/// Runs a capture tool (`grim`, `weston-screenshooter`) in `directory`, waits for
+/// it (at most `timeout`), and reads the PNG it wrote there (then removes it).
+@MainActor
+func captureScreen(_ command: [String], environment: [String: String], in directory: String,
+                   timeout: Double) throws(CompositorError) -> RenderedImage {
+    let before = Set(listDirectory(directory))
+    let log = directory + "/capture-\(Int(now() * 1000)).log"
+    let p = try Subprocess.spawn(command, environment: environment, directory: directory, logPath: log)
+    defer { unlink(log) }
+    guard let status = p.wait(timeout: timeout) else {
+        p.terminate()
+        throw .screenshotFailed("\(command.last { !$0.hasPrefix("/") } ?? command[0]) did not finish in \(timeout) s")
+    }
+    guard status == 0, let file = listDirectory(directory).first(where: { $0.hasSuffix(".png") && !before.contains($0) }) else {
+        throw .screenshotFailed("capture exited with \(status): \(tail(of: log))")
+    }
+    defer { unlink(directory + "/" + file) }
+    do { return try RenderedImage(contentsOfFile: directory + "/" + file) } catch { throw .screenshotFailed("\(error)") }
 }

@@ -107,21 +107,8 @@ public final class HeadlessWeston {
         let shotDir = runtimeDirectory + "/shots-\(Int(now() * 1000))"
         mkdir(shotDir, 0o700)
         defer { removeTree(shotDir) }
-        let p = try Subprocess.spawn(["weston-screenshooter"],
-                                     environment: ["XDG_RUNTIME_DIR": runtimeDirectory, "WAYLAND_DISPLAY": socketName],
-                                     directory: shotDir, logPath: runtimeDirectory + "/screenshooter.log")
-        guard let status = p.wait(timeout: timeout) else {
-            p.terminate()
-            throw .screenshotFailed("weston-screenshooter did not finish in \(timeout) s")
-        }
-        guard status == 0, let file = listDirectory(shotDir).first(where: { $0.hasSuffix(".png") }) else {
-            throw .screenshotFailed("weston-screenshooter exited with \(status): \(tail(of: runtimeDirectory + "/screenshooter.log"))")
-        }
-        do {
-            return try RenderedImage(contentsOfFile: shotDir + "/" + file)
-        } catch {
-            throw .screenshotFailed("\(error)")
-        }
+        return try captureScreen(["weston-screenshooter"], environment: ["XDG_RUNTIME_DIR": runtimeDirectory, "WAYLAND_DISPLAY": socketName],
+                                 in: shotDir, timeout: timeout)
     }
 
     /// Runs a client program against this compositor (`WAYLAND_DISPLAY` and

@@ -22,36 +22,16 @@ public struct ScenarioReport: Sendable {
 
     public var json: String {
         let items = steps.map { s in
-            "{\"line\": \(s.line), \"step\": \(Self.quoted(s.step)), \"passed\": \(s.passed), \"seconds\": \((s.seconds * 1000).rounded() / 1000)"
-                + (s.message.map { ", \"message\": \(Self.quoted($0))" } ?? "") + "}"
+            "{\"line\": \(s.line), \"step\": \(JSON.string(s.step)), \"passed\": \(s.passed), \"seconds\": \((s.seconds * 1000).rounded() / 1000)"
+                + (s.message.map { ", \"message\": \(JSON.string($0))" } ?? "") + "}"
         }
-        return "{\"compositor\": \(Self.quoted(compositor)), \"passed\": \(passed), \"steps\": [\(items.joined(separator: ", "))]}"
+        return "{\"compositor\": \(JSON.string(compositor)), \"passed\": \(passed), \"steps\": [\(items.joined(separator: ", "))]}"
     }
 
     public var table: String {
         (steps.map { s in
             "\(s.passed ? "pass" : "FAIL")  line \(s.line)  \(s.step)" + (s.message.map { "  — \($0)" } ?? "")
         } + [passed ? "passed: \(steps.count) steps on \(compositor)" : "FAILED on \(compositor)"]).joined(separator: "\n")
-    }
-
-    static func quoted(_ s: String) -> String {
-        var out = "\""
-        for c in s.unicodeScalars {
-            switch c {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            default: out += c.value < 0x20 ? String(format4: c.value) : String(c)
-            }
-        }
-        return out + "\""
-    }
-}
-
-private extension String {
-    init(format4 value: UInt32) {
-        let hex = String(value, radix: 16)
-        self = "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
     }
 }
 
@@ -186,17 +166,14 @@ public final class ScenarioRunner {
     /// Turns the app's loop until `condition` holds, at most ``stepTimeout``.
     private func wait(_ what: String, _ condition: () -> Bool) throws {
         guard let loop = Application.shared.loop else { throw StepFailure(message: "no event loop") }
-        let deadline = MonotonicClock.now + stepTimeout
-        while !condition() {
-            guard MonotonicClock.now < deadline else { throw StepFailure(message: "timed out after \(stepTimeout) s waiting for \(what)") }
-            try loop.turn(timeout: 0.02)
+        guard try loop.turn(until: condition, timeout: stepTimeout) else {
+            throw StepFailure(message: "timed out after \(stepTimeout) s waiting for \(what)")
         }
     }
 
     private func turn(for seconds: Double) throws {
         guard let loop = Application.shared.loop else { throw StepFailure(message: "no event loop") }
-        let end = MonotonicClock.now + seconds
-        while MonotonicClock.now < end { try loop.turn(timeout: min(0.02, max(0, end - MonotonicClock.now))) }
+        try loop.turn(for: seconds)
     }
 
     static func describe(_ step: Scenario.Step) -> String {

@@ -70,16 +70,11 @@ struct WlrootsSession {
         return (status, tail(of: log, lines: 50))
     }
 
-    /// Captures the whole output with `grim` (screencopy).
+    /// Captures the whole output with `grim` (screencopy), into the runtime directory ``user`` owns.
     func screenshot(timeout: Double) throws(CompositorError) -> RenderedImage {
-        let path = runtimeDirectory + "/shot-\(Int(now() * 1000)).png"
-        let (p, log) = try startClient(["grim", path])
-        guard p.wait(timeout: timeout) == 0 else {
-            p.terminate()
-            throw .screenshotFailed("grim: \(tail(of: log))")
-        }
-        defer { unlink(path) }
-        do { return try RenderedImage(contentsOfFile: path) } catch { throw .screenshotFailed("\(error)") }
+        try captureScreen(Self.asUser(["env", "XDG_RUNTIME_DIR=\(runtimeDirectory)", "WAYLAND_DISPLAY=\(socketName)",
+                                       "grim", runtimeDirectory + "/shot-\(Int(now() * 1000)).png"]),
+                          environment: [:], in: runtimeDirectory, timeout: timeout)
     }
 
     /// As root, the command runs as ``user``; otherwise as is. Either way it gets

@@ -264,20 +264,16 @@ struct ScrollViewOnWestonTests {
         window.show()
         try display.connection.dispatch(until: { window.toplevel?.frameNumber ?? 0 > 0 }, timeout: 5)
         let loop = try #require(Application.shared.loop)
-        func turn(for seconds: Double) throws {
-            let start = MonotonicClock.now
-            while MonotonicClock.now - start < seconds { try loop.turn(timeout: 0.005) }
-        }
         // A finger flings upwards: six moves of 60 points, 8 ms apart, on the real clock.
         window.handle(.touchDown(id: 1, at: Point(x: 200, y: 500)))
         for i in 1...6 {
-            try turn(for: 0.008)
+            try loop.turn(for: 0.008)
             window.handle(.touchMoved(id: 1, to: Point(x: 200, y: 500 - 60 * Double(i))))
         }
         window.handle(.touchUp(id: 1))
         let framesBefore = window.toplevel!.frameNumber
         let released = list.contentOffset.y
-        try turn(for: 1)
+        try loop.turn(for: 1)
         let frames = window.toplevel!.frameNumber - framesBefore
         #expect(frames > 30, "\(frames) frames in 1 s of deceleration")
         #expect(list.contentOffset.y > released + 1000)

@@ -50,20 +50,6 @@ func compositorFor(_ name: String?) throws -> any Compositor {
     return try launcher.start()
 }
 
-/// A JSON string literal.
-func json(_ s: String) -> String {
-    var out = "\""
-    for c in s.unicodeScalars {
-        switch c {
-        case "\"": out += "\\\""
-        case "\\": out += "\\\\"
-        case "\n": out += "\\n"
-        default: out += c.value < 0x20 ? "\\u00" + String(c.value >> 4, radix: 16) + String(c.value & 15, radix: 16) : String(c)
-        }
-    }
-    return out + "\""
-}
-
 @MainActor
 func run() throws {
     var args = Array(CommandLine.arguments.dropFirst())
@@ -113,9 +99,9 @@ func run() throws {
         defer { compositor.stop() }
         let capabilities = CompositorCapabilities(try compositor.connect())
         if asJSON {
-            let features = CompositorCapabilities.Feature.allCases.map { "\(json($0.rawValue)): \(capabilities.has($0))" }
-            let globals = capabilities.globals.keys.sorted().map { "\(json($0)): \(capabilities.globals[$0]!)" }
-            print("{\"compositor\": \(json(compositor.name)), \"features\": {\(features.joined(separator: ", "))}, \"globals\": {\(globals.joined(separator: ", "))}}")
+            let features = CompositorCapabilities.Feature.allCases.map { "\(JSON.string($0.rawValue)): \(capabilities.has($0))" }
+            let globals = capabilities.globals.keys.sorted().map { "\(JSON.string($0)): \(capabilities.globals[$0]!)" }
+            print("{\"compositor\": \(JSON.string(compositor.name)), \"features\": {\(features.joined(separator: ", "))}, \"globals\": {\(globals.joined(separator: ", "))}}")
         } else {
             print("compositor: \(compositor.name)")
             print(capabilities)
@@ -124,7 +110,7 @@ func run() throws {
         let compositor = try compositorFor(compositorName)
         defer { compositor.stop() }
         let report = try measurePacing(on: compositor, seconds: seconds)
-        print(asJSON ? "{\"compositor\": \(json(compositor.name)), \"pacing\": \(report.json)}" : "compositor: \(compositor.name)\n\(report.table)")
+        print(asJSON ? "{\"compositor\": \(JSON.string(compositor.name)), \"pacing\": \(report.json)}" : "compositor: \(compositor.name)\n\(report.table)")
         if let plotPath { try report.plot().writePNG(to: plotPath) }
         if report.frames == 0 { fail("the compositor sent no frame callbacks in \(seconds) s") }
     case "capture":
@@ -173,14 +159,10 @@ func measurePacing(on compositor: any Compositor, seconds: Double) throws -> Pac
     scene.window.show()
     scene.start()
     guard let loop = app.loop, let toplevel = scene.window.toplevel else { fail("no event loop") }
-    func run(for duration: Double) throws {
-        let end = MonotonicClock.now + duration
-        while MonotonicClock.now < end { try loop.turn(timeout: min(0.05, max(0, end - MonotonicClock.now))) }
-    }
-    try run(for: 0.5)
+    try loop.turn(for: 0.5)
     let framesBefore = toplevel.statistics.frames.count, callbacksBefore = toplevel.statistics.callbackCount
     let start = MonotonicClock.now
-    try run(for: seconds)
+    try loop.turn(for: seconds)
     try display.connection.roundtrip()   // presentation feedback for the last frames
     let frames = Array(toplevel.statistics.frames.dropFirst(framesBefore))
     return PacingReport(frames: frames, callbacks: toplevel.statistics.callbackCount - callbacksBefore,

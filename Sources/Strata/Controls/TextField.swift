@@ -586,9 +586,14 @@ public final class TextField: Control, TextInputClient {
 
     // MARK: Boundaries (grapheme clusters and words, by Unicode's rules through Pango)
 
+    /// The text's boundaries, made again only when the text changed.
     private var plainBoundaries: (cursor: [Int], wordStarts: Set<Int>, wordEnds: Set<Int>) {
-        TextLayout(AttributedText(storage), style: TextStyle(font: font, color: textColor, numberOfLines: 1), width: nil).boundaries()
+        if let cached = boundaryCache, cached.text == storage { return cached.boundaries }
+        let made = TextLayout(AttributedText(storage), style: TextStyle(font: font, color: textColor, numberOfLines: 1), width: nil).boundaries()
+        boundaryCache = (storage, made)
+        return made
     }
+    private var boundaryCache: (text: String, boundaries: (cursor: [Int], wordStarts: Set<Int>, wordEnds: Set<Int>))?
 
     /// The nearest caret position at or before an offset.
     private func snap(_ offset: Int) -> Int {

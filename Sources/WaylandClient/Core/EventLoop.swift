@@ -148,6 +148,23 @@ public final class EventLoop {
         }
     }
 
+    /// Turns the loop for `seconds` (events, timers, end-of-turn work), then returns.
+    public func turn(for seconds: Double) throws(WaylandError) {
+        let end = MonotonicClock.now + seconds
+        while MonotonicClock.now < end { try turn(timeout: min(0.02, max(0, end - MonotonicClock.now))) }
+    }
+
+    /// Turns the loop until `condition` holds; false when `timeout` seconds passed first.
+    @discardableResult
+    public func turn(until condition: () -> Bool, timeout: Double) throws(WaylandError) -> Bool {
+        let deadline = MonotonicClock.now + timeout
+        while !condition() {
+            guard MonotonicClock.now < deadline else { return false }
+            try turn(timeout: 0.02)
+        }
+        return true
+    }
+
     /// One turn of the loop, sleeping at most `timeout` seconds (nil: until something happens).
     public func turn(timeout: Double?) throws(WaylandError) {
         turns += 1
