@@ -60,9 +60,11 @@ public enum LayerTreeFuzzer {
             case 0 where layers.count < maximumLayers:
                 let child = input.byte() % 4 == 0 ? ShapeLayer() : Layer()
                 if let shape = child as? ShapeLayer { configure(shape, &input) }
-                child.frame = Rect(x: input.number(), y: input.number(), width: input.number(), height: input.number())
-                child.backgroundColor = input.color()
-                trace?("  new \(type(of: child)) frame \(child.frame) bg \(String(describing: child.backgroundColor))")
+                let frame = Rect(x: input.number(), y: input.number(), width: input.number(), height: input.number())
+                let color = input.color()
+                trace?("  new \(type(of: child)) frame \(frame) bg \(color)")
+                child.frame = frame
+                child.backgroundColor = color
                 target.addSublayer(child)
                 layers.append(child)
             case 1 where target !== root:
@@ -71,9 +73,11 @@ public enum LayerTreeFuzzer {
                 let other = skip ? outside : layers[input.index(layers.count)]
                 other.addSublayer(target)   // cycles and self-insertion must be refused
             case 3:
-                target.position = Point(x: input.number(), y: input.number())
-                target.bounds = Rect(x: input.number(), y: input.number(), width: input.number(), height: input.number())
-                trace?("  position \(target.position) bounds \(target.bounds)")
+                let position = Point(x: input.number(), y: input.number())
+                let bounds = Rect(x: input.number(), y: input.number(), width: input.number(), height: input.number())
+                trace?("  position \(position) bounds \(bounds)")
+                target.position = position
+                target.bounds = bounds
             case 4:
                 target.opacity = input.number()
                 target.cornerRadius = input.number()
@@ -83,12 +87,14 @@ public enum LayerTreeFuzzer {
                 target.transform = input.transform()
                 target.sublayerTransform = input.byte() % 3 == 0 ? input.transform() : .identity
             case 6:
-                defer { trace?("  masksToBounds \(target.masksToBounds) hidden \(target.isHidden) z \(target.zPosition) shadow \(target.shadowOpacity) \(target.shadowRadius)") }
-                target.masksToBounds = input.byte() % 2 == 0
-                target.isHidden = input.byte() % 5 == 0
-                target.zPosition = input.number()
-                target.shadowOpacity = input.number()
-                target.shadowRadius = input.number()
+                let masks = input.byte() % 2 == 0, hidden = input.byte() % 5 == 0
+                let z = input.number(), shadowOpacity = input.number(), shadowRadius = input.number()
+                trace?("  masksToBounds \(masks) hidden \(hidden) z \(z) shadowOpacity \(shadowOpacity) shadowRadius \(shadowRadius)")
+                target.masksToBounds = masks
+                target.isHidden = hidden
+                target.zPosition = z
+                target.shadowOpacity = shadowOpacity
+                target.shadowRadius = shadowRadius
             case 7:
                 let mask = input.byte() % 3 == 0 ? nil : layers[input.index(layers.count)]
                 trace?("  mask = \(mask.map { m in "layer \(layers.firstIndex { $0 === m }!)" } ?? "nil")")
@@ -116,6 +122,8 @@ public enum LayerTreeFuzzer {
                 try render(root, tracked, at: clock.now)
             }
         }
+        // Every program ends with a frame now and one after all its animations.
+        trace?("end: render, advance 1000 s, render")
         Transaction.flush()
         try render(root, tracked, at: clock.now)
         clock.advance(by: 1000)

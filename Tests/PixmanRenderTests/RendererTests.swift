@@ -632,6 +632,35 @@ struct DamageTests {
         check("moved into a hidden superlayer")
     }
 
+    @Test("a shadow cast by sublayers: they are drawn into it even outside the repainted area, and their moves damage it")
+    func sublayerShadowDamage() {
+        let (r, root, _) = makeRenderer(width: 160, height: 120)
+        let holder = box(Rect(x: 10, y: 10, width: 40, height: 40), .white, in: root)
+        // Outside the view, but its shadow reaches up into it.
+        let below = box(Rect(x: 0, y: 112, width: 30, height: 20), .blue, in: holder)
+        let beside = box(Rect(x: 60, y: 0, width: 20, height: 20), .green, in: holder)
+        let strip = box(Rect(x: 0, y: 100, width: 160, height: 10), Color(white: 1, alpha: 0.5), in: root)
+        Transaction.withoutActions {
+            holder.shadowOpacity = 1
+            holder.shadowRadius = 6
+            holder.shadowOffset = Size(width: 0, height: -8)
+        }
+        _ = r.render()
+        func check(_ what: String) {
+            let image = r.render()
+            let differing = zip(image.pixels, fresh(root).pixels).filter { $0 != $1 }.count
+            #expect(differing == 0, "\(what)")
+        }
+        #expect(fresh(root).rgba8(x: 20, y: 116).a > 100, "the sublayer below the view casts into it")
+        // Only the strip is damaged; the shadow under it is still cast by `below`.
+        Transaction.withoutActions { strip.backgroundColor = Color(red: 1, green: 0, blue: 0, alpha: 0.5) }
+        check("a layer over the shadow recoloured")
+        Transaction.withoutActions { beside.position = Point(x: 95, y: 60) }
+        check("a sublayer moved: its shadow moved with it")
+        Transaction.withoutActions { below.position = Point(x: 40, y: 124) }
+        check("the one below the view moved")
+    }
+
     @Test("frames repainted from damage equal full repaints (random trees, random changes)")
     func damageEqualsFullRepaint() {
         var rng = SeededRandom(seed: 42)

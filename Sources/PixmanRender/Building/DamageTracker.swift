@@ -26,6 +26,9 @@ final class DamageTracker {
         /// Under a layer drawn in perspective: drawn into its plane and warped, so
         /// where it lands is not known here.
         var inProjection = false
+        /// How far (device pixels) the shadows of ancestors, cast from their content,
+        /// spread what this layer draws.
+        var shadowSpread = 0.0
     }
 
     /// What a layer drew with: compared field by field (cheaper than hashing them).
@@ -118,7 +121,7 @@ final class DamageTracker {
         if let below {
             for (i, s) in layer.sublayers.enumerated() {
                 visit(s, Inputs(parent: ObjectIdentifier(layer), transform: below.transform, opacity: below.opacity,
-                                ancestry: below.ancestry, index: i, inProjection: below.inProjection),
+                                ancestry: below.ancestry, index: i, inProjection: below.inProjection, shadowSpread: below.shadowSpread),
                       parentPresentation: below.presentation, time: time, animated: animated, into: &rects, depth: depth + 1)
             }
         }
@@ -163,6 +166,7 @@ final class DamageTracker {
         let opacity: Double
         let ancestry: Int
         let inProjection: Bool
+        let shadowSpread: Double
     }
 
     /// One layer's drawing, compared with the last: a change damages the old and the
@@ -197,7 +201,10 @@ final class DamageTracker {
         // gone from the tree, and a projected layer (and all in its plane) is warped:
         // either may touch anything.
         let projected = DisplayListBuilder.isProjective(full) || inputs.inProjection
-        let bounds = p.activeTransition == nil && !projected ? Self.deviceBounds(p, m) : Rect(x: -1e9, y: -1e9, width: 2e9, height: 2e9)
+        let everywhere = Rect(x: -1e9, y: -1e9, width: 2e9, height: 2e9)
+        let bounds = p.activeTransition == nil && !projected
+            ? Self.deviceBounds(p, m).insetBy(dx: -inputs.shadowSpread, dy: -inputs.shadowSpread).intersection(everywhere)
+            : everywhere
         let animated = layer.hasAnimations || (p.modelMask?.hasAnimations ?? false)
         let drawing = Drawing(bounds: bounds, transform: m, opacity: inputs.opacity * p.opacity, modelVersion: layer.modelVersion,
                               maskVersion: p.modelMask?.subtreeVersion ?? 0, time: animated ? time : 0)
@@ -207,7 +214,17 @@ final class DamageTracker {
         ancestry.combine(layer.modelVersion)
         ancestry.combine(layer.hasAnimations ? time : 0)
         return (drawing, Below(presentation: p, transform: m, opacity: inputs.opacity * p.opacity, ancestry: ancestry.finalize(),
-                               inProjection: projected))
+                               inProjection: projected, shadowSpread: inputs.shadowSpread + Self.contentShadowSpread(p, m)))
+    }
+
+    /// How far (device pixels) a layer's shadow spreads what its sublayers draw: a
+    /// shadow without `shadowPath` is cast by the sublayers too, moved by the offset
+    /// and blurred (as `DisplayListBuilder` draws it).
+    static func contentShadowSpread(_ p: Layer, _ m: AffineTransform) -> Double {
+        guard p.shadowOpacity > 0, p.shadowPath == nil, !p.masksToBounds, let c = p.shadowColor, c.alpha > 0 else { return 0 }
+        let scale = max((m.a * m.a + m.b * m.b).squareRoot(), (m.c * m.c + m.d * m.d).squareRoot())
+        let offset = (p.shadowOffset.width * p.shadowOffset.width + p.shadowOffset.height * p.shadowOffset.height).squareRoot()
+        return min(1e9, (offset + 1.5 * max(0, p.shadowRadius)) * scale + 4)
     }
 
     /// Everything the layer itself can touch on the device, with a pixel of slack

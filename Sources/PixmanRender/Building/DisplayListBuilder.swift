@@ -228,7 +228,12 @@ struct DisplayListBuilder {
             source.append(.coverage(Coverage(PolygonFill.trapezoids(polygons, evenOdd: false), within: frame), pixmanColor(.white)))
         } else {
             area = contentArea(p, moved, clips: false, hasSublayers: !sublayers.isEmpty)
-            drawContent(p, layer: layer, sublayers: sublayers, transform: moved, opacity: 1, into: &source, depth: depth)
+            // What casts shadow into the repainted area lies up to the blur's reach
+            // around it, against the offset: sublayers there are drawn even when
+            // they themselves are outside the area.
+            var casting = self
+            casting.repaintArea = repaintArea?.offsetBy(dx: -ox, dy: -oy).insetBy(dx: -margin, dy: -margin)
+            casting.drawContent(p, layer: layer, sublayers: sublayers, transform: moved, opacity: 1, into: &source, depth: depth)
         }
         let box = PixelBox.covering(area.insetBy(dx: -margin, dy: -margin), within: frame)
         guard !box.isEmpty else { return }
