@@ -1016,6 +1016,20 @@ struct HugeShapeTests {
         #expect(VisibleFlattening.polylines(away, .identity, area: area, pad: 20).joined().count < 20)
     }
 
+    @Test("a curve through the largest doubles, or made infinite by its transform, is flattened in bounded work (the fuzzer's hang)")
+    func overflowingCurves() {
+        let area = Rect(x: -2, y: -2, width: 204, height: 204)
+        let huge = Double.greatestFiniteMagnitude
+        let path = Path()
+        path.move(to: Point(x: 10, y: 10))
+        path.addCurve(to: Point(x: 100, y: 100), control1: Point(x: huge, y: -huge), control2: Point(x: -huge, y: huge))
+        path.addQuadCurve(to: Point(x: 50, y: 150), control: Point(x: huge, y: 50))
+        for m in [AffineTransform.identity, AffineTransform(scaleX: 4, y: 4)] {   // ×4: the control points overflow to ∞
+            let points = VisibleFlattening.polylines(path, m, area: area, pad: 2).joined()
+            #expect(points.count <= 2 * VisibleFlattening.maximumPoints)
+        }
+    }
+
     @Test("a border on a layer of bounds 10⁹ is drawn where its edge is in view")
     func hugeBorder() {
         let r = OffscreenRenderer(width: 200, height: 200)

@@ -12,6 +12,9 @@ enum VisibleFlattening {
     static let tolerance = 0.1
     /// Halvings at most per curve (2⁻⁶⁰ of a curve is below any device pixel).
     static let maximumDepth = 60
+    /// Points at most per curve: the visible part of any finite curve needs far
+    /// fewer; past it the rest of the curve is its chord.
+    static let maximumPoints = 1 << 16
 
     /// The path's subpaths as device-space polylines (closed ones end where they began).
     static func polylines(_ path: Path, _ m: AffineTransform, area: Rect, pad: Double) -> [[Point]] {
@@ -57,15 +60,19 @@ enum VisibleFlattening {
     /// Appends a cubic's points after `p0` (iteratively: the depth is bounded, the stack is not used).
     private static func cubic(_ p0: Point, _ p1: Point, _ p2: Point, _ p3: Point, view: Rect, into out: inout [Point]) {
         var stack: [(Point, Point, Point, Point, Int)] = [(p0, p1, p2, p3, 0)]
+        let budget = out.count + maximumPoints
         while let (a, b, c, d, depth) = stack.popLast() {
             let minX = min(a.x, b.x, c.x, d.x), maxX = max(a.x, b.x, c.x, d.x)
             let minY = min(a.y, b.y, c.y, d.y), maxY = max(a.y, b.y, c.y, d.y)
-            let outside = maxX < view.minX || minX > view.maxX || maxY < view.minY || minY > view.maxY
-            if outside {
+            // Written so a hull with a non-finite point counts as outside: halving it
+            // would never make it flat.
+            let inside = maxX >= view.minX && minX <= view.maxX && maxY >= view.minY && minY <= view.maxY
+                && (maxX - minX).isFinite && (maxY - minY).isFinite
+            if !inside {
                 out += [b, c, d]   // the hull's sides: out of view, same winding inside it
                 continue
             }
-            if depth >= maximumDepth || isFlat(a, b, c, d) {
+            if depth >= maximumDepth || out.count >= budget || isFlat(a, b, c, d) {
                 out.append(d)
                 continue
             }
@@ -77,7 +84,8 @@ enum VisibleFlattening {
         }
     }
 
-    private static func mid(_ a: Point, _ b: Point) -> Point { Point(x: (a.x + b.x) / 2, y: (a.y + b.y) / 2) }
+    /// Halfway, without overflowing for the largest doubles.
+    private static func mid(_ a: Point, _ b: Point) -> Point { Point(x: a.x / 2 + b.x / 2, y: a.y / 2 + b.y / 2) }
 
     /// Control points within the tolerance of the chord (a bound on the curve's distance from it).
     private static func isFlat(_ a: Point, _ b: Point, _ c: Point, _ d: Point) -> Bool {
