@@ -22,7 +22,9 @@ public final class OffscreenRenderer {
     public var backgroundColor: Color = .clear
     let renderer = LayerRenderer()
     /// Kept between frames: a frame repaints only what changed since the last one.
-    private var canvas: Canvas?
+    /// The image `render` returns shares them (copy on write): a caller that has let
+    /// go of the last image when it asks for the next pays for the damage only.
+    private var pixels: [UInt32] = []
     /// Threads a frame is drawn on at most (see `LayerRenderer.maximumThreads`).
     public var maximumThreads: Int {
         get { renderer.maximumThreads }
@@ -62,20 +64,27 @@ public final class OffscreenRenderer {
     /// Draws the tree as it is shown at `time` (root media time; default now).
     /// Layout and display run first, as before a frame.
     public func render(atTime time: Double? = nil) -> RenderedImage {
-        let target = canvas ?? Canvas(width: width, height: height)
-        let age = canvas == nil || rootLayer !== lastRoot || backgroundColor != lastBackground ? 0 : 1
-        canvas = target
+        let first = pixels.isEmpty
+        if first { pixels = Array(repeating: 0, count: width * height) }
+        let age = first || rootLayer !== lastRoot || backgroundColor != lastBackground ? 0 : 1
         lastRoot = rootLayer
         lastBackground = backgroundColor
-        if let root = rootLayer {
-            lastDamage = renderer.render(root, into: target.image, scale: scale, atTime: time ?? currentMediaTime(),
-                                         background: backgroundColor, bufferAge: age)
-                ?? [Rect(x: 0, y: 0, width: Double(width), height: Double(height))]
-        } else {
-            target.clear(to: backgroundColor)
-            lastDamage = [Rect(x: 0, y: 0, width: Double(width), height: Double(height))]
+        let whole = [Rect(x: 0, y: 0, width: Double(width), height: Double(height))]
+        // Writing copies the pixels first when the last image returned still holds them.
+        pixels.withUnsafeMutableBufferPointer { buffer in
+            let image = pixman_image_create_bits(PIXMAN_a8r8g8b8, Int32(width), Int32(height), buffer.baseAddress, Int32(width * 4))!
+            defer { pixman_image_unref(image) }
+            if let root = rootLayer {
+                lastDamage = renderer.render(root, into: image, scale: scale, atTime: time ?? currentMediaTime(),
+                                             background: backgroundColor, bufferAge: age) ?? whole
+            } else {
+                var c = pixmanColor(backgroundColor)
+                var box = pixman_box32_t(x1: 0, y1: 0, x2: Int32(width), y2: Int32(height))
+                pixman_image_fill_boxes(PIXMAN_OP_SRC, image, &c, 1, &box)
+                lastDamage = whole
+            }
         }
-        return RenderedImage(width: width, height: height, pixels: target.words)
+        return RenderedImage(width: width, height: height, pixels: pixels)
     }
 
     private weak var lastRoot: Layer?

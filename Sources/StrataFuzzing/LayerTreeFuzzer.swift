@@ -71,6 +71,7 @@ public enum LayerTreeFuzzer {
                 target.removeFromSuperlayer()
             case 2:
                 let other = skip ? outside : layers[input.index(layers.count)]
+                trace?("  into layer \(layers.firstIndex { $0 === other }.map(String.init) ?? "outside")")
                 other.addSublayer(target)   // cycles and self-insertion must be refused
             case 3:
                 let position = Point(x: input.number(), y: input.number())
@@ -84,8 +85,11 @@ public enum LayerTreeFuzzer {
                 target.borderWidth = input.number()
                 target.borderColor = input.color()
             case 5:
-                target.transform = input.transform()
-                target.sublayerTransform = input.byte() % 3 == 0 ? input.transform() : .identity
+                let transform = input.transform()
+                let sublayerTransform = input.byte() % 3 == 0 ? input.transform() : .identity
+                trace?("  transform \(transform) sublayerTransform \(sublayerTransform)")
+                target.transform = transform
+                target.sublayerTransform = sublayerTransform
             case 6:
                 let masks = input.byte() % 2 == 0, hidden = input.byte() % 5 == 0
                 let z = input.number(), shadowOpacity = input.number(), shadowRadius = input.number()

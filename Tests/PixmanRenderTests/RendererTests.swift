@@ -632,6 +632,53 @@ struct DamageTests {
         check("moved into a hidden superlayer")
     }
 
+    @Test("render() shares its pixels with the image it returns: held images never change, released ones are drawn over in place")
+    func copyOnWriteImages() {
+        let (r, root, _) = makeRenderer(width: 160, height: 120)
+        let mover = box(Rect(x: 0, y: 0, width: 20, height: 20), .red, in: root)
+        let first = r.render()
+        Transaction.withoutActions { mover.position = Point(x: 80, y: 60) }
+        let second = r.render()
+        // The first image still shows the first frame: the renderer copied before drawing.
+        #expect(first.rgba8(x: 10, y: 10) == (255, 0, 0, 255) && first.rgba8(x: 80, y: 60) == (0, 0, 0, 0))
+        #expect(second.rgba8(x: 10, y: 10) == (0, 0, 0, 0) && second.rgba8(x: 80, y: 60) == (255, 0, 0, 255))
+        #expect(second == fresh(root))
+        func address(_ image: RenderedImage) -> Int { image.pixels.withUnsafeBufferPointer { Int(bitPattern: $0.baseAddress) } }
+        // Frames whose images are let go reuse one buffer.
+        var addresses: Set<Int> = []
+        for x in stride(from: 0.0, to: 100, by: 10) {
+            Transaction.withoutActions { mover.position = Point(x: x, y: 30) }
+            addresses.insert(address(r.render()))
+        }
+        #expect(addresses.count == 1)
+        #expect(address(first) != address(second))
+    }
+
+    @Test("a transition draws sublayers where its states put them, even outside the area the damage pass saw them in")
+    func transitionMovesSublayersIntoView() {
+        for subtype in [TransitionSubtype.fromLeft, .fromRight] {
+            let (r, root, clock) = makeRenderer(width: 160, height: 120)
+            let holder = box(Rect(x: 0, y: 0, width: 160, height: 120), nil, in: root)
+            // Outside the view, except while a push brings the new state in from a side.
+            _ = box(Rect(x: 170, y: 40, width: 40, height: 40), .red, in: holder)
+            _ = box(Rect(x: -210, y: 40, width: 40, height: 40), .blue, in: holder)
+            _ = r.render()
+            let push = Transition()
+            push.type = .push
+            push.subtype = subtype
+            push.duration = 1
+            push.timingFunction = MediaTimingFunction(name: .linear)
+            holder.add(push, forKey: "transition")
+            Transaction.flush()
+            clock.advance(by: 0.5)
+            let image = r.render()
+            let full = fresh(root)
+            #expect(full.rgba8(x: 110, y: 60).a == 255 || full.rgba8(x: 50, y: 60).a == 255, "\(subtype): a square is in view")
+            let differing = zip(image.pixels, full.pixels).filter { $0 != $1 }.count
+            #expect(differing == 0, "\(subtype)")
+        }
+    }
+
     @Test("a shadow cast by sublayers: they are drawn into it even outside the repainted area, and their moves damage it")
     func sublayerShadowDamage() {
         let (r, root, _) = makeRenderer(width: 160, height: 120)

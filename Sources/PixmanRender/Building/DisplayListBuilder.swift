@@ -68,7 +68,12 @@ struct DisplayListBuilder {
         }
         let sublayers = Self.drawingOrder(layer.sublayers)
         if let transition = p.activeTransition, let snapshot = transition.snapshot {
-            drawTransition(transition, snapshot, p, layer: layer, sublayers: sublayers, transform: m, into: &items, depth: depth)
+            // The states are drawn moved, turned, and (the old one) with the layer's
+            // values before the change: where the damage pass saw a sublayer says
+            // nothing of where it lands in them, so none is left out.
+            var unculled = self
+            unculled.repaintArea = nil
+            unculled.drawTransition(transition, snapshot, p, layer: layer, sublayers: sublayers, transform: m, into: &items, depth: depth)
             return
         }
         let clips = p.masksToBounds && (!sublayers.isEmpty || p.contents != nil)

@@ -36,13 +36,6 @@ final class Canvas {
         guard let owned else { return [] }
         return Array(UnsafeBufferPointer(start: owned, count: width * height))
     }
-
-    /// Fills the whole canvas (SRC) with a colour.
-    func clear(to color: Color) {
-        var c = pixmanColor(color)
-        var box = pixman_box32_t(x1: 0, y1: 0, x2: Int32(width), y2: Int32(height))
-        pixman_image_fill_boxes(PIXMAN_OP_SRC, image, &c, 1, &box)
-    }
 }
 
 /// An affine map as pixman's 16.16 fixed-point transform (pixman maps destination
