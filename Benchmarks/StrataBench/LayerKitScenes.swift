@@ -1,5 +1,8 @@
 import LayerKit
 
+/// Benchmarks/Reference/ca-engine.c's figures (S3 and S4 in C), measured once per run.
+@MainActor let engineReference: [String: Double] = runCReference("ca-engine.c", arguments: "61 7") ?? [:]
+
 /// Scene S4 `implicit-100k`: set `position` of 100,000 presented layers (not
 /// view-backed) inside one transaction, implicit actions on; the same with
 /// actions disabled as the reference.
@@ -46,12 +49,19 @@ func sceneImplicit100k(repetitions: Int) -> [Figure] {
     }
     PresentationHosts.detach(root)
     let perOn = median(on) / Double(count) * 1e9, perOff = median(off) / Double(count) * 1e9
+    let c = engineReference
     return [
         Figure(scene: "S4 implicit-100k", metric: "per change, actions on", value: perOn, unit: "ns", repetitions: repetitions),
         Figure(scene: "S4 implicit-100k", metric: "per change, actions disabled", value: perOff, unit: "ns", repetitions: repetitions),
         Figure(scene: "S4 implicit-100k", metric: "ratio on/disabled", value: perOn / perOff, unit: "x", repetitions: repetitions),
         Figure(scene: "S4 implicit-100k", metric: "commit of 100k animations", value: median(commits) * 1e3, unit: "ms", repetitions: repetitions),
-    ]
+    ] + (c["s4-on"].map { ref in [
+        Figure(scene: "S4 implicit-100k", metric: "C engine, per change, actions on", value: ref, unit: "ns", repetitions: 7),
+        Figure(scene: "S4 implicit-100k", metric: "ratio LayerKit/C, actions on", value: perOn / ref, unit: "x", repetitions: repetitions),
+    ] } ?? []) + (c["s4-off"].map { ref in [
+        Figure(scene: "S4 implicit-100k", metric: "C engine, per change, actions disabled", value: ref, unit: "ns", repetitions: 7),
+        Figure(scene: "S4 implicit-100k", metric: "ratio LayerKit/C, actions disabled", value: perOff / ref, unit: "x", repetitions: repetitions),
+    ] } ?? [])
 }
 
 /// Scene S3 `anim-eval-10k`: 10,000 layers, each with an explicit 1 s animation
@@ -59,7 +69,7 @@ func sceneImplicit100k(repetitions: Int) -> [Figure] {
 /// every presentation value. Also with only 10 of the 10,000 animating.
 @MainActor
 func sceneAnimEval10k(repetitions: Int) -> [Figure] {
-    func measure(animating: Int) -> Double {
+    func measure(animating: Int, copies: Bool = false) -> Double {
         let clock = ManualMediaClock(now: 2000)
         MediaTime.clock = clock
         let root = Layer()
@@ -94,9 +104,16 @@ func sceneAnimEval10k(repetitions: Int) -> [Figure] {
             clock.advance(by: 1.0 / 60)
             let t0 = now()
             let t = clock.now
-            for l in AnimationTimeline.animatedLayers {
-                let p = l.presentation(atTime: t)
-                checksum += p.position.x + p.opacity
+            if copies {
+                AnimationTimeline.forEachAnimatedLayer { l in
+                    let p = l.presentation(atTime: t)
+                    checksum += p.position.x + p.opacity
+                }
+            } else {
+                AnimationTimeline.forEachAnimatedLayer { l in
+                    let p = l.presentationState(atTime: t)
+                    checksum += p.position.x + p.opacity
+                }
             }
             times.append(now() - t0)
         }
@@ -106,9 +123,15 @@ func sceneAnimEval10k(repetitions: Int) -> [Figure] {
     }
     let all = measure(animating: 10_000)
     let few = measure(animating: 10)
+    let layers = measure(animating: 10_000, copies: true)
+    let c = engineReference
     return [
         Figure(scene: "S3 anim-eval-10k", metric: "all 10,000 animating", value: all, unit: "µs/frame", repetitions: repetitions),
+        Figure(scene: "S3 anim-eval-10k", metric: "all 10,000, as presentation layers", value: layers, unit: "µs/frame", repetitions: repetitions),
         Figure(scene: "S3 anim-eval-10k", metric: "10 of 10,000 animating", value: few, unit: "µs/frame", repetitions: repetitions),
         Figure(scene: "S3 anim-eval-10k", metric: "ratio few/all", value: few / all, unit: "x", repetitions: repetitions),
-    ]
+    ] + (c["s3-all"].map { ref in [
+        Figure(scene: "S3 anim-eval-10k", metric: "C engine, all 10,000 animating", value: ref, unit: "µs/frame", repetitions: 61),
+        Figure(scene: "S3 anim-eval-10k", metric: "ratio LayerKit/C", value: all / ref, unit: "x", repetitions: repetitions),
+    ] } ?? [])
 }

@@ -34,3 +34,22 @@ func format(_ v: Double) -> String {
     let scale = pow(10, Double(digits))
     return "\((v * scale).rounded() / scale)"
 }
+
+/// Compiles a C reference of Benchmarks/Reference with cc -O2 and `flags`, runs
+/// it with `arguments`, and reads the "name value" lines it prints. Nil when it
+/// does not build or run here.
+func runCReference(_ file: String, flags: String = "", arguments: String) -> [String: Double]? {
+    let here = String(#filePath)
+    let root = String(here[..<here.firstRange(of: "/Benchmarks/")!.lowerBound])
+    let binary = "/tmp/strata-bench-\(getpid())-\(file.split(separator: ".")[0])"
+    defer { unlink(binary) }
+    guard system("cc -O2 -o \(binary) \(root)/Benchmarks/Reference/\(file) \(flags) -lm 2>&1") == 0,
+          let pipe = popen("\(binary) \(arguments)", "r") else { return nil }
+    var values: [String: Double] = [:]
+    var buffer = [CChar](repeating: 0, count: 256)
+    while fgets(&buffer, 256, pipe) != nil {
+        let parts = String(cString: buffer).split(whereSeparator: \.isWhitespace)
+        if parts.count == 2, let v = Double(parts[1]) { values[String(parts[0])] = v }
+    }
+    return pclose(pipe) == 0 ? values : nil
+}

@@ -59,34 +59,19 @@ func sceneText500(repetitions: Int) -> [Figure] {
     return figures
 }
 
-/// Compiles Benchmarks/Reference/pango-cairo-text.c with cc and pkg-config's
-/// pangocairo flags, and runs it on the same paragraph. Nil (with a message)
-/// when it cannot be built here.
+/// Compiles Benchmarks/Reference/pango-cairo-text.c and runs it on the same paragraph.
 func runPangoCairoReference(width: Int, size: Double, repetitions: Int) -> (first: Double, again: Double)? {
-    let here = String(#filePath)
-    let root = String(here[..<here.firstRange(of: "/Benchmarks/")!.lowerBound])
-    let dir = "/tmp/strata-bench-\(getpid())"
-    mkdir(dir, 0o700)
-    let source = root + "/Benchmarks/Reference/pango-cairo-text.c", binary = dir + "/pango-cairo-text", text = dir + "/paragraph.txt"
+    let text = "/tmp/strata-bench-paragraph-\(getpid()).txt"
     guard let f = fopen(text, "w") else { return nil }
     fputs(multilingualParagraph, f)
     fclose(f)
-    let build = "cc -O2 -o \(binary) \(source) $(pkg-config --cflags --libs pangocairo) 2>&1"
-    guard system(build) == 0 else {
-        print("X1 text-500: the Pango+cairo reference did not build (needs cc and libpango1.0-dev)")
+    defer { unlink(text) }
+    guard let values = runCReference("pango-cairo-text.c", flags: "$(pkg-config --cflags --libs pangocairo)",
+                                     arguments: "\(text) \(width) \(size) \(repetitions)"),
+          let first = values["layout+draw"], let again = values["redraw"] else {
+        print("X1 text-500: the Pango+cairo reference did not build or run (needs cc and libpango1.0-dev)")
         return nil
     }
-    guard let pipe = popen("\(binary) \(text) \(width) \(size) \(repetitions)", "r") else { return nil }
-    var output = ""
-    var buffer = [CChar](repeating: 0, count: 256)
-    while fgets(&buffer, 256, pipe) != nil { output += String(cString: buffer) }
-    pclose(pipe)
-    var values: [String: Double] = [:]
-    for line in output.split(separator: "\n") {
-        let parts = line.split(separator: " ")
-        if parts.count == 2, let v = Double(parts[1]) { values[String(parts[0])] = v }
-    }
-    guard let first = values["layout+draw"], let again = values["redraw"] else { return nil }
     return (first, again)
 }
 

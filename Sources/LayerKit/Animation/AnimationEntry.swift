@@ -22,6 +22,8 @@ final class AnimationEntry {
     var fixedEndpoints: (from: Any, to: Any)?
     /// Arithmetic for the animated values' type, resolved on first use.
     var ops: ValueOps?
+    /// The animation resolved into typed values when added, if it can be (`TypedTrack`).
+    var track: TypedTrack?
     /// For a transition: the state it starts from.
     var snapshot: LayerSnapshot?
     /// For a group: its children's entries.

@@ -46,7 +46,7 @@ public enum AnimationTimeline {
     private static var isDelivering = false
 
     static func register(_ layer: Layer) {
-        layers[ObjectIdentifier(layer)] = Unmanaged.passUnretained(layer)
+        if layers.updateValue(Unmanaged.passUnretained(layer), forKey: ObjectIdentifier(layer)) == nil { list = [] }
         mutations &+= 1
     }
 
@@ -56,9 +56,20 @@ public enum AnimationTimeline {
         layers.values.map { $0.takeUnretainedValue() }
     }
 
+    /// The layers of ``animatedLayers``, one by one, without making the array (nor
+    /// retaining each): for a renderer's or a benchmark's pass over thousands.
+    /// `body` must not add or remove animations.
+    public static func forEachAnimatedLayer(_ body: (Layer) -> Void) {
+        if list.count != layers.count { list = Array(layers.values) }
+        for layer in list { body(layer.takeUnretainedValue()) }
+    }
+    /// `layers`' values in an array, rebuilt when a layer comes or goes.
+    private static var list: [Unmanaged<Layer>] = []
+
     /// Stops tracking every layer. For tests that share one process.
     public static func reset() {
         layers.removeAll()
+        list = []
         timers.removeAll()
         quietUntil = -.infinity
     }
@@ -68,7 +79,7 @@ public enum AnimationTimeline {
     }
 
     static func unregister(id: ObjectIdentifier) {
-        layers[id] = nil
+        if layers.removeValue(forKey: id) != nil { list = [] }
         mutations &+= 1
     }
 

@@ -37,6 +37,8 @@ extension Layer {
         let anonymous = key == nil
         let entry = AnimationEntry(key: key ?? "", isAnonymous: anonymous, animation: animation)
         animation.prepare(for: self, entry: entry)
+        entry.track = TypedTrack(animation, on: self, entry: entry)
+        if entry.track == nil { untypedAnimations += 1 }
         if !anonymous, let old = animationEntries.first(where: { !$0.isAnonymous && $0.key == key }) {
             remove(old, finished: false)
         }
@@ -91,6 +93,7 @@ extension Layer {
         guard !entry.isRemoved else { return }
         entry.isRemoved = true
         animationEntries.removeAll { $0 === entry }
+        if entry.track == nil { untypedAnimations -= 1 }
         if animationEntries.isEmpty { AnimationTimeline.unregister(self) }
         propertyDidChange("animations")
         entry.stop(finished: finished)
@@ -104,6 +107,19 @@ extension Layer {
 
     /// Applies every animation, in the order added, to a presentation copy.
     func applyAnimations(to copy: Layer, atLocalTime t: Double) {
+        forEachEffect(atLocalTime: t) { entry, fraction, iteration in
+            if let track = entry.track {
+                track.apply(fraction: fraction, to: &copy.state, model: self)
+            } else {
+                entry.animation.applyEffect(to: copy, model: self, fraction: fraction, iteration: iteration, entry: entry)
+            }
+        }
+    }
+
+    /// Each animation that has an effect at local time `t`, in the order added, with
+    /// where in its cycle it is.
+    @inline(__always)
+    private func forEachEffect(atLocalTime t: Double, _ body: (AnimationEntry, Double, Int) -> Void) {
         var nowLocal: Double?
         for entry in animationEntries {
             let a = entry.animation
@@ -114,7 +130,22 @@ extension Layer {
                 begin = nowLocal!
             }
             guard let (fraction, iteration) = a.timing(atActiveTime: a.activeTime(atLayerTime: t, begin: begin)) else { continue }
-            a.applyEffect(to: copy, model: self, fraction: fraction, iteration: iteration, entry: entry)
+            body(entry, fraction, iteration)
         }
+    }
+
+    /// The values of the standard properties as shown at root time `time` — what
+    /// ``presentation(atTime:)``'s copy holds, without making the copy. When every
+    /// animation on the layer resolved into a typed track (basic animations of
+    /// standard properties) no object is made at all; renderers and benchmarks
+    /// that only need values read these.
+    public func presentationState(atTime time: Double) -> LayerState {
+        guard !animationEntries.isEmpty else { return state }
+        guard untypedAnimations == 0 else { return presentation(atTime: time).state }
+        var shown = state
+        forEachEffect(atLocalTime: convertTime(time, from: nil)) { entry, fraction, _ in
+            entry.track.unsafelyUnwrapped.apply(fraction: fraction, to: &shown, model: self)
+        }
+        return shown
     }
 }

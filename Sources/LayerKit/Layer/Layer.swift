@@ -22,6 +22,8 @@ open class Layer {
     var sublayerStorage: [Layer] = []
     /// The animations, in the order they were added (they combine in that order).
     var animationEntries: [AnimationEntry] = []
+    /// How many of them evaluate through the general path (no `TypedTrack`).
+    var untypedAnimations = 0
     /// Set by a commit while the layer is in a tree that a window or renderer presents (rule B5).
     var hasBeenPresented = false
     /// How many presenters (windows, offscreen renderers) show a tree rooted here.

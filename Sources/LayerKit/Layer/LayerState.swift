@@ -4,44 +4,46 @@ public enum ContentsGravity: String, Hashable, Sendable {
     case resize, resizeAspect, resizeAspectFill
 }
 
-/// The model values of a layer's standard properties, with Core Animation's
-/// defaults (rule L1). A presentation copy copies this struct whole.
-struct LayerState {
-    var bounds = Rect.zero
-    var position = Point.zero
-    var anchorPoint = Point(x: 0.5, y: 0.5)
-    var anchorPointZ = 0.0
-    var zPosition = 0.0
-    var transform = Transform3D.identity
-    var sublayerTransform = Transform3D.identity
+/// The values of a layer's standard properties, with Core Animation's defaults
+/// (rule L1): a layer's model, or what it shows at some time
+/// (``Layer/presentationState(atTime:)``). A presentation copy copies this struct
+/// whole. The properties mean what the `Layer` properties of the same names do.
+public struct LayerState {
+    public internal(set) var bounds = Rect.zero
+    public internal(set) var position = Point.zero
+    public internal(set) var anchorPoint = Point(x: 0.5, y: 0.5)
+    public internal(set) var anchorPointZ = 0.0
+    public internal(set) var zPosition = 0.0
+    public internal(set) var transform = Transform3D.identity
+    public internal(set) var sublayerTransform = Transform3D.identity
 
-    var opacity = 1.0
-    var isHidden = false
-    var backgroundColor: Color? = nil
-    var cornerRadius = 0.0
-    var borderWidth = 0.0
-    var borderColor: Color? = .black
-    var masksToBounds = false
+    public internal(set) var opacity = 1.0
+    public internal(set) var isHidden = false
+    public internal(set) var backgroundColor: Color? = nil
+    public internal(set) var cornerRadius = 0.0
+    public internal(set) var borderWidth = 0.0
+    public internal(set) var borderColor: Color? = .black
+    public internal(set) var masksToBounds = false
     var mask: Layer? = nil
-    var isDoubleSided = true
+    public internal(set) var isDoubleSided = true
 
-    var contents: Image? = nil
-    var contentsRect = Rect(x: 0, y: 0, width: 1, height: 1)
-    var contentsCenter = Rect(x: 0, y: 0, width: 1, height: 1)
-    var contentsGravity = ContentsGravity.resize
-    var contentsScale = 1.0
+    public internal(set) var contents: Image? = nil
+    public internal(set) var contentsRect = Rect(x: 0, y: 0, width: 1, height: 1)
+    public internal(set) var contentsCenter = Rect(x: 0, y: 0, width: 1, height: 1)
+    public internal(set) var contentsGravity = ContentsGravity.resize
+    public internal(set) var contentsScale = 1.0
 
-    var shadowColor: Color? = .black
-    var shadowOpacity = 0.0
-    var shadowOffset = Size(width: 0, height: -3)
-    var shadowRadius = 3.0
-    var shadowPath: Path? = nil
+    public internal(set) var shadowColor: Color? = .black
+    public internal(set) var shadowOpacity = 0.0
+    public internal(set) var shadowOffset = Size(width: 0, height: -3)
+    public internal(set) var shadowRadius = 3.0
+    public internal(set) var shadowPath: Path? = nil
 
-    var beginTime = 0.0
-    var speed = 1.0
-    var timeOffset = 0.0
+    public internal(set) var beginTime = 0.0
+    public internal(set) var speed = 1.0
+    public internal(set) var timeOffset = 0.0
 
-    var name: String? = nil
+    public internal(set) var name: String? = nil
     /// Custom properties set by key (`setValue(_:forKey:)` on a key that is not a standard property).
     var custom: [String: Any] = [:]
 }

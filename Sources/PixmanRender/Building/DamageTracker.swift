@@ -70,7 +70,7 @@ final class DamageTracker {
         self.root = rootID
         // Animated layers, and everything above them, are looked at every frame.
         var animated: Set<ObjectIdentifier> = []
-        for layer in AnimationTimeline.animatedLayers {
+        AnimationTimeline.forEachAnimatedLayer { layer in
             var l: Layer? = layer
             while let current = l, animated.insert(ObjectIdentifier(current)).inserted {
                 l = current.superlayer ?? current.maskOwner

@@ -1,0 +1,242 @@
+/// A basic animation of a standard property, resolved when it is added: the key
+/// path becomes a slot of ``LayerState``, the endpoints values of the property's
+/// own type (a transform's already decomposed), so evaluating it in a frame does
+/// no boxing, casting, key-path parsing or dictionary lookup.
+///
+/// The general path (`applyEffect`, values as `Any`) still serves what this does
+/// not: additive and cumulative animations, transform sub-paths
+/// (`transform.rotation.z`), contents, custom and subclass properties, springs,
+/// keyframes and transitions. Both give the same values (rule E2's endpoints,
+/// each type's `interpolated(to:fraction:)`); only the cost differs.
+struct TypedTrack {
+    /// Off: every animation takes the general path (tests compare the two).
+    @MainActor static var isEnabled = true
+
+    let slot: StateSlot
+    /// Nil only for a missing colour whose other end is the model's: clear, unless
+    /// the model has no colour either (then the animation shows nothing).
+    let from: SlotValue?
+    /// Nil: the model's value at each evaluation (rule E2: `fromValue` alone, or no value).
+    let to: SlotValue?
+    /// Both ends of a transform animation, decomposed once.
+    let decomposed: (DecomposedTransform, DecomposedTransform)?
+    let timingFunction: MediaTimingFunction?
+
+    /// The track for `animation` as added to `layer`, or nil when it takes the general path.
+    @MainActor
+    init?(_ animation: Animation, on layer: Layer, entry: AnimationEntry) {
+        // Exactly BasicAnimation: a subclass (a spring) may compute its values otherwise.
+        guard Self.isEnabled, type(of: animation) == BasicAnimation.self, let a = animation as? BasicAnimation,
+              !a.isAdditive, !a.isCumulative, let keyPath = a.keyPath, let slot = StateSlot.named[keyPath],
+              type(of: layer).propertyDescriptors[slot.property] != nil,
+              let (rawFrom, rawTo) = a.rawEndpoints(model: layer, entry: entry) else { return nil }
+        let toIsModel = (a.fromValue != nil && a.toValue == nil && a.byValue == nil)
+            || (a.fromValue == nil && a.toValue == nil && a.byValue == nil)
+        // A missing colour animates as clear when the other end is a colour (as
+        // `BasicAnimation.endpoints` fills it); other values must be of the slot's type.
+        let missing = { (v: Any?) in v == nil && slot.isColor }
+        var from = SlotValue(rawFrom, for: slot), to = toIsModel ? nil : SlotValue(rawTo, for: slot)
+        guard from != nil || missing(rawFrom) else { return nil }
+        if !toIsModel {
+            guard to != nil || missing(rawTo), from != nil || to != nil else { return nil }
+            from = from ?? .color(.clear)
+            to = to ?? .color(.clear)
+        }
+        self.slot = slot
+        self.timingFunction = a.timingFunction
+        self.from = from
+        self.to = to
+        if case .transform(let f)? = from, case .transform(let t)? = to, let df = f.decomposed, let dt = t.decomposed {
+            decomposed = (df, dt)
+        } else {
+            decomposed = nil
+        }
+    }
+
+    /// Writes the value at `fraction` of a cycle into `state`; an end that is the
+    /// model's value is read from `model`.
+    @MainActor
+    func apply(fraction: Double, to state: inout LayerState, model: Layer) {
+        let progress = timingFunction?.value(at: fraction) ?? fraction
+        let end = to ?? slot.read(model.state)
+        guard let start = from ?? end.map({ _ in .color(.clear) }), let end = end ?? .color(.clear) as SlotValue? else { return }
+        let value: SlotValue
+        switch (start, end) {
+        case let (.double(a), .double(b)): value = .double(a.interpolated(to: b, fraction: progress))
+        case let (.point(a), .point(b)): value = .point(a.interpolated(to: b, fraction: progress))
+        case let (.size(a), .size(b)): value = .size(a.interpolated(to: b, fraction: progress))
+        case let (.rect(a), .rect(b)): value = .rect(a.interpolated(to: b, fraction: progress))
+        case let (.color(a), .color(b)): value = .color(a.interpolated(to: b, fraction: progress))
+        case let (.transform(a), .transform(b)):
+            if progress == 0 || progress == 1 || decomposed == nil {
+                value = .transform(a.interpolated(to: b, fraction: progress))
+            } else {
+                value = .transform(decomposed!.0.interpolated(to: decomposed!.1, fraction: progress).recomposed)
+            }
+        default: return   // cannot happen: both ends are of the slot's type
+        }
+        slot.write(value, to: &state)
+    }
+}
+
+/// A value of one ``StateSlot``, in the property's own type.
+enum SlotValue {
+    case double(Double)
+    case point(Point)
+    case size(Size)
+    case rect(Rect)
+    case color(Color)
+    case transform(Transform3D)
+
+    /// `value` (an animation's, as `Any`) as the slot's type; nil when it is not.
+    init?(_ value: Any?, for slot: StateSlot) {
+        switch (slot.kind, AnyValue.normalized(value)) {
+        case let (.double, v as Double): self = .double(v)
+        case let (.point, v as Point): self = .point(v)
+        case let (.size, v as Size): self = .size(v)
+        case let (.rect, v as Rect): self = .rect(v)
+        case let (.color, v as Color): self = .color(v)
+        case let (.transform, v as Transform3D): self = .transform(v)
+        default: return nil
+        }
+    }
+}
+
+/// A standard property, or a part of one, that typed evaluation reads and writes
+/// in ``LayerState`` directly.
+enum StateSlot {
+    case position, positionX, positionY, anchorPoint, anchorPointX, anchorPointY, anchorPointZ, zPosition
+    case bounds, boundsOrigin, boundsOriginX, boundsOriginY, boundsSize, boundsWidth, boundsHeight
+    case transform, sublayerTransform
+    case opacity, cornerRadius, borderWidth, shadowOpacity, shadowRadius
+    case shadowOffset, shadowOffsetWidth, shadowOffsetHeight, contentsRect, contentsCenter
+    case backgroundColor, borderColor, shadowColor
+
+    enum Kind { case double, point, size, rect, color, transform }
+
+    static let named: [String: StateSlot] = [
+        "position": .position, "position.x": .positionX, "position.y": .positionY,
+        "anchorPoint": .anchorPoint, "anchorPoint.x": .anchorPointX, "anchorPoint.y": .anchorPointY,
+        "anchorPointZ": .anchorPointZ, "zPosition": .zPosition,
+        "bounds": .bounds, "bounds.origin": .boundsOrigin, "bounds.origin.x": .boundsOriginX, "bounds.origin.y": .boundsOriginY,
+        "bounds.size": .boundsSize, "bounds.size.width": .boundsWidth, "bounds.size.height": .boundsHeight,
+        "transform": .transform, "sublayerTransform": .sublayerTransform,
+        "opacity": .opacity, "cornerRadius": .cornerRadius, "borderWidth": .borderWidth,
+        "shadowOpacity": .shadowOpacity, "shadowRadius": .shadowRadius,
+        "shadowOffset": .shadowOffset, "shadowOffset.width": .shadowOffsetWidth, "shadowOffset.height": .shadowOffsetHeight,
+        "contentsRect": .contentsRect, "contentsCenter": .contentsCenter,
+        "backgroundColor": .backgroundColor, "borderColor": .borderColor, "shadowColor": .shadowColor,
+    ]
+
+    /// The property's key (the first component of the key path).
+    var property: String {
+        switch self {
+        case .position, .positionX, .positionY: "position"
+        case .anchorPoint, .anchorPointX, .anchorPointY: "anchorPoint"
+        case .anchorPointZ: "anchorPointZ"
+        case .zPosition: "zPosition"
+        case .bounds, .boundsOrigin, .boundsOriginX, .boundsOriginY, .boundsSize, .boundsWidth, .boundsHeight: "bounds"
+        case .transform: "transform"
+        case .sublayerTransform: "sublayerTransform"
+        case .opacity: "opacity"
+        case .cornerRadius: "cornerRadius"
+        case .borderWidth: "borderWidth"
+        case .shadowOpacity: "shadowOpacity"
+        case .shadowRadius: "shadowRadius"
+        case .shadowOffset, .shadowOffsetWidth, .shadowOffsetHeight: "shadowOffset"
+        case .contentsRect: "contentsRect"
+        case .contentsCenter: "contentsCenter"
+        case .backgroundColor: "backgroundColor"
+        case .borderColor: "borderColor"
+        case .shadowColor: "shadowColor"
+        }
+    }
+
+    var kind: Kind {
+        switch self {
+        case .position, .anchorPoint, .boundsOrigin: .point
+        case .boundsSize, .shadowOffset: .size
+        case .bounds, .contentsRect, .contentsCenter: .rect
+        case .transform, .sublayerTransform: .transform
+        case .backgroundColor, .borderColor, .shadowColor: .color
+        default: .double
+        }
+    }
+
+    var isColor: Bool { kind == .color }
+
+    /// The slot's value in `s`; nil for a missing colour.
+    @inline(__always)
+    func read(_ s: LayerState) -> SlotValue? {
+        switch self {
+        case .position: .point(s.position)
+        case .positionX: .double(s.position.x)
+        case .positionY: .double(s.position.y)
+        case .anchorPoint: .point(s.anchorPoint)
+        case .anchorPointX: .double(s.anchorPoint.x)
+        case .anchorPointY: .double(s.anchorPoint.y)
+        case .anchorPointZ: .double(s.anchorPointZ)
+        case .zPosition: .double(s.zPosition)
+        case .bounds: .rect(s.bounds)
+        case .boundsOrigin: .point(s.bounds.origin)
+        case .boundsOriginX: .double(s.bounds.origin.x)
+        case .boundsOriginY: .double(s.bounds.origin.y)
+        case .boundsSize: .size(s.bounds.size)
+        case .boundsWidth: .double(s.bounds.size.width)
+        case .boundsHeight: .double(s.bounds.size.height)
+        case .transform: .transform(s.transform)
+        case .sublayerTransform: .transform(s.sublayerTransform)
+        case .opacity: .double(s.opacity)
+        case .cornerRadius: .double(s.cornerRadius)
+        case .borderWidth: .double(s.borderWidth)
+        case .shadowOpacity: .double(s.shadowOpacity)
+        case .shadowRadius: .double(s.shadowRadius)
+        case .shadowOffset: .size(s.shadowOffset)
+        case .shadowOffsetWidth: .double(s.shadowOffset.width)
+        case .shadowOffsetHeight: .double(s.shadowOffset.height)
+        case .contentsRect: .rect(s.contentsRect)
+        case .contentsCenter: .rect(s.contentsCenter)
+        case .backgroundColor: s.backgroundColor.map(SlotValue.color)
+        case .borderColor: s.borderColor.map(SlotValue.color)
+        case .shadowColor: s.shadowColor.map(SlotValue.color)
+        }
+    }
+
+    /// Stores `value` (of the slot's type) in `s`.
+    @inline(__always)
+    func write(_ value: SlotValue, to s: inout LayerState) {
+        switch (self, value) {
+        case let (.position, .point(v)): s.position = v
+        case let (.positionX, .double(v)): s.position.x = v
+        case let (.positionY, .double(v)): s.position.y = v
+        case let (.anchorPoint, .point(v)): s.anchorPoint = v
+        case let (.anchorPointX, .double(v)): s.anchorPoint.x = v
+        case let (.anchorPointY, .double(v)): s.anchorPoint.y = v
+        case let (.anchorPointZ, .double(v)): s.anchorPointZ = v
+        case let (.zPosition, .double(v)): s.zPosition = v
+        case let (.bounds, .rect(v)): s.bounds = v
+        case let (.boundsOrigin, .point(v)): s.bounds.origin = v
+        case let (.boundsOriginX, .double(v)): s.bounds.origin.x = v
+        case let (.boundsOriginY, .double(v)): s.bounds.origin.y = v
+        case let (.boundsSize, .size(v)): s.bounds.size = v
+        case let (.boundsWidth, .double(v)): s.bounds.size.width = v
+        case let (.boundsHeight, .double(v)): s.bounds.size.height = v
+        case let (.transform, .transform(v)): s.transform = v
+        case let (.sublayerTransform, .transform(v)): s.sublayerTransform = v
+        case let (.opacity, .double(v)): s.opacity = v
+        case let (.cornerRadius, .double(v)): s.cornerRadius = v
+        case let (.borderWidth, .double(v)): s.borderWidth = v
+        case let (.shadowOpacity, .double(v)): s.shadowOpacity = v
+        case let (.shadowRadius, .double(v)): s.shadowRadius = v
+        case let (.shadowOffset, .size(v)): s.shadowOffset = v
+        case let (.shadowOffsetWidth, .double(v)): s.shadowOffset.width = v
+        case let (.shadowOffsetHeight, .double(v)): s.shadowOffset.height = v
+        case let (.contentsRect, .rect(v)): s.contentsRect = v
+        case let (.contentsCenter, .rect(v)): s.contentsCenter = v
+        case let (.backgroundColor, .color(v)): s.backgroundColor = v
+        case let (.borderColor, .color(v)): s.borderColor = v
+        case let (.shadowColor, .color(v)): s.shadowColor = v
+        default: break   // a value of another type: cannot happen
+        }
+    }
+}

@@ -1,0 +1,130 @@
+@testable import LayerKit
+import Testing
+
+/// Typed evaluation (`TypedTrack`) is a faster way to the same values: every
+/// scenario here runs twice, with typed tracks and through the general path,
+/// and the presentations must be identical.
+@MainActor
+@Suite("Typed evaluation", .serialized)
+struct TypedEvaluationTests {
+    /// Key paths with a value of their type and a second one.
+    static let cases: [(String, Any, Any)] = [
+        ("position", Point(x: 5, y: 7), Point(x: 120, y: -40)), ("position.x", 3.0, 90.0), ("position.y", -8.0, 31.5),
+        ("bounds", Rect(x: 0, y: 0, width: 10, height: 20), Rect(x: 4, y: -3, width: 200, height: 80)),
+        ("bounds.size", Size(width: 1, height: 2), Size(width: 50, height: 60)), ("bounds.size.width", 10.0, 300.0),
+        ("bounds.origin", Point(x: 0, y: 0), Point(x: -20, y: 14)), ("bounds.origin.y", 0.0, 44.0),
+        ("anchorPoint", Point(x: 0, y: 0), Point(x: 1, y: 0.5)), ("anchorPoint.x", 0.0, 1.0), ("zPosition", -3.0, 9.0),
+        ("opacity", 0.0, 1.0), ("cornerRadius", 0.0, 12.0), ("borderWidth", 1.0, 6.0),
+        ("shadowOpacity", 0.2, 0.9), ("shadowRadius", 0.0, 10.0), ("shadowOffset", Size(width: 0, height: -3), Size(width: 8, height: 8)),
+        ("shadowOffset.height", -3.0, 12.0), ("contentsRect", Rect(x: 0, y: 0, width: 1, height: 1), Rect(x: 0.25, y: 0, width: 0.5, height: 1)),
+        ("backgroundColor", Color(red: 1, green: 0, blue: 0, alpha: 0.5), Color(red: 0, green: 0.2, blue: 1)),
+        ("borderColor", Color.white, Color(red: 0.1, green: 0.9, blue: 0.3, alpha: 0.25)),
+        ("shadowColor", Color.black, Color(red: 0.5, green: 0.5, blue: 0, alpha: 1)),
+        ("transform", Transform3D(rotationAngle: 0.3, x: 0, y: 0, z: 1), Transform3D(scaleX: 2, y: 0.5, z: 1).rotated(by: 2.5, x: 0, y: 0, z: 1)),
+        ("transform", Transform3D.identity, Transform3D(scaleX: 0, y: 1, z: 1)),   // singular: element-wise
+        ("sublayerTransform", Transform3D(translationX: 3, y: 4, z: 0), Transform3D(rotationAngle: 1, x: 0, y: 1, z: 0)),
+    ]
+
+    /// The presentation at several times, as text (every field, exactly).
+    func run(typed: Bool, _ keyPath: String, _ a: Any, _ b: Any, ends: Int, timing: MediaTimingFunction?, modelColor: Bool) -> [String] {
+        TypedTrack.isEnabled = typed
+        defer { TypedTrack.isEnabled = true }
+        let f = Fixture()
+        let layer = f.presentedLayer()
+        Transaction.withoutActions {
+            layer.backgroundColor = modelColor ? Color(red: 0.3, green: 0.6, blue: 0.9, alpha: 0.8) : nil
+            layer.setValue(b, forKeyPath: keyPath)
+        }
+        let anim = BasicAnimation(keyPath: keyPath)
+        // The rule E2 combinations: from+to, from+by, to+by, from, to, by, none.
+        switch ends {
+        case 0: anim.fromValue = a; anim.toValue = b
+        case 1: anim.fromValue = a; anim.byValue = AnyValue.subtract(b, a)
+        case 2: anim.toValue = b; anim.byValue = AnyValue.subtract(b, a)
+        case 3: anim.fromValue = a
+        case 4: anim.toValue = a
+        case 5: anim.byValue = AnyValue.subtract(b, a)
+        default: break
+        }
+        anim.duration = 1
+        anim.timingFunction = timing
+        anim.autoreverses = ends % 2 == 0
+        anim.fillMode = .both
+        anim.isRemovedOnCompletion = false
+        layer.add(anim, forKey: "a")
+        // An implicit animation on top (its end is the model's value).
+        layer.opacity = 0.25
+        Transaction.flush()
+        var seen: [String] = []
+        for _ in 0..<9 {
+            f.advance(0.23)
+            seen.append(String(describing: layer.presentation()!.state))
+            seen.append(String(describing: layer.presentationState(atTime: currentMediaTime())))
+        }
+        #expect((layer.animationEntries.allSatisfy { $0.track != nil }) == typed, "\(keyPath): typed tracks \(typed ? "used" : "off")")
+        return seen
+    }
+
+    @Test("rule E2: basic animations of every standard key path evaluate to the same values typed as through the general path")
+    func sameValues() {
+        for (keyPath, a, b) in Self.cases {
+            for ends in 0..<7 {
+                for timing in [nil, MediaTimingFunction.easeInEaseOut] {
+                    for modelColor in keyPath.hasSuffix("Color") ? [true, false] : [true] {
+                        let fast = run(typed: true, keyPath, a, b, ends: ends, timing: timing, modelColor: modelColor)
+                        let general = run(typed: false, keyPath, a, b, ends: ends, timing: timing, modelColor: modelColor)
+                        #expect(fast == general, "\(keyPath), ends \(ends), \(String(describing: timing)), model colour \(modelColor)")
+                    }
+                }
+            }
+        }
+    }
+
+    @Test("a missing colour at either end animates as clear, and with no colour at all the animation shows none")
+    func missingColours() {
+        let f = Fixture()
+        let layer = f.presentedLayer()
+        let fadeIn = BasicAnimation(keyPath: "backgroundColor")
+        fadeIn.toValue = Color.red   // from the presentation value: none, taken as clear
+        fadeIn.duration = 1
+        layer.add(fadeIn, forKey: "in")
+        Transaction.flush()
+        #expect(layer.animationEntries.first?.track != nil)
+        f.advance(0.5)
+        let half = layer.presentationState(atTime: currentMediaTime()).backgroundColor
+        #expect(half.map { abs($0.alpha - 0.5) < 1e-12 && $0.red == 1 } == true, "\(String(describing: half))")
+        layer.removeAllAnimations()
+        let none = BasicAnimation(keyPath: "backgroundColor")
+        none.fromValue = nil
+        none.duration = 1
+        layer.add(none, forKey: "none")   // no colour at either end: nothing to show
+        Transaction.flush()
+        f.advance(0.5)
+        #expect(layer.presentationState(atTime: currentMediaTime()).backgroundColor == nil)
+        #expect(layer.presentation()!.backgroundColor == nil)
+    }
+
+    @Test("springs, keyframes, additive animations and sub-paths of a transform take the general path")
+    func generalPath() {
+        let f = Fixture()
+        let layer = f.presentedLayer()
+        let spring = SpringAnimation(keyPath: "position.x")
+        spring.fromValue = 0.0
+        spring.toValue = 100.0
+        let keyframes = KeyframeAnimation(keyPath: "opacity")
+        keyframes.values = [0.0, 1.0, 0.5]
+        let additive = BasicAnimation(keyPath: "position")
+        additive.fromValue = Point(x: 0, y: 0)
+        additive.toValue = Point(x: 10, y: 0)
+        additive.isAdditive = true
+        let turn = BasicAnimation(keyPath: "transform.rotation.z")
+        turn.toValue = 1.0
+        for (i, a) in [spring, keyframes, additive, turn].enumerated() { layer.add(a, forKey: "\(i)") }
+        #expect(layer.animationEntries.allSatisfy { $0.track == nil })
+        #expect(layer.untypedAnimations == 4)
+        layer.removeAnimation(forKey: "0")
+        #expect(layer.untypedAnimations == 3)
+        layer.removeAllAnimations()
+        #expect(layer.untypedAnimations == 0)
+    }
+}
