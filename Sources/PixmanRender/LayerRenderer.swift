@@ -22,6 +22,8 @@ public final class LayerRenderer {
     public private(set) var lastBands = 0
     /// Damaged pixels below which a band is not worth a thread (tests lower it).
     var minimumBandArea = 96 * 1024
+    /// The display list of the last frame (for tests).
+    private(set) var lastItems: [DisplayItem] = []
 
     public init() {
         // Layers that draw themselves (setNeedsDisplay + draw(in:)) get pixman backing stores.
@@ -119,7 +121,8 @@ public final class LayerRenderer {
                                          contents: contents, aligned: aligned, shadows: shadows, shapes: shapes)
         builder.repaintArea = region.map { Rect.boundingBox(of: $0.flatMap(\.corners)) }
         builder.damage = damage
-        return Prepared(items: builder.build(root), region: region,
+        lastItems = builder.build(root)
+        return Prepared(items: lastItems, region: region,
                         boxes: region?.map { PixelBox(x0: Int($0.minX), y0: Int($0.minY), x1: Int($0.maxX), y1: Int($0.maxY)) },
                         playback: BandedPlayback(maximumBands: maximumThreads, minimumBandArea: minimumBandArea))
     }

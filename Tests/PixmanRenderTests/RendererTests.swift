@@ -679,6 +679,33 @@ struct DamageTests {
         }
     }
 
+    @Test("a transition's old state that names a layer now above it (the root moved under its old sublayer) is drawn once, not round the loop")
+    func transitionLoop() {
+        let (r, root, clock) = makeRenderer(width: 160, height: 120)
+        let old = box(Rect(x: 10, y: 10, width: 40, height: 40), .red, in: root)
+        Transaction.flush()
+        root.addSublayer(Layer())   // with actions: a `sublayers` fade whose old state holds `old`
+        Transaction.flush()
+        clock.advance(by: 0.1)
+        #expect(root.animationKeys.contains("transition"))
+        Transaction.withoutActions {
+            old.removeFromSuperlayer()
+            old.addSublayer(root)     // the rendered root, now under the layer its old state draws
+        }
+        _ = r.render()
+        func count(_ items: [DisplayItem]) -> Int {
+            items.reduce(0) { n, item in
+                switch item {
+                case .group(let g): n + 1 + count(g.items)
+                case .shadow(let s): n + 1 + count(s.source)
+                case .plane(let p): n + 1 + count(p.items)
+                default: n + 1
+                }
+            }
+        }
+        #expect(count(r.renderer.lastItems) < 20, "\(count(r.renderer.lastItems)) items")
+    }
+
     @Test("a shadow cast by sublayers: they are drawn into it even outside the repainted area, and their moves damage it")
     func sublayerShadowDamage() {
         let (r, root, _) = makeRenderer(width: 160, height: 120)

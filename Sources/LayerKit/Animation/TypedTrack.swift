@@ -18,8 +18,9 @@ struct TypedTrack {
     let from: SlotValue?
     /// Nil: the model's value at each evaluation (rule E2: `fromValue` alone, or no value).
     let to: SlotValue?
-    /// Both ends of a transform animation, decomposed once.
-    let decomposed: (DecomposedTransform, DecomposedTransform)?
+    /// Both ends of a transform animation, decomposed once (boxed: tracks of other
+    /// properties stay small).
+    let decomposed: DecomposedEnds?
     let timingFunction: MediaTimingFunction?
 
     /// The track for `animation` as added to `layer`, or nil when it takes the general path.
@@ -27,11 +28,17 @@ struct TypedTrack {
     init?(_ animation: Animation, on layer: Layer, entry: AnimationEntry) {
         // Exactly BasicAnimation: a subclass (a spring) may compute its values otherwise.
         guard Self.isEnabled, type(of: animation) == BasicAnimation.self, let a = animation as? BasicAnimation,
-              !a.isAdditive, !a.isCumulative, let keyPath = a.keyPath, let slot = StateSlot.named[keyPath],
-              type(of: layer).propertyDescriptors[slot.property] != nil,
-              let (rawFrom, rawTo) = a.rawEndpoints(model: layer, entry: entry) else { return nil }
-        let toIsModel = (a.fromValue != nil && a.toValue == nil && a.byValue == nil)
-            || (a.fromValue == nil && a.toValue == nil && a.byValue == nil)
+              !a.isAdditive, !a.isCumulative, let keyPath = a.keyPath, let slot = StateSlot.named[keyPath] else { return nil }
+        // Rule E2: with `fromValue` alone, or no value, the end is the model's value
+        // at each evaluation (the implicit animation's case: the cheap one).
+        let toIsModel = a.toValue == nil && a.byValue == nil
+        let rawFrom: Any?, rawTo: Any?
+        if toIsModel {
+            (rawFrom, rawTo) = (a.fromValue ?? entry.capturedFrom, nil)
+        } else {
+            guard let ends = a.rawEndpoints(model: layer, entry: entry) else { return nil }
+            (rawFrom, rawTo) = ends
+        }
         // A missing colour animates as clear when the other end is a colour (as
         // `BasicAnimation.endpoints` fills it); other values must be of the slot's type.
         let missing = { (v: Any?) in v == nil && slot.isColor }
@@ -47,7 +54,7 @@ struct TypedTrack {
         self.from = from
         self.to = to
         if case .transform(let f)? = from, case .transform(let t)? = to, let df = f.decomposed, let dt = t.decomposed {
-            decomposed = (df, dt)
+            decomposed = DecomposedEnds(from: df, to: dt)
         } else {
             decomposed = nil
         }
@@ -71,11 +78,20 @@ struct TypedTrack {
             if progress == 0 || progress == 1 || decomposed == nil {
                 value = .transform(a.interpolated(to: b, fraction: progress))
             } else {
-                value = .transform(decomposed!.0.interpolated(to: decomposed!.1, fraction: progress).recomposed)
+                value = .transform(decomposed!.from.interpolated(to: decomposed!.to, fraction: progress).recomposed)
             }
         default: return   // cannot happen: both ends are of the slot's type
         }
         slot.write(value, to: &state)
+    }
+}
+
+final class DecomposedEnds {
+    let from: DecomposedTransform
+    let to: DecomposedTransform
+    init(from: DecomposedTransform, to: DecomposedTransform) {
+        self.from = from
+        self.to = to
     }
 }
 
@@ -86,18 +102,31 @@ enum SlotValue {
     case size(Size)
     case rect(Rect)
     case color(Color)
-    case transform(Transform3D)
+    /// Boxed: the other cases stay small.
+    indirect case transform(Transform3D)
 
     /// `value` (an animation's, as `Any`) as the slot's type; nil when it is not.
     init?(_ value: Any?, for slot: StateSlot) {
-        switch (slot.kind, AnyValue.normalized(value)) {
-        case let (.double, v as Double): self = .double(v)
-        case let (.point, v as Point): self = .point(v)
-        case let (.size, v as Size): self = .size(v)
-        case let (.rect, v as Rect): self = .rect(v)
-        case let (.color, v as Color): self = .color(v)
-        case let (.transform, v as Transform3D): self = .transform(v)
-        default: return nil
+        guard let value else { return nil }
+        switch slot.kind {
+        case .double:
+            guard let v = value as? Double ?? AnyValue.normalized(value) as? Double else { return nil }
+            self = .double(v)
+        case .point:
+            guard let v = value as? Point else { return nil }
+            self = .point(v)
+        case .size:
+            guard let v = value as? Size else { return nil }
+            self = .size(v)
+        case .rect:
+            guard let v = value as? Rect else { return nil }
+            self = .rect(v)
+        case .color:
+            guard let v = value as? Color else { return nil }
+            self = .color(v)
+        case .transform:
+            guard let v = value as? Transform3D else { return nil }
+            self = .transform(v)
         }
     }
 }

@@ -36,6 +36,15 @@ struct DisplayListBuilder {
     /// sublayers that cannot touch it are skipped.
     var repaintArea: Rect? = nil
 
+    /// Inside a transition's old state: the layers being drawn on the way down. The
+    /// state before a change names sublayers that may since have been moved above
+    /// the layer (even the tree's root under one of them); a layer met again on
+    /// its own way down is not drawn again, so such a loop ends.
+    final class Path {
+        var layers: Set<ObjectIdentifier> = []
+    }
+    var snapshotPath: Path? = nil
+
     /// Layers deeper than this below the root are not drawn: each level of drawing
     /// takes a few kilobytes of stack in a debug build, and the main thread has 8 MiB.
     static let maximumDepth = 1024
@@ -48,6 +57,16 @@ struct DisplayListBuilder {
 
     private func draw(_ layer: Layer, parent: Layer?, parentTransform: AffineTransform, into items: inout [DisplayItem], depth: Int) {
         guard depth < Self.maximumDepth else { return }   // deeper trees are cut off rather than overflowing the stack
+        if let path = snapshotPath {
+            guard path.layers.insert(ObjectIdentifier(layer)).inserted else { return }
+            defer { path.layers.remove(ObjectIdentifier(layer)) }
+            drawLayer(layer, parent: parent, parentTransform: parentTransform, into: &items, depth: depth)
+        } else {
+            drawLayer(layer, parent: parent, parentTransform: parentTransform, into: &items, depth: depth)
+        }
+    }
+
+    private func drawLayer(_ layer: Layer, parent: Layer?, parentTransform: AffineTransform, into items: inout [DisplayItem], depth: Int) {
         if layer.sublayers.isEmpty, let area = repaintArea, let known = damage?.bounds(of: layer), !known.intersects(area) { return }
         let p: Layer = layer.hasAnimations ? (damage?.presentations[ObjectIdentifier(layer)] ?? layer.presentation(atTime: time)) : layer
         guard !p.isHidden, p.opacity > 0 else { return }
@@ -73,6 +92,10 @@ struct DisplayListBuilder {
             // nothing of where it lands in them, so none is left out.
             var unculled = self
             unculled.repaintArea = nil
+            if unculled.snapshotPath == nil {
+                unculled.snapshotPath = Path()
+                unculled.snapshotPath!.layers.insert(ObjectIdentifier(layer))
+            }
             unculled.drawTransition(transition, snapshot, p, layer: layer, sublayers: sublayers, transform: m, into: &items, depth: depth)
             return
         }
@@ -144,8 +167,9 @@ struct DisplayListBuilder {
         let toPlane = AffineTransform(translationX: -b.minX, y: -b.minY).concatenating(AffineTransform(scaleX: planeScale, y: planeScale))
         var planeItems: [DisplayItem] = []
         // The plane is drawn whole (no repaint area), reusing the frame's presentation copies.
-        let inPlane = DisplayListBuilder(frame: PixelBox(x0: 0, y0: 0, x1: pw, y1: ph), scale: scale, time: time, contents: contents,
+        var inPlane = DisplayListBuilder(frame: PixelBox(x0: 0, y0: 0, x1: pw, y1: ph), scale: scale, time: time, contents: contents,
                                          aligned: aligned, shadows: shadows, shapes: shapes, damage: damage)
+        inPlane.snapshotPath = snapshotPath
         inPlane.drawContent(p, layer: layer, sublayers: sublayers ?? Self.drawingOrder(layer.sublayers), transform: toPlane, opacity: 1,
                             into: &planeItems, depth: depth)
         // plane pixel (u, v) → layer point (u/s + minX, v/s + minY) → device via h. Invert for pixman.
