@@ -7,8 +7,11 @@
 /// whenever it is advanced; on the system clock a window's frame does.
 @MainActor
 public enum AnimationTimeline {
-    /// Layers with animations. Not retained: a layer leaves in its deinit.
-    static var layers: [ObjectIdentifier: Unmanaged<Layer>] = [:]
+    /// Layers with animations, in the order they got their first one (each knows its
+    /// place: `Layer.timelineIndex`). Not retained: a layer leaves in its deinit.
+    /// An array, walked in that order, so a pass over thousands of layers reads
+    /// memory roughly in the order it was allocated in.
+    static var layers: [Unmanaged<Layer>] = []
     private static var mutations = 0
     /// Nothing falls due before this root time, as long as `quietStamp` still
     /// matches: lets a frame skip scanning every animation when nothing is due.
@@ -46,40 +49,44 @@ public enum AnimationTimeline {
     private static var isDelivering = false
 
     static func register(_ layer: Layer) {
-        if layers.updateValue(Unmanaged.passUnretained(layer), forKey: ObjectIdentifier(layer)) == nil { list = [] }
+        if layer.timelineIndex < 0 {
+            layer.timelineIndex = layers.count
+            layers.append(Unmanaged.passUnretained(layer))
+        }
         mutations &+= 1
     }
 
     /// The layers that have animations now — the only ones whose presentation can
     /// differ from their model, so a renderer evaluates just these.
     public static var animatedLayers: [Layer] {
-        layers.values.map { $0.takeUnretainedValue() }
+        layers.map { $0.takeUnretainedValue() }
     }
 
     /// The layers of ``animatedLayers``, one by one, without making the array (nor
     /// retaining each): for a renderer's or a benchmark's pass over thousands.
     /// `body` must not add or remove animations.
     public static func forEachAnimatedLayer(_ body: (Layer) -> Void) {
-        if list.count != layers.count { list = Array(layers.values) }
-        for layer in list { body(layer.takeUnretainedValue()) }
+        for layer in layers { body(layer.takeUnretainedValue()) }
     }
-    /// `layers`' values in an array, rebuilt when a layer comes or goes.
-    private static var list: [Unmanaged<Layer>] = []
 
     /// Stops tracking every layer. For tests that share one process.
     public static func reset() {
+        for l in layers { l.takeUnretainedValue().timelineIndex = -1 }
         layers.removeAll()
-        list = []
         timers.removeAll()
         quietUntil = -.infinity
     }
 
+    /// Stops tracking a layer (its place goes to the last one).
     static func unregister(_ layer: Layer) {
-        unregister(id: ObjectIdentifier(layer))
-    }
-
-    static func unregister(id: ObjectIdentifier) {
-        if layers.removeValue(forKey: id) != nil { list = [] }
+        let i = layer.timelineIndex
+        guard i >= 0 else { return }
+        layer.timelineIndex = -1
+        let last = layers.removeLast()
+        if i < layers.count {
+            layers[i] = last
+            last.takeUnretainedValue().timelineIndex = i
+        }
         mutations &+= 1
     }
 
@@ -146,7 +153,7 @@ public enum AnimationTimeline {
         var entries: [(Layer, AnimationEntry)] = []
         var unobservedStops: [(Layer, AnimationEntry)] = []
         var next = Double.infinity
-        for unmanaged in layers.values {
+        for unmanaged in layers {
             let layer = unmanaged.takeUnretainedValue()
             // The layer's time is an affine map of root time: local = scale · root + shift.
             var map: (scale: Double, shift: Double)?
@@ -201,7 +208,7 @@ public enum AnimationTimeline {
     /// at infinity.
     public static func nextChangeTime(after time: Double) -> Double {
         var next = Double.infinity
-        for unmanaged in layers.values {
+        for unmanaged in layers {
             let layer = unmanaged.takeUnretainedValue()
             let t = layer.localTime(fromRoot: time)
             for entry in layer.animationEntries {
@@ -226,7 +233,7 @@ public enum AnimationTimeline {
     /// calls ``deliverDueEvents()``.
     public static func nextEventTime(after time: Double) -> Double {
         var next = timers.first.map { max($0.fireTime, time) } ?? .infinity
-        for unmanaged in layers.values {
+        for unmanaged in layers {
             let layer = unmanaged.takeUnretainedValue()
             for entry in layer.animationEntries where entry.isCommitted && !entry.hasStopped {
                 let a = entry.animation

@@ -24,6 +24,8 @@ open class Layer {
     var animationEntries: [AnimationEntry] = []
     /// How many of them evaluate through the general path (no `TypedTrack`).
     var untypedAnimations = 0
+    /// Where the layer is in `AnimationTimeline.layers`; −1 when it has no animations.
+    var timelineIndex = -1
     /// Set by a commit while the layer is in a tree that a window or renderer presents (rule B5).
     var hasBeenPresented = false
     /// How many presenters (windows, offscreen renderers) show a tree rooted here.
@@ -118,7 +120,7 @@ open class Layer {
         if let mask = state.mask, mask.maskOwnerLink === self { mask.maskOwnerLink = nil }
         if !animationEntries.isEmpty {
             // Gone mid-animation: each animation stops, unfinished, exactly once.
-            AnimationTimeline.unregister(id: ObjectIdentifier(self))
+            AnimationTimeline.unregister(self)
             for entry in animationEntries {
                 entry.isRemoved = true
                 entry.stop(finished: false)
