@@ -1,6 +1,18 @@
 /// The media-timing model (`CAMediaTiming`, rule E9): from the layer's local time
 /// to a fraction of one simple cycle.
-extension Animation {
+///
+/// The numbers of one animation, as a value: what evaluating a frame reads (a
+/// typed track keeps a copy, so a frame reads no animation object).
+struct MediaTimingValues {
+    var beginTime: Double
+    var duration: Double
+    var speed: Double
+    var timeOffset: Double
+    var repeatCount: Double
+    var repeatDuration: Double
+    var autoreverses: Bool
+    var fillMode: FillMode
+
     /// One simple cycle, forwards only.
     var simpleDuration: Double { duration > 0 && duration.isFinite ? duration : 0.25 }
 
@@ -54,5 +66,25 @@ extension Animation {
             within = cycle - within
         }
         return (min(1, max(0, within / d)), iteration)
+    }
+}
+
+extension Animation {
+    /// The animation's timing numbers now.
+    var timingValues: MediaTimingValues {
+        MediaTimingValues(beginTime: beginTime, duration: duration, speed: speed, timeOffset: timeOffset, repeatCount: repeatCount,
+                          repeatDuration: repeatDuration, autoreverses: autoreverses, fillMode: fillMode)
+    }
+
+    var simpleDuration: Double { timingValues.simpleDuration }
+    var cycleDuration: Double { timingValues.cycleDuration }
+    var activeDuration: Double { timingValues.activeDuration }
+
+    func activeTime(atLayerTime t: Double, begin: Double) -> Double {
+        timingValues.activeTime(atLayerTime: t, begin: begin)
+    }
+
+    func timing(atActiveTime tAct: Double) -> (fraction: Double, iteration: Int)? {
+        timingValues.timing(atActiveTime: tAct)
     }
 }

@@ -9,7 +9,9 @@ final class AnimationEntry {
     /// Added in the same order as entries, to break ties between events.
     let sequence: Int
     /// The outermost transaction committed: `beginTime` is stamped (rule T2).
-    var isCommitted = false
+    var isCommitted = false {
+        didSet { track?.isCommitted = isCommitted }
+    }
     var hasStarted = false
     var hasStopped = false
     var isRemoved = false
@@ -37,6 +39,11 @@ final class AnimationEntry {
         self.animation = animation
         Self.nextSequence += 1
         sequence = Self.nextSequence
+    }
+
+    /// The running copy's timing changed (its commit stamped `beginTime`, or it was retimed).
+    func timingDidChange() {
+        track?.timing = animation.timingValues
     }
 
     /// Marks the entry stopped and tells whom it concerns, once.

@@ -22,6 +22,10 @@ struct TypedTrack {
     /// properties stay small).
     let decomposed: DecomposedEnds?
     let timingFunction: MediaTimingFunction?
+    /// The running copy's timing, as added, stamped at the commit and changed by a
+    /// retiming (`AnimationEntry.timingDidChange`): a frame reads no animation object.
+    var timing: MediaTimingValues
+    var isCommitted = false
 
     /// The track for `animation` as added to `layer`, or nil when it takes the general path.
     @MainActor
@@ -51,6 +55,7 @@ struct TypedTrack {
         }
         self.slot = slot
         self.timingFunction = a.timingFunction
+        self.timing = a.timingValues
         self.from = from
         self.to = to
         if case .transform(let f)? = from, case .transform(let t)? = to, let df = f.decomposed, let dt = t.decomposed {
@@ -58,6 +63,15 @@ struct TypedTrack {
         } else {
             decomposed = nil
         }
+    }
+
+    /// Writes the value at `layer`'s local time `t` into `state`, if the animation
+    /// has an effect then (`now`: the local time of the commit, worked out once).
+    @MainActor @inline(__always)
+    func apply(atLocalTime t: Double, now: inout Double?, of layer: Layer, to state: inout LayerState) {
+        let begin = layer.begin(of: timing.beginTime, committed: isCommitted, now: &now)
+        guard let (fraction, _) = timing.timing(atActiveTime: timing.activeTime(atLayerTime: t, begin: begin)) else { return }
+        apply(fraction: fraction, to: &state, model: layer)
     }
 
     /// Writes the value at `fraction` of a cycle into `state`; an end that is the

@@ -78,6 +78,7 @@ extension Layer {
     package func retimeAnimation(forKey key: String, _ change: (Animation) -> Void) -> Bool {
         guard let entry = animationEntries.first(where: { !$0.isAnonymous && $0.key == key }), !entry.hasStopped else { return false }
         change(entry.animation)
+        entry.timingDidChange()
         AnimationTimeline.invalidate()
         propertyDidChange("animations")
         return true
@@ -107,31 +108,27 @@ extension Layer {
 
     /// Applies every animation, in the order added, to a presentation copy.
     func applyAnimations(to copy: Layer, atLocalTime t: Double) {
-        forEachEffect(atLocalTime: t) { entry, fraction, iteration in
+        var nowLocal: Double?
+        for entry in animationEntries {
             if let track = entry.track {
-                track.apply(fraction: fraction, to: &copy.state, model: self)
-            } else {
-                entry.animation.applyEffect(to: copy, model: self, fraction: fraction, iteration: iteration, entry: entry)
+                track.apply(atLocalTime: t, now: &nowLocal, of: self, to: &copy.state)
+                continue
             }
+            let a = entry.animation
+            guard let (fraction, iteration) = a.timing(atActiveTime: a.activeTime(atLayerTime: t, begin: begin(of: a.beginTime, committed: entry.isCommitted, now: &nowLocal))) else { continue }
+            a.applyEffect(to: copy, model: self, fraction: fraction, iteration: iteration, entry: entry)
         }
     }
 
-    /// Each animation that has an effect at local time `t`, in the order added, with
-    /// where in its cycle it is.
+    /// When an animation begins, in local time: its `beginTime`, or — not committed
+    /// yet, with none set — now, since it will begin at the commit (so it shows its start).
     @inline(__always)
-    private func forEachEffect(atLocalTime t: Double, _ body: (AnimationEntry, Double, Int) -> Void) {
-        var nowLocal: Double?
-        for entry in animationEntries {
-            let a = entry.animation
-            var begin = a.beginTime
-            if !entry.isCommitted && begin == 0 {
-                // Not committed yet: it will begin at the commit, so it shows its start now.
-                nowLocal = nowLocal ?? localTime(fromRoot: MediaTime.clock.now)
-                begin = nowLocal!
-            }
-            guard let (fraction, iteration) = a.timing(atActiveTime: a.activeTime(atLayerTime: t, begin: begin)) else { continue }
-            body(entry, fraction, iteration)
-        }
+    func begin(of beginTime: Double, committed: Bool, now: inout Double?) -> Double {
+        guard !committed && beginTime == 0 else { return beginTime }
+        if let now { return now }
+        let t = localTime(fromRoot: MediaTime.clock.now)
+        now = t
+        return t
     }
 
     /// The values of the standard properties as shown at root time `time` — what
@@ -143,8 +140,10 @@ extension Layer {
         guard !animationEntries.isEmpty else { return state }
         guard untypedAnimations == 0 else { return presentation(atTime: time).state }
         var shown = state
-        forEachEffect(atLocalTime: convertTime(time, from: nil)) { entry, fraction, _ in
-            entry.track.unsafelyUnwrapped.apply(fraction: fraction, to: &shown, model: self)
+        let t = localTime(fromRoot: time)
+        var nowLocal: Double?
+        for entry in animationEntries {
+            entry.track.unsafelyUnwrapped.apply(atLocalTime: t, now: &nowLocal, of: self, to: &shown)
         }
         return shown
     }

@@ -137,6 +137,7 @@ public enum Transaction {
         for (layer, entry) in batch where !entry.isRemoved {
             if entry.animation.beginTime == 0 {
                 entry.animation.beginTime = layer.convertTime(now, from: nil)
+                entry.timingDidChange()
             }
             entry.isCommitted = true
         }
