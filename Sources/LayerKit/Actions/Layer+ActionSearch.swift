@@ -27,11 +27,11 @@ extension Layer {
         if let delegate, let a = delegate.action(for: self, forKey: event) {
             return (a, .delegate)
         }
-        if let a = actions[event] {
+        if !actions.isEmpty, let a = actions[event] {
             return (a, .actionsDictionary)
         }
         var depth = 0
-        var styleDictionary: [String: Any]? = style
+        var styleDictionary: [String: Any]? = style.isEmpty ? nil : style
         while let current = styleDictionary {
             if let table = current["actions"] as? [String: any Action], let a = table[event] {
                 return (a, .style(depth: depth))
@@ -70,9 +70,9 @@ extension Layer {
             fade.timingFunction = Transaction.animationTimingFunction ?? .default
             return fade
         }
-        guard type(of: self).propertyDescriptors[key]?.isImplicitlyAnimatable == true else { return nil }
+        guard let property = type(of: self).propertyDescriptors[key], property.isImplicitlyAnimatable else { return nil }
         let animation = BasicAnimation(keyPath: key)
-        animation.fromValue = presentationValue(forKeyPath: key)
+        animation.fromValue = animationEntries.isEmpty ? property.read(self) : presentationValue(forKeyPath: key)
         animation.duration = Transaction.animationDuration
         animation.timingFunction = Transaction.animationTimingFunction ?? .default
         animation.isImplicit = true

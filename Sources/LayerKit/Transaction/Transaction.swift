@@ -28,11 +28,17 @@ public enum Transaction {
         /// `disableActions` in force in this frame: its own setting, else the one
         /// in force where it began. Every property change reads it.
         var actionsDisabled: Bool
+        /// The duration and timing function in force, the same way (rule T2): every
+        /// implicit animation reads them, so they are kept typed.
+        var duration: Any?
+        var timingFunction: Any?
         /// The group of animations the frame's completion block waits for.
         var completion: CompletionGroup?
-        init(isImplicit: Bool, actionsDisabled: Bool) {
+        init(isImplicit: Bool, enclosing: Frame?) {
             self.isImplicit = isImplicit
-            self.actionsDisabled = actionsDisabled
+            actionsDisabled = enclosing?.actionsDisabled ?? false
+            duration = enclosing?.duration
+            timingFunction = enclosing?.timingFunction
         }
     }
 
@@ -80,7 +86,7 @@ public enum Transaction {
 
     /// Opens an explicit transaction, nested in any that is open.
     public static func begin() {
-        stack.append(Frame(isImplicit: false, actionsDisabled: disableActions))
+        stack.append(Frame(isImplicit: false, enclosing: stack.last))
     }
 
     /// Commits the innermost explicit transaction. Committing the outermost one
@@ -112,7 +118,7 @@ public enum Transaction {
     /// Makes sure a transaction is open, starting an implicit one if needed (rule T1).
     package static func ensureOpen() {
         guard stack.isEmpty else { return }
-        stack.append(Frame(isImplicit: true, actionsDisabled: false))
+        stack.append(Frame(isImplicit: true, enclosing: nil))
         if !flushScheduled {
             flushScheduled = true
             endOfTurnScheduler {
@@ -184,6 +190,10 @@ public enum Transaction {
         if key == disableActionsKey {
             frame.actionsDisabled = (value as? Bool) ?? false
         }
+        // Cleared (nil): the enclosing transaction's value applies again.
+        let enclosing = stack.count > 1 ? stack[stack.count - 2] : nil
+        if key == animationDurationKey { frame.duration = value ?? enclosing?.duration }
+        if key == animationTimingFunctionKey { frame.timingFunction = value ?? enclosing?.timingFunction }
         if key == completionBlockKey {
             // Setting the block again, or to nil, runs the previous one at once (rule T4).
             frame.completion?.runNow()
@@ -200,7 +210,7 @@ public enum Transaction {
     /// The duration of implicit animations; 0.25 s unless set.
     public static var animationDuration: Double {
         get {
-            guard let d = AnyValue.normalized(value(forKey: animationDurationKey)) as? Double, d.isFinite, d >= 0 else { return 0.25 }
+            guard let d = AnyValue.normalized(stack.last?.duration) as? Double, d.isFinite, d >= 0 else { return 0.25 }
             return d
         }
         set { setValue(newValue, forKey: animationDurationKey) }
@@ -208,7 +218,7 @@ public enum Transaction {
 
     /// The timing function of implicit animations; nil means the `default` curve.
     public static var animationTimingFunction: MediaTimingFunction? {
-        get { value(forKey: animationTimingFunctionKey) as? MediaTimingFunction }
+        get { stack.last?.timingFunction as? MediaTimingFunction }
         set { setValue(newValue, forKey: animationTimingFunctionKey) }
     }
 
