@@ -120,6 +120,8 @@ final class ReferenceRenderer {
         var all = pixman_rectangle16_t(x: 0, y: 0, width: UInt16(width), height: UInt16(height))
         pixman_image_fill_rectangles(PIXMAN_OP_SRC, image, &bg, 1, &all)
         for (c, x) in cards {
+            // A careful client draws only the cards that touch the damage.
+            if let clip, x >= clip.0 + clip.2 || x + c.size <= clip.0 || c.y >= clip.1 + clip.3 || c.y + c.size <= clip.1 { continue }
             let a = c.opacity
             func solid(_ r: UInt8, _ g: UInt8, _ b: UInt8) -> OpaquePointer {
                 var color = pixman_color_t(red: UInt16(Double(r) * a * 257), green: UInt16(Double(g) * a * 257),

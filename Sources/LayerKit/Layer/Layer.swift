@@ -405,7 +405,9 @@ open class Layer {
 
     /// Gives this layer and every layer above it (superlayers, mask owners) a new subtree version.
     func noteSubtreeChange(_ version: UInt64 = Layer.nextVersion()) {
-        var layer: Layer? = self
+        // Not retained on the way up: every change walks to the root, and a root
+        // that a window holds weakly has slow reference counting.
+        unowned(unsafe) var layer: Layer? = self
         var steps = 0
         while let l = layer, steps < 100_000 {   // a mask cycle must not loop forever
             l.subtreeVersion = version
