@@ -48,6 +48,13 @@ final class DamageTracker {
         var drawing: Drawing?
         /// The sublayers visited under it.
         var children: [ObjectIdentifier]
+        /// What it passed down to them (their inputs but the index), and their
+        /// subtree versions then: sublayers found as they were are passed over by
+        /// comparing these, without looking up their records.
+        var passedDown: Inputs? = nil
+        var childVersions: [UInt64] = []
+        /// Their device bounds (nil: draws nothing), for the display list's culling.
+        var childBounds: [Rect?] = []
     }
 
     private var records: [ObjectIdentifier: Record] = [:]
@@ -92,6 +99,13 @@ final class DamageTracker {
         records[ObjectIdentifier(layer)]?.drawing?.bounds
     }
 
+    /// The sublayers seen under `layer` at the last pass, in order, with their device
+    /// bounds: one lookup for all of them.
+    func sublayerBounds(of layer: Layer) -> (ids: [ObjectIdentifier], bounds: [Rect?])? {
+        guard let r = records[ObjectIdentifier(layer)], r.childBounds.count == r.children.count else { return nil }
+        return (r.children, r.childBounds)
+    }
+
     /// What to repaint in a buffer whose contents are `age` frames old (1: the last
     /// frame's). Nil when the buffer must be painted whole.
     func damage(forBufferAge age: Int) -> [Rect]? {
@@ -119,13 +133,62 @@ final class DamageTracker {
         visited += 1
         let below = look(layer, inputs, parentPresentation: parentPresentation, time: time, into: &rects)
         if let below {
-            for (i, s) in layer.sublayers.enumerated() {
-                visit(s, Inputs(parent: ObjectIdentifier(layer), transform: below.transform, opacity: below.opacity,
-                                ancestry: below.ancestry, index: i, inProjection: below.inProjection, shadowSpread: below.shadowSpread),
-                      parentPresentation: below.presentation, time: time, animated: animated, into: &rects, depth: depth + 1)
+            let pass = SublayerPass(layer, below, records[ObjectIdentifier(layer)])
+            for (i, s) in pass.sublayers.enumerated() where !pass.isUnchanged(i, s, animated: animated) {
+                visit(s, pass.inputs(i), parentPresentation: below.presentation, time: time, animated: animated, into: &rects, depth: depth + 1)
+                pass.seen(i, s, bounds: bounds(of: s))
             }
+            pass.store(in: &records[ObjectIdentifier(layer)])
         }
         remember(layer, drewSublayers: below != nil, into: &rects)
+    }
+
+    /// One layer's sublayers in a pass, against what the last pass saw of them: work
+    /// in proportion to what changed. A sublayer where it was, given the same
+    /// inputs, with the same subtree version and nothing animating in it, is
+    /// unchanged (what `isUnchanged` finds), found so without looking up its record.
+    /// A class, so each level of a deep tree keeps one reference on the stack.
+    @MainActor
+    private final class SublayerPass {
+        let sublayers: [Layer]
+        let passed: Inputs
+        let children: [ObjectIdentifier]
+        let same: Bool
+        var versions: [UInt64]
+        var bounds: [Rect?]
+
+        init(_ layer: Layer, _ below: Below, _ old: Record?) {
+            sublayers = layer.sublayers
+            passed = Inputs(parent: ObjectIdentifier(layer), transform: below.transform, opacity: below.opacity, ancestry: below.ancestry,
+                            index: 0, inProjection: below.inProjection, shadowSpread: below.shadowSpread)
+            let n = sublayers.count
+            children = old?.children ?? []
+            same = old?.passedDown == passed && children.count == n && old?.childVersions.count == n && old?.childBounds.count == n
+            versions = same ? old!.childVersions : Array(repeating: 0, count: n)
+            bounds = same ? old!.childBounds : Array(repeating: nil, count: n)
+        }
+
+        func isUnchanged(_ i: Int, _ s: Layer, animated: Set<ObjectIdentifier>) -> Bool {
+            let id = ObjectIdentifier(s)
+            return same && children[i] == id && versions[i] == s.subtreeVersion && (animated.isEmpty || !animated.contains(id))
+        }
+
+        func inputs(_ i: Int) -> Inputs {
+            var given = passed
+            given.index = i
+            return given
+        }
+
+        func seen(_ i: Int, _ s: Layer, bounds b: Rect?) {
+            versions[i] = s.subtreeVersion
+            bounds[i] = b
+        }
+
+        func store(in record: inout Record?) {
+            record?.passedDown = passed
+            record?.childVersions = versions
+            record?.childBounds = bounds
+        }
     }
 
     /// True when the layer's subtree is as last seen, with the same inputs, and nothing in it animates.
@@ -180,7 +243,8 @@ final class DamageTracker {
             if let b = old?.drawing?.bounds { rects.append(b) }
             if let b = drawing?.bounds { rects.append(b) }
         }
-        records[id] = Record(inputs: inputs, subtreeVersion: layer.subtreeVersion, drawing: drawing, children: old?.children ?? [])
+        records[id] = Record(inputs: inputs, subtreeVersion: layer.subtreeVersion, drawing: drawing, children: old?.children ?? [],
+                             passedDown: old?.passedDown, childVersions: old?.childVersions ?? [], childBounds: old?.childBounds ?? [])
         return below
     }
 

@@ -237,6 +237,17 @@ struct DisplayListBuilder {
         return local
     }
 
+    /// Which of `sublayers` are leaves the damage pass saw outside the repainted
+    /// area (empty when none can be): one lookup for all of them, not one each.
+    @inline(never)
+    private func outsideRepaintArea(_ layer: Layer, _ sublayers: [Layer]) -> [Bool] {
+        guard let area = repaintArea, let known = damage?.sublayerBounds(of: layer) else { return [] }
+        return sublayers.enumerated().map { i, s in
+            guard i < known.ids.count, known.ids[i] == ObjectIdentifier(s), let b = known.bounds[i] else { return false }
+            return !b.intersects(area) && s.sublayers.isEmpty
+        }
+    }
+
     /// The layer's shadow, under it: the alpha of `shadowPath` or else of the layer
     /// itself, blurred by `shadowRadius` (σ = radius / 2), moved by `shadowOffset`,
     /// in `shadowColor` at `shadowOpacity` (and the layer's opacity).
@@ -321,7 +332,8 @@ struct DisplayListBuilder {
     private func drawContent(_ p: Layer, layer: Layer, sublayers: [Layer], transform m: AffineTransform, opacity: Double,
                              into items: inout [DisplayItem], depth: Int) {
         drawUnderSublayers(p, transform: m, opacity: opacity, into: &items)
-        for s in sublayers {
+        let skipped = outsideRepaintArea(layer, sublayers)
+        for (i, s) in sublayers.enumerated() where skipped.isEmpty || !skipped[i] {
             draw(s, parent: p, parentTransform: m, into: &items, depth: depth + 1)
         }
         drawOverSublayers(p, transform: m, opacity: opacity, into: &items)
