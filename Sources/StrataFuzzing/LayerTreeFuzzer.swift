@@ -59,7 +59,10 @@ public enum LayerTreeFuzzer {
             switch op {
             case 0 where layers.count < maximumLayers:
                 let child = input.byte() % 4 == 0 ? ShapeLayer() : Layer()
-                if let shape = child as? ShapeLayer { configure(shape, &input) }
+                if let shape = child as? ShapeLayer {
+                    configure(shape, &input)
+                    trace?("  path \(shape.path?.elements.map { "\($0)" }.joined(separator: " ") ?? "-") fill \(String(describing: shape.fillColor)) stroke \(String(describing: shape.strokeColor)) lineWidth \(shape.lineWidth) strokeEnd \(shape.strokeEnd)")
+                }
                 let frame = Rect(x: input.number(), y: input.number(), width: input.number(), height: input.number())
                 let color = input.color()
                 trace?("  new \(type(of: child)) frame \(frame) bg \(color)")

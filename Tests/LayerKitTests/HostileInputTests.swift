@@ -52,6 +52,25 @@ struct HostileInputTests {
         #expect(seen.count == 3)
     }
 
+    @Test("a path leaves out elements with a NaN or ∞ point, and a layer given one says so (found by the fuzzer)")
+    func nonFinitePathPoints() {
+        let path = Path()
+        path.move(to: Point(x: 0, y: 0))
+        path.addLine(to: Point(x: .nan, y: 80))
+        path.addCurve(to: Point(x: 10, y: 10), control1: Point(x: .infinity, y: 0), control2: Point(x: 5, y: 5))
+        path.addLine(to: Point(x: 10, y: 0))
+        #expect(path.elements == [.move(Point(x: 0, y: 0)), .line(Point(x: 10, y: 0))])
+        #expect(path.refusedElementCount == 2)
+        let shape = ShapeLayer()
+        let seen = recordingDiagnostics {
+            shape.path = path
+            shape.shadowPath = path
+        }
+        #expect(seen.count == 2)
+        #expect(shape.path?.elements.count == 2 && shape.path?.refusedElementCount == 0)
+        #expect(recordingDiagnostics { shape.path = Path(rect: Rect(x: 0, y: 0, width: 5, height: 5)) }.isEmpty)
+    }
+
     @Test("shadowOpacity is clamped to 0…1 as opacity is (found by the fuzzer: 5.5 and −30.8 were kept)")
     func shadowOpacityClamped() {
         let layer = Layer()

@@ -1090,6 +1090,19 @@ struct HugeShapeTests {
         #expect(VisibleFlattening.polylines(away, .identity, area: area, pad: 20).joined().count < 20)
     }
 
+    @Test("a polygon set whose edges all cross each other is swept in a bounded number of bands (the fuzzer's slow stroke)")
+    func crossingScribble() {
+        // 1,800 long edges through one square, all crossing: exact, that is a million bands.
+        var rng = SeededRandom(seed: 7)
+        let star = (0..<600).map { _ in [Point(x: rng.double(0, 200), y: 0), Point(x: rng.double(0, 200), y: 200), Point(x: rng.double(0, 200), y: 100)] }
+        let traps = PolygonFill.trapezoids(star, evenOdd: false)
+        let bands = Set(traps.map(\.top)).count
+        #expect(bands > 100 && bands <= PolygonFill.budget / 1_800 + 2, "\(bands) bands")
+        // A few edges stay exact: a square is one trapezoid.
+        let square = PolygonFill.trapezoids([[Point(x: 1, y: 1), Point(x: 9, y: 1), Point(x: 9, y: 9), Point(x: 1, y: 9)]], evenOdd: false)
+        #expect(square.count == 1)
+    }
+
     @Test("a curve through the largest doubles, or made infinite by its transform, is flattened in bounded work (the fuzzer's hang)")
     func overflowingCurves() {
         let area = Rect(x: -2, y: -2, width: 204, height: 204)

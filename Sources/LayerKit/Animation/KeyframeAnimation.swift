@@ -75,7 +75,7 @@ public final class KeyframeAnimation: PropertyAnimation {
             guard layer.value(forKeyPath: keyPath) is Point else {
                 return .typeMismatch(keyPath: keyPath, expected: AnyValue.typeName(layer.value(forKeyPath: keyPath)), got: "Path")
             }
-            if !path.polylines.allSatisfy({ $0.allSatisfy { $0.x.isFinite && $0.y.isFinite } }) {
+            if path.refusedElementCount > 0 || !path.polylines.allSatisfy({ $0.allSatisfy { $0.x.isFinite && $0.y.isFinite } }) {
                 return .invalidValue(key: keyPath, reason: "keyframe path has points that are not finite; not added")
             }
             if path.polylines.allSatisfy({ $0.count < 2 }) {

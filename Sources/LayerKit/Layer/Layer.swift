@@ -276,10 +276,16 @@ open class Layer {
         get { state.shadowRadius }
         set { setNonNegative("shadowRadius", \.shadowRadius, newValue) }
     }
-    /// The layer keeps a copy of the path.
+    /// The layer keeps a copy of the path. Elements with a NaN or ∞ point are not in
+    /// it (`Path.refusedElementCount`); a diagnostic says when some were left out.
     public var shadowPath: Path? {
         get { state.shadowPath }
-        set { setState("shadowPath", \.shadowPath, newValue?.copy()) }
+        set {
+            if let n = newValue?.refusedElementCount, n > 0 {
+                Diagnostics.report(.invalidValue(key: "shadowPath", reason: "\(n) element(s) with a NaN or ∞ point were left out of the path"))
+            }
+            setState("shadowPath", \.shadowPath, newValue?.copy())
+        }
     }
 
     // MARK: Media timing of the layer itself (rules L3, E9)

@@ -10,10 +10,16 @@ public enum FillRule: String, Hashable, Sendable { case nonZero, evenOdd }
 /// black fill, no stroke, line width 1.
 @MainActor
 public final class ShapeLayer: Layer {
-    /// The layer keeps a copy of the path. Animatable.
+    /// The layer keeps a copy of the path. Animatable. Elements with a NaN or ∞
+    /// point are not in it (`Path.refusedElementCount`); a diagnostic says when some were left out.
     public var path: Path? {
         get { shape.path }
-        set { setShape("path", \.path, newValue?.copy()) }
+        set {
+            if let n = newValue?.refusedElementCount, n > 0 {
+                Diagnostics.report(.invalidValue(key: "path", reason: "\(n) element(s) with a NaN or ∞ point were left out of the path"))
+            }
+            setShape("path", \.path, newValue?.copy())
+        }
     }
     public var fillColor: Color? {
         get { shape.fillColor }

@@ -17,6 +17,17 @@ public final class Path: Hashable, Sendable, CustomStringConvertible {
         case quadCurve(to: Point, control: Point)
         case curve(to: Point, control1: Point, control2: Point)
         case close
+
+        /// False when a point is NaN or ∞.
+        var isFinite: Bool {
+            func ok(_ p: Point) -> Bool { p.x.isFinite && p.y.isFinite }
+            switch self {
+            case .move(let p), .line(let p): return ok(p)
+            case .quadCurve(let p, let c): return ok(p) && ok(c)
+            case .curve(let p, let c1, let c2): return ok(p) && ok(c1) && ok(c2)
+            case .close: return true
+            }
+        }
     }
 
     private struct State: Sendable {
@@ -25,11 +36,17 @@ public final class Path: Hashable, Sendable, CustomStringConvertible {
         var cachedPolyline: [[Point]]?
         /// Changes with every element added, so a flattening of older elements is not kept.
         var version = 0
+        var refused = 0
     }
     private let state = Mutex(State())
 
     /// The elements, in order.
     public var elements: [Element] { state.withLock { $0.elements } }
+
+    /// Elements left out because a point was NaN or ∞ (as a layer refuses such
+    /// values): the rest of the path stays. A layer given such a path says so with
+    /// a diagnostic.
+    public var refusedElementCount: Int { state.withLock { $0.refused } }
 
     public init() {}
 
@@ -101,6 +118,10 @@ public final class Path: Hashable, Sendable, CustomStringConvertible {
 
     private func append(_ e: Element) {
         state.withLock { s in
+            guard e.isFinite else {
+                s.refused += 1
+                return
+            }
             s.cachedPolyline = nil
             s.version += 1
             switch e {

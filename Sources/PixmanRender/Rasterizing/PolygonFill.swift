@@ -5,8 +5,18 @@ import LayerKit
 /// trapezoids, by sweeping horizontal bands between the heights of vertices and
 /// of edge crossings (so no two edges cross inside a band). Non-zero or even-odd
 /// winding.
+///
+/// The work is bands × edges. A pathological set — thousands of overlapping edges
+/// crossing everywhere, as the stroke of a tight scribble with a huge line width
+/// makes — would need millions of bands; past ``budget`` the bands are a grid
+/// instead, as fine as the budget allows (never finer than 1/16 pixel), and the
+/// coverage is exact except within a band where edges cross.
 enum PolygonFill {
     private struct Edge { let x0, y0, x1, y1: Double; let winding: Int }
+
+    /// Bands × edges, and pairs of edges compared for crossings, at most (each some
+    /// tens of milliseconds in a release build).
+    static let budget = 1_000_000
 
     static func trapezoids(_ polylines: [[Point]], evenOdd: Bool) -> [pixman_trapezoid_t] {
         var edges: [Edge] = []
@@ -21,17 +31,31 @@ enum PolygonFill {
                 ys.insert(b.y)
             }
         }
-        // Heights where two edges cross (edges sorted by top, so the inner loop stops early).
+        // Heights where two edges cross (edges sorted by top, so the inner loop stops
+        // early): exact, unless that means comparing more pairs than the budget.
+        var exact = true
+        var pairs = 0
         let byTop = edges.sorted { $0.y0 < $1.y0 }
-        for i in byTop.indices {
+        search: for i in byTop.indices {
             let e = byTop[i]
             var j = i + 1
             while j < byTop.count && byTop[j].y0 < e.y1 {
                 if let y = crossing(e, byTop[j]) { ys.insert(y) }
                 j += 1
+                pairs += 1
+                if pairs > budget {
+                    exact = false
+                    break search
+                }
             }
         }
-        let bands = ys.sorted()
+        var bands = ys.sorted()
+        if let lo = bands.first, let hi = bands.last, !exact || bands.count * edges.count > budget {
+            // A grid of bands, as fine as the budget allows.
+            let count = max(16, budget / max(1, edges.count))
+            let step = max((hi - lo) / Double(count), 1.0 / 16)
+            bands = Array(stride(from: lo, to: hi, by: step)) + [hi]
+        }
         var traps: [pixman_trapezoid_t] = []
         for (top, bottom) in zip(bands, bands.dropFirst()) {
             let mid = (top + bottom) / 2
