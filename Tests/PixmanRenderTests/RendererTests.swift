@@ -706,6 +706,27 @@ struct DamageTests {
         #expect(count(r.renderer.lastItems) < 20, "\(count(r.renderer.lastItems)) items")
     }
 
+    @Test("a shape reaching to −10³⁰⁸ is not culled by bounds that lost their far edge to rounding (found by the fuzzer)")
+    func boundsBeyondPrecision() {
+        let (r, root, _) = makeRenderer(width: 160, height: 120)
+        let shape = ShapeLayer()
+        let path = Path()
+        path.move(to: .zero)
+        path.addLine(to: Point(x: 100, y: 80))
+        path.addLine(to: Point(x: -Double.greatestFiniteMagnitude, y: 40))
+        Transaction.withoutActions {
+            shape.path = path
+            shape.fillColor = .red
+            shape.frame = Rect(x: 20, y: 20, width: 10, height: 10)
+            root.addSublayer(shape)
+        }
+        _ = r.render()
+        r.renderer.repaintEverything()   // the next frame repaints through the damage pass's culling
+        let again = r.render()
+        #expect(again.rgba8(x: 70, y: 80).r == 255, "the part right of x = 0 is drawn")
+        #expect(again == fresh(root))
+    }
+
     @Test("a shadow cast by sublayers: they are drawn into it even outside the repainted area, and their moves damage it")
     func sublayerShadowDamage() {
         let (r, root, _) = makeRenderer(width: 160, height: 120)

@@ -265,10 +265,9 @@ final class DamageTracker {
         // gone from the tree, and a projected layer (and all in its plane) is warped:
         // either may touch anything.
         let projected = DisplayListBuilder.isProjective(full) || inputs.inProjection
-        let everywhere = Rect(x: -1e9, y: -1e9, width: 2e9, height: 2e9)
         let bounds = p.activeTransition == nil && !projected
-            ? Self.deviceBounds(p, m).insetBy(dx: -inputs.shadowSpread, dy: -inputs.shadowSpread).intersection(everywhere)
-            : everywhere
+            ? Self.deviceBounds(p, m).insetBy(dx: -inputs.shadowSpread, dy: -inputs.shadowSpread).intersection(Self.everywhere)
+            : Self.everywhere
         let animated = layer.hasAnimations || (p.modelMask?.hasAnimations ?? false)
         let drawing = Drawing(bounds: bounds, transform: m, opacity: inputs.opacity * p.opacity, modelVersion: layer.modelVersion,
                               maskVersion: p.modelMask?.subtreeVersion ?? 0, time: animated ? time : 0)
@@ -300,6 +299,15 @@ final class DamageTracker {
             let source = p.shadowPath?.boundingBox ?? local
             local = local.union(source.offsetBy(dx: p.shadowOffset.width, dy: p.shadowOffset.height).insetBy(dx: -blur, dy: -blur))
         }
-        return local.applying(m).insetBy(dx: -1, dy: -1)
+        let device = local.applying(m).insetBy(dx: -1, dy: -1)
+        // Bounds this far out have lost their far edge to rounding (an origin of
+        // −10³⁰⁸ leaves nothing of a width's last hundred points; found by the
+        // fuzzer): they count as everywhere.
+        let reliable = [local.minX, local.minY, local.maxX, local.maxY].allSatisfy { abs($0) < 1e15 }
+            && [device.minX, device.minY, device.maxX, device.maxY].allSatisfy { abs($0) < 1e8 }
+        return reliable ? device : everywhere
     }
+
+    /// Bounds that touch every pixel any target can have.
+    static let everywhere = Rect(x: -1e9, y: -1e9, width: 2e9, height: 2e9)
 }
