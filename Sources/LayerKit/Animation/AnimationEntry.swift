@@ -44,6 +44,7 @@ final class AnimationEntry {
     /// The running copy's timing changed (its commit stamped `beginTime`, or it was retimed).
     func timingDidChange() {
         track?.timing = animation.timingValues
+        track?.timingFunction = animation.timingFunction
     }
 
     /// Marks the entry stopped and tells whom it concerns, once.

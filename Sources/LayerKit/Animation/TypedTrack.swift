@@ -3,8 +3,10 @@
 /// own type (a transform's already decomposed), so evaluating it in a frame does
 /// no boxing, casting, key-path parsing or dictionary lookup.
 ///
+/// Additive animations (the offsets a view's animation block adds, rule V7) are
+/// typed too: their value is added to what the animations before them left.
 /// The general path (`applyEffect`, values as `Any`) still serves what this does
-/// not: additive and cumulative animations, transform sub-paths
+/// not: cumulative animations, transform sub-paths
 /// (`transform.rotation.z`), contents, custom and subclass properties, springs,
 /// keyframes and transitions. Both give the same values (rule E2's endpoints,
 /// each type's `interpolated(to:fraction:)`); only the cost differs.
@@ -21,9 +23,11 @@ struct TypedTrack {
     /// Both ends of a transform animation, decomposed once (boxed: tracks of other
     /// properties stay small).
     let decomposed: DecomposedEnds?
-    let timingFunction: MediaTimingFunction?
-    /// The running copy's timing, as added, stamped at the commit and changed by a
-    /// retiming (`AnimationEntry.timingDidChange`): a frame reads no animation object.
+    var timingFunction: MediaTimingFunction?
+    let isAdditive: Bool
+    /// The running copy's timing (with `timingFunction`), as added, stamped at the
+    /// commit and changed by a retiming (`AnimationEntry.timingDidChange`): a frame
+    /// reads no animation object.
     var timing: MediaTimingValues
     var isCommitted = false
 
@@ -32,7 +36,7 @@ struct TypedTrack {
     init?(_ animation: Animation, on layer: Layer, entry: AnimationEntry) {
         // Exactly BasicAnimation: a subclass (a spring) may compute its values otherwise.
         guard Self.isEnabled, type(of: animation) == BasicAnimation.self, let a = animation as? BasicAnimation,
-              !a.isAdditive, !a.isCumulative, let keyPath = a.keyPath, let slot = StateSlot.named[keyPath] else { return nil }
+              !a.isCumulative, let keyPath = a.keyPath, let slot = StateSlot.named[keyPath] else { return nil }
         // Rule E2: with `fromValue` alone, or no value, the end is the model's value
         // at each evaluation (the implicit animation's case: the cheap one).
         let toIsModel = a.toValue == nil && a.byValue == nil
@@ -55,6 +59,7 @@ struct TypedTrack {
         }
         self.slot = slot
         self.timingFunction = a.timingFunction
+        self.isAdditive = a.isAdditive
         self.timing = a.timingValues
         self.from = from
         self.to = to
@@ -87,7 +92,9 @@ struct TypedTrack {
         case let (.point(a), .point(b)): value = .point(a.interpolated(to: b, fraction: progress))
         case let (.size(a), .size(b)): value = .size(a.interpolated(to: b, fraction: progress))
         case let (.rect(a), .rect(b)): value = .rect(a.interpolated(to: b, fraction: progress))
-        case let (.color(a), .color(b)): value = .color(a.interpolated(to: b, fraction: progress))
+        case let (.color(a), .color(b)):
+            // Additive colours are offsets, not colours: component by component.
+            value = .color(isAdditive ? a.adding(b.subtracting(a).scaled(by: progress)) : a.interpolated(to: b, fraction: progress))
         case let (.transform(a), .transform(b)):
             if progress == 0 || progress == 1 || decomposed == nil {
                 value = .transform(a.interpolated(to: b, fraction: progress))
@@ -96,7 +103,21 @@ struct TypedTrack {
             }
         default: return   // cannot happen: both ends are of the slot's type
         }
-        slot.write(value, to: &state)
+        slot.write(isAdditive ? Self.add(value, to: slot.read(state)) : value, to: &state)
+    }
+
+    /// An additive animation's value on top of what is shown (no colour counts as clear).
+    private static func add(_ v: SlotValue, to base: SlotValue?) -> SlotValue {
+        switch (base, v) {
+        case let (.double(b)?, .double(x)): .double(b.adding(x))
+        case let (.point(b)?, .point(x)): .point(b.adding(x))
+        case let (.size(b)?, .size(x)): .size(b.adding(x))
+        case let (.rect(b)?, .rect(x)): .rect(b.adding(x))
+        case let (.transform(b)?, .transform(x)): .transform(b.adding(x))
+        case let (.color(b)?, .color(x)): .color(b.adding(x))
+        case let (nil, .color(x)): .color(Color.clear.adding(x))
+        default: v
+        }
     }
 }
 

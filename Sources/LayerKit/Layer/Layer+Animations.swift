@@ -52,7 +52,9 @@ extension Layer {
     /// the presentation differ from the model. Renderers skip the copy otherwise.
     public var hasAnimations: Bool { !animationEntries.isEmpty }
 
-    /// The running copy added under `key` (`animation(forKey:)`).
+    /// The running copy added under `key` (`animation(forKey:)`). Read it; do not
+    /// change it (Core Animation's is immutable): the layer took its values and
+    /// timing when it was added and committed.
     public func animation(forKey key: String) -> Animation? {
         animationEntries.first { !$0.isAnonymous && $0.key == key }?.animation
     }
