@@ -104,6 +104,21 @@ struct HostileInputTests {
         #expect(layer.animation(forKey: "offset") != nil)
     }
 
+    @Test("a negative line width is refused like the other lengths — set, by key, or in an animation (found by the fuzzer)")
+    func negativeLineWidth() {
+        let f = Fixture()
+        let shape = f.presentedLayer { ShapeLayer() }
+        let seen = recordingDiagnostics {
+            shape.lineWidth = -1e12
+            shape.setValue(-2.0, forKey: "lineWidth")
+            let a = BasicAnimation(keyPath: "lineWidth")
+            a.toValue = -3.0
+            shape.add(a, forKey: "w")
+        }
+        #expect(seen.count == 3)
+        #expect(shape.lineWidth == 1 && shape.animation(forKey: "w") == nil)
+    }
+
     @Test("NaN and ±∞ in animation values are refused when added, as on the model; presentations never show NaN")
     func nonFiniteAnimationValues() {
         let f = Fixture()

@@ -727,6 +727,24 @@ struct DamageTests {
         #expect(again == fresh(root))
     }
 
+    @Test("a layer gone from the tree that a running transition still shows is repainted when it changes (found by the fuzzer)")
+    func transitionShowsLayerOutsideTree() {
+        let (r, root, _) = makeRenderer(width: 160, height: 120)
+        let leaving = Layer()
+        Transaction.withoutActions {
+            leaving.frame = Rect(x: 10, y: 10, width: 40, height: 40)
+            leaving.backgroundColor = .red
+        }
+        _ = r.render()
+        root.addSublayer(leaving)         // with actions: the root fades between its states
+        leaving.removeFromSuperlayer()    // the old state still has it
+        Transaction.flush()
+        _ = r.render()
+        Transaction.withoutActions { leaving.position = Point(x: 100, y: 70) }   // outside the tree: no version above it changes
+        let image = r.render()
+        #expect(image == fresh(root))
+    }
+
     @Test("a shadow cast by sublayers: they are drawn into it even outside the repainted area, and their moves damage it")
     func sublayerShadowDamage() {
         let (r, root, _) = makeRenderer(width: 160, height: 120)

@@ -305,7 +305,7 @@ open class Layer {
     }
 
     /// Keys of lengths that cannot be negative.
-    static let nonNegativeKeys: Set<String> = ["cornerRadius", "borderWidth", "shadowRadius"]
+    static let nonNegativeKeys: Set<String> = ["cornerRadius", "borderWidth", "shadowRadius", "lineWidth"]
 
     /// A length that cannot be negative (a corner radius, a border width, a shadow's
     /// blur): a negative value is refused with a diagnostic, as NaN and ±∞ are.

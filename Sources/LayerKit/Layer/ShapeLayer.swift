@@ -33,9 +33,16 @@ public final class ShapeLayer: Layer {
         get { shape.strokeColor }
         set { setShape("strokeColor", \.strokeColor, newValue) }
     }
+    /// A length: negative values are refused with a diagnostic, as a border
+    /// width's are (in animations too).
     public var lineWidth: Double {
         get { shape.lineWidth }
-        set { setShape("lineWidth", \.lineWidth, newValue) }
+        set {
+            guard !(newValue < 0) else {
+                return Diagnostics.report(.invalidValue(key: "lineWidth", reason: "negative: \(newValue); kept \(shape.lineWidth)"))
+            }
+            setShape("lineWidth", \.lineWidth, newValue)
+        }
     }
     /// Start of the drawn part of the stroke, 0…1 of the path's length.
     public var strokeStart: Double {

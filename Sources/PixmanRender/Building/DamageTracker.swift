@@ -39,6 +39,10 @@ final class DamageTracker {
         var modelVersion: UInt64
         var maskVersion: UInt64
         var time: Double
+        /// While a transition runs: the pass. Its old state draws layers that may
+        /// have left the tree (their changes reach no version here), so it is
+        /// repainted every frame (found by the fuzzer).
+        var transitionPass = 0
     }
 
     private struct Record {
@@ -66,9 +70,11 @@ final class DamageTracker {
     private let historyLength = 8
     /// Layers looked at by the last pass (for tests).
     private(set) var visited = 0
+    private var passes = 0
 
     /// The damaged rectangles (device pixels, whole) of this frame.
     func damage(root: Layer, time: Double, scale: Double, width: Int, height: Int) -> [Rect] {
+        passes += 1
         presentations.removeAll(keepingCapacity: true)
         visited = 0
         var rects: [Rect] = []
@@ -270,7 +276,8 @@ final class DamageTracker {
             : Self.everywhere
         let animated = layer.hasAnimations || (p.modelMask?.hasAnimations ?? false)
         let drawing = Drawing(bounds: bounds, transform: m, opacity: inputs.opacity * p.opacity, modelVersion: layer.modelVersion,
-                              maskVersion: p.modelMask?.subtreeVersion ?? 0, time: animated ? time : 0)
+                              maskVersion: p.modelMask?.subtreeVersion ?? 0, time: animated ? time : 0,
+                              transitionPass: p.activeTransition == nil ? 0 : passes)
         // Sublayers redraw when anything above them changed (their ancestry).
         var ancestry = Hasher()
         ancestry.combine(inputs.ancestry)

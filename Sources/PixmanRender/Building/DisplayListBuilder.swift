@@ -231,7 +231,7 @@ struct DisplayListBuilder {
         var local = p.bounds
         if let image = p.contents { local = local.union(contentsFrame(p, imageSize: image.size)) }
         if withShape, let shape = p as? ShapeLayer, let path = shape.path {
-            let reach = shape.lineWidth * max(1, shape.miterLimit)
+            let reach = max(0, shape.lineWidth) * max(1, shape.miterLimit)
             local = local.union(path.boundingBox.insetBy(dx: -reach, dy: -reach))
         }
         return local
