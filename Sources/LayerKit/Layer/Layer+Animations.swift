@@ -117,7 +117,8 @@ extension Layer {
                 continue
             }
             let a = entry.animation
-            guard let (fraction, iteration) = a.timing(atActiveTime: a.activeTime(atLayerTime: t, begin: begin(of: a.beginTime, committed: entry.isCommitted, now: &nowLocal))) else { continue }
+            let begin = begin(of: a.beginTime, committed: entry.isCommitted, now: &nowLocal)
+            guard let (fraction, iteration) = a.timing(atActiveTime: a.activeTime(atLayerTime: t, begin: begin)) else { continue }
             a.applyEffect(to: copy, model: self, fraction: fraction, iteration: iteration, entry: entry)
         }
     }
@@ -145,7 +146,8 @@ extension Layer {
         let t = localTime(fromRoot: time)
         var nowLocal: Double?
         for entry in animationEntries {
-            entry.track.unsafelyUnwrapped.apply(atLocalTime: t, now: &nowLocal, of: self, to: &shown)
+            guard let track = entry.track else { return presentation(atTime: time).state }
+            track.apply(atLocalTime: t, now: &nowLocal, of: self, to: &shown)
         }
         return shown
     }

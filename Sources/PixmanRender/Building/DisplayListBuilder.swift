@@ -40,10 +40,10 @@ struct DisplayListBuilder {
     /// state before a change names sublayers that may since have been moved above
     /// the layer (even the tree's root under one of them); a layer met again on
     /// its own way down is not drawn again, so such a loop ends.
-    final class Path {
+    final class WayDown {
         var layers: Set<ObjectIdentifier> = []
     }
-    var snapshotPath: Path? = nil
+    var snapshotPath: WayDown? = nil
 
     /// Layers deeper than this below the root are not drawn: each level of drawing
     /// takes a few kilobytes of stack in a debug build, and the main thread has 8 MiB.
@@ -93,7 +93,7 @@ struct DisplayListBuilder {
             var unculled = self
             unculled.repaintArea = nil
             if unculled.snapshotPath == nil {
-                unculled.snapshotPath = Path()
+                unculled.snapshotPath = WayDown()
                 unculled.snapshotPath!.layers.insert(ObjectIdentifier(layer))
             }
             unculled.drawTransition(transition, snapshot, p, layer: layer, sublayers: sublayers, transform: m, into: &items, depth: depth)
