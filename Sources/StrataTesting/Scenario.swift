@@ -18,6 +18,12 @@
 /// Colours are `#rrggbb`; sizes `WxH`; points `X,Y` on the screen (make the
 /// window fullscreen for a known place); times in seconds. `expect-pixel` takes an optional `tolerance N` (0–255 per
 /// channel). `#` starts a comment; blank lines are ignored.
+///
+/// Whether the compositor enforces a protocol: `misuse NAME` sends requests the
+/// protocol forbids (``ProtocolMisuse``: `unconfigured-buffer`,
+/// `zero-size-positioner`, `second-role`), and `expect-protocol-error INTERFACE
+/// CODE` passes when the compositor answers with exactly that error. A protocol
+/// error ends the connection, so nothing can follow it.
 public struct Scenario: Equatable, Sendable {
     public enum Step: Equatable, Sendable {
         /// Opens the scenario's window (only one) filled with a colour.
@@ -43,6 +49,10 @@ public struct Scenario: Equatable, Sendable {
         /// Captures the screen into a PNG file.
         case capture(path: String)
         case close
+        /// Sends requests the protocol forbids (on objects of their own).
+        case misuse(ProtocolMisuse)
+        /// Waits for the compositor to end the connection with this protocol error.
+        case expectProtocolError(interface: String, code: UInt32)
     }
 
     /// A step with the line it came from.
@@ -64,6 +74,7 @@ public struct Scenario: Equatable, Sendable {
     /// Parses a script; the first malformed line is an error with its line and column (1-based).
     public init(parsing text: String) throws(ParseError) {
         var lines: [Line] = []
+        var ended: Int?
         for (index, raw) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated() {
             let number = index + 1
             var tokens = try Scenario.tokens(of: Substring(raw), line: number)
@@ -100,10 +111,25 @@ public struct Scenario: Equatable, Sendable {
                 step = .expectPixel(x: x, y: y, color: color, tolerance: tolerance)
             case "capture": step = .capture(path: try reader.word("a file name"))
             case "close": step = .close
+            case "misuse":
+                let (name, column) = try reader.next("a misuse (\(ProtocolMisuse.allCases.map(\.rawValue).joined(separator: ", ")))")
+                guard let misuse = ProtocolMisuse(rawValue: name) else {
+                    throw ParseError(line: number, column: column,
+                                     message: "unknown misuse '\(name)' (known: \(ProtocolMisuse.allCases.map(\.rawValue).joined(separator: ", ")))")
+                }
+                step = .misuse(misuse)
+            case "expect-protocol-error":
+                let interface = try reader.word("an interface name")
+                step = .expectProtocolError(interface: interface, code: UInt32(try reader.integer(in: 0...Int(Int32.max), "an error code")))
             default:
                 throw ParseError(line: number, column: commandColumn, message: "unknown command '\(command)'")
             }
             try reader.expectEnd()
+            if let ended {
+                throw ParseError(line: number, column: commandColumn,
+                                 message: "nothing can follow the protocol error expected on line \(ended): it ends the connection")
+            }
+            if case .expectProtocolError = step { ended = number }
             lines.append(Line(number: number, step: step))
         }
         self.lines = lines

@@ -65,11 +65,17 @@ public final class ScenarioRunner {
         defer { app.disconnect() }
         var window: Window?
         var card: View?
+        var misuses: [AnyObject] = []
+        defer { misuses.removeAll() }
         for line in scenario.lines {
             let start = MonotonicClock.now
             var failure: String?
             do {
-                try perform(line.step, window: &window, card: &card, display: display)
+                if case let .misuse(m) = line.step {
+                    misuses.append(try m.perform(on: display))
+                } else {
+                    try perform(line.step, window: &window, card: &card, display: display)
+                }
             } catch let f as StepFailure {
                 failure = f.message
             } catch {
@@ -155,6 +161,33 @@ public final class ScenarioRunner {
         case .close:
             try needWindow().close()
             window = nil
+        case .misuse:
+            break   // made by `run`, which keeps what it made
+        case let .expectProtocolError(interface, code):
+            try expectProtocolError(interface: interface, code: code, on: display)
+        }
+    }
+
+    /// Turns the loop until the connection fails; passes when it failed with exactly this error.
+    private func expectProtocolError(interface: String, code: UInt32, on display: Display) throws {
+        // A compositor answers requests in order: the error, if any, comes before
+        // the reply to the next round trip.
+        var failure: WaylandError?
+        for _ in 0..<3 where failure == nil {
+            do {
+                try display.connection.roundtrip(timeout: stepTimeout)
+            } catch {
+                failure = display.connection.error ?? error
+            }
+        }
+        guard let failure else {
+            throw StepFailure(message: "no protocol error: the compositor accepted the requests")
+        }
+        guard case let .protocolError(i, _, c, message) = failure else {
+            throw StepFailure(message: "the connection failed otherwise: \(failure)")
+        }
+        if i != interface || c != code {
+            throw StepFailure(message: "the compositor raised \(i) error \(c) instead\(message.isEmpty ? "" : ": \(message)")")
         }
     }
 
@@ -191,6 +224,8 @@ public final class ScenarioRunner {
         case let .expectPixel(x, y, _, t): "expect-pixel \(x),\(y)" + (t > 0 ? " tolerance \(t)" : "")
         case let .capture(path): "capture \(path)"
         case .close: "close"
+        case let .misuse(m): "misuse \(m.rawValue)"
+        case let .expectProtocolError(i, c): "expect-protocol-error \(i) \(c)"
         }
     }
 }

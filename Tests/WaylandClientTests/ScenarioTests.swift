@@ -33,6 +33,10 @@ struct ScenarioParserTests {
         #expect(s.lines.last?.step == .close)
         #expect(try Scenario(parsing: "window w 10x10").lines[0].step == .window(title: "w", width: 10, height: 10, color: .white))
         #expect(try Scenario(parsing: "").lines.isEmpty)
+        let misuse = try Scenario(parsing: "window w 10x10\nmisuse unconfigured-buffer\nexpect-protocol-error xdg_surface 3")
+        #expect(misuse.lines[1].step == .misuse(.unconfiguredBuffer))
+        #expect(misuse.lines[2].step == .expectProtocolError(interface: "xdg_surface", code: 3))
+        #expect(ProtocolMisuse.allCases.allSatisfy { (try? Scenario(parsing: "misuse \($0.rawValue)")) != nil })
     }
 
     @Test("malformed scripts name the line and column of the first mistake")
@@ -55,6 +59,11 @@ struct ScenarioParserTests {
         #expect(error("resize 0x10") == "line 1, column 8: '0x10' is not a size WxH (1 to 16384 each)")
         #expect(error("window t 10x10\r\nclose\r\n") == "parsed")
         #expect(error(String(repeating: "x", count: 100_000)).hasPrefix("line 1, column 1: unknown command"))
+        #expect(error("misuse crash-it") == "line 1, column 8: unknown misuse 'crash-it' (known: unconfigured-buffer, zero-size-positioner, second-role)")
+        #expect(error("expect-protocol-error xdg_surface") == "line 1, column 35: expected an error code")
+        #expect(error("expect-protocol-error xdg_surface -1") == "line 1, column 35: '-1' is not an error code")
+        #expect(error("expect-protocol-error a 0\nclose")
+                == "line 2, column 1: nothing can follow the protocol error expected on line 1: it ends the connection")
     }
 }
 
@@ -113,6 +122,32 @@ struct ScenarioRunnerTests {
         #expect(!processTable().contains { $0.contains(directory) })
     }
 
+    @Test("protocol misuse: the error the protocol specifies passes, another error or none fails with what happened (weston and sway)")
+    func protocolErrors() throws {
+        func run(_ compositor: any Compositor, _ misuse: ProtocolMisuse, expecting: String? = nil) throws -> ScenarioReport {
+            let expected = expecting ?? "\(misuse.expectedError.interface) \(misuse.expectedError.code)"
+            let script = "window w 120x80\nwait-configure\nmisuse \(misuse.rawValue)\nexpect-protocol-error \(expected)"
+            return ScenarioRunner(compositor: compositor).run(try Scenario(parsing: script))
+        }
+        let weston = try HeadlessWeston()
+        defer { weston.stop() }
+        let sway = try HeadlessSway()
+        defer { sway.stop() }
+        for compositor in [weston, sway] as [any Compositor] {
+            for misuse in [ProtocolMisuse.unconfiguredBuffer, .zeroSizePositioner] {
+                let report = try run(compositor, misuse)
+                #expect(report.passed, "\(compositor.name), \(misuse): \(report.table)")
+            }
+            // The right error is named when another was expected.
+            let wrong = try run(compositor, .unconfiguredBuffer, expecting: "xdg_surface 4")
+            #expect(!wrong.passed && wrong.steps.last?.message?.contains("raised xdg_surface error 3 instead") == true, "\(wrong.table)")
+        }
+        // sway enforces xdg_surface.already_constructed; weston 10 lets a second toplevel role through.
+        #expect(try run(sway, .secondRole).passed)
+        let accepted = try run(weston, .secondRole)
+        #expect(!accepted.passed && accepted.steps.last?.message == "no protocol error: the compositor accepted the requests", "\(accepted.table)")
+    }
+
     @Test("strata-probe run: pass (0), fail (1), malformed script (2, with line and column), JSON")
     func commandLine() throws {
         let binary = ".build/debug/strata-probe"
@@ -136,6 +171,26 @@ struct ScenarioRunnerTests {
         #expect(refused.status == 2 && refused.output.contains("malformed.txt: line 2, column 8: 'big' is not a size"), "\(refused.output)")
         let missing = try weston.runClient([binary, "run", dir + "/nonexistent.txt"], timeout: 30)
         #expect(missing.status == 2 && missing.output.contains("cannot read"), "\(missing.output)")
+        // --trace: every request and event, timed.
+        let misuse = write("misuse.txt", "window w 100x100\nwait-configure\nmisuse zero-size-positioner\nexpect-protocol-error xdg_positioner 0\n")
+        let traced = try weston.runClient([binary, "run", misuse, "--trace", dir + "/trace.txt"], timeout: 60)
+        #expect(traced.status == 0, "\(traced.output)")
+        let trace = readFile(dir + "/trace.txt")
+        #expect(trace.contains("-> xdg_wm_base#") && trace.contains(".create_positioner") && trace.contains("-> xdg_positioner#"), "\(trace.prefix(2000))")
+        #expect(trace.contains("<- xdg_toplevel#") && trace.contains(".configure"))
+        #expect(trace.split(separator: "\n").allSatisfy { line in line.split(separator: " ").first.flatMap { Double($0) } != nil })
+        let unwritable = try weston.runClient([binary, "run", misuse, "--trace", "/nonexistent/dir/trace.txt"], timeout: 30)
+        #expect(unwritable.status == 2 && unwritable.output.contains("cannot write the trace"), "\(unwritable.output)")
     }
 }
+}
+
+/// A small text file's contents ("" when unreadable).
+func readFile(_ path: String) -> String {
+    guard let f = fopen(path, "r") else { return "" }
+    defer { fclose(f) }
+    var bytes: [UInt8] = []
+    var c = fgetc(f)
+    while c != EOF { bytes.append(UInt8(c)); c = fgetc(f) }
+    return String(decoding: bytes, as: UTF8.self)
 }

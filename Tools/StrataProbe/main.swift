@@ -21,12 +21,16 @@ let usage = """
     --json              probe, pacing, run: print JSON instead of a table
     --seconds N         pacing: how long to measure (after half a second of warm-up)
     --plot FILE.png     pacing: also draw the callback intervals as a plot
+    --trace FILE        write the protocol traffic (every request and event, with the
+                        time since the start) to FILE, or to standard error for -
 
     scenario steps (one a line; # starts a comment):
       window "TITLE" WxH [#rrggbb]   wait-configure   resize WxH   wait-size WxH
       fullscreen on|off   maximize on|off   animate SECONDS   wait-frames N
       sleep SECONDS   expect-idle SECONDS   expect-pixel X,Y #rrggbb [tolerance N]
       capture FILE.png   close
+      misuse unconfigured-buffer|zero-size-positioner|second-role
+      expect-protocol-error INTERFACE CODE     (last: the error ends the connection)
     """
 
 /// The launchers this tool knows, by name.
@@ -59,6 +63,7 @@ func run() throws {
     var asJSON = false
     var seconds = 5.0
     var plotPath: String?
+    var tracePath: String?
     var operands: [String] = []
     while !args.isEmpty {
         switch args.removeFirst() {
@@ -75,6 +80,9 @@ func run() throws {
         case "--plot":
             guard !args.isEmpty else { fail("--plot needs a file name", status: 2) }
             plotPath = args.removeFirst()
+        case "--trace":
+            guard !args.isEmpty else { fail("--trace needs a file name (or - for standard error)", status: 2) }
+            tracePath = args.removeFirst()
         case let other where !other.hasPrefix("-"): operands.append(other)
         case let other: fail("unknown option '\(other)'\n\(usage)", status: 2)
         }
@@ -83,6 +91,7 @@ func run() throws {
     guard operands.count == expected else {
         fail(expected == 1 ? "\(command) needs one file name" : "unexpected '\(operands[0])'\n\(usage)", status: 2)
     }
+    if let tracePath { traceProtocol(to: tracePath) }
     switch command {
     case "compositors":
         for launcher in launchers() {
@@ -129,6 +138,21 @@ func run() throws {
         if !report.passed { compositor.stop(); exit(1) }
     default:
         fail("unknown command '\(command)'\n\(usage)", status: 2)
+    }
+}
+
+/// Writes every request and event to `path` (`-`: standard error), a line each:
+/// seconds since the start, direction, interface#id.message.
+@MainActor
+func traceProtocol(to path: String) {
+    let fd = path == "-" ? 2 : open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+    guard fd >= 0 else { fail("cannot write the trace to '\(path)'", status: 2) }
+    let start = MonotonicClock.now
+    WaylandTraffic.observer = { message in
+        let micros = Int(((MonotonicClock.now - start) * 1e6).rounded())
+        let seconds = "\(micros / 1_000_000)." + String(String(micros % 1_000_000 + 1_000_000).dropFirst())
+        let line = "\(seconds) \(message)\n"
+        _ = line.withCString { write(fd, $0, strlen($0)) }
     }
 }
 

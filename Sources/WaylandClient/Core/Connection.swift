@@ -66,9 +66,19 @@ public final class Connection {
     /// Sends what is buffered. When the socket is full, waits up to `timeout`
     /// seconds for room, so a large burst of requests is never lost.
     public func flush(timeout: Double = 5) throws(WaylandError) {
+        try flush(timeout: timeout, readingOnHangUp: true)
+    }
+
+    /// `flush`; when the compositor has hung up (it does after sending a protocol
+    /// error), reads what it sent first, so the error says what it was — unless
+    /// the caller is in the middle of a read of its own.
+    private func flush(timeout: Double, readingOnHangUp: Bool) throws(WaylandError) {
         let deadline = MonotonicClock.now + timeout
         while wl_display_flush(display) < 0 {
-            guard errno == EAGAIN else { throw connectionError() }
+            guard errno == EAGAIN else {
+                if errno == EPIPE && readingOnHangUp { readAfterHangUp() }
+                throw connectionError()
+            }
             let left = deadline - MonotonicClock.now
             guard left > 0 else { throw .timedOut("room in the socket to send requests") }
             var p = pollfd(fd: fileDescriptor, events: Int16(POLLOUT), revents: 0)
@@ -98,7 +108,11 @@ public final class Connection {
             try flush()
             return dispatched
         }
-        do { try flush() } catch { wl_display_cancel_read(display); throw error }
+        do { try flush(timeout: 5, readingOnHangUp: false) } catch {
+            wl_display_cancel_read(display)
+            if case .disconnected(EPIPE) = error { readAfterHangUp() }
+            throw connectionError()
+        }
         var fds = [pollfd(fd: fileDescriptor, events: Int16(POLLIN), revents: 0),
                    pollfd(fd: mailbox.fileDescriptor, events: Int16(POLLIN), revents: 0)]
         let ms = timeout.map { Int32(max(0, min(Double(Int32.max), ($0 * 1000).rounded(.up)))) } ?? -1
@@ -136,6 +150,22 @@ public final class Connection {
             guard left > 0 else { throw .timedOut(what) }
             try dispatch(timeout: left)
         }
+    }
+
+    /// Reads and dispatches what the compositor sent before closing the socket: a
+    /// protocol error arrives as an event just before the hang-up, and libwayland
+    /// keeps it only once it is read.
+    private func readAfterHangUp() {
+        while wl_display_prepare_read(display) != 0 {
+            if wl_display_dispatch_pending(display) < 0 { return }
+        }
+        var p = pollfd(fd: fileDescriptor, events: Int16(POLLIN), revents: 0)
+        if poll(&p, 1, 100) > 0 {
+            _ = wl_display_read_events(display)
+        } else {
+            wl_display_cancel_read(display)
+        }
+        _ = wl_display_dispatch_pending(display)
     }
 
     /// The error that ended the connection, if any: a protocol error with the
