@@ -1129,6 +1129,22 @@ struct HugeShapeTests {
         #expect(VisibleFlattening.polylines(away, .identity, area: area, pad: 20).joined().count < 20)
     }
 
+    @Test("a shadow under a scale that overflows to ∞ is drawn at the widest blur, not a crash (found by the fuzzer)")
+    func shadowUnderInfiniteScale() {
+        #expect(ShadowBlur.reach(sigma: .infinity) == 200 && ShadowBlur.reach(sigma: .nan) == 0 && ShadowBlur.reach(sigma: 1) == 3)
+        let (r, root, _) = makeRenderer(width: 100, height: 100)
+        let holder = box(Rect(x: 0, y: 0, width: 100, height: 100), nil, in: root)
+        let shadowed = box(Rect(x: 0, y: 0, width: 1e-300, height: 1e-300), .red, in: holder)
+        Transaction.withoutActions {
+            holder.sublayerTransform = Transform3D(scaleX: 1e300, y: 1e300, z: 1)
+            shadowed.transform = Transform3D(scaleX: 1e300, y: 1e300, z: 1)   // together past the largest double
+            shadowed.shadowOpacity = 1
+            shadowed.shadowRadius = 4
+        }
+        let image = r.render()
+        #expect(image.width == 100)
+    }
+
     @Test("a polygon set whose edges all cross each other is swept in a bounded number of bands (the fuzzer's slow stroke)")
     func crossingScribble() {
         // 1,800 long edges through one square, all crossing: exact, that is a million bands.

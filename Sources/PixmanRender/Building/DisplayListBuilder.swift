@@ -253,7 +253,8 @@ struct DisplayListBuilder {
     /// in `shadowColor` at `shadowOpacity` (and the layer's opacity).
     private func drawShadow(_ p: Layer, layer: Layer, sublayers: [Layer], transform m: AffineTransform, color: Color,
                             into items: inout [DisplayItem], depth: Int) {
-        let sigma = max(0, p.shadowRadius) * deviceScale(m) / 2
+        let scaled = max(0, p.shadowRadius) * deviceScale(m) / 2
+        let sigma = scaled.isNaN ? 0 : min(1e6, scaled)   // a degenerate scale blurs nothing; a huge one, at most everything
         let margin = Double(ShadowBlur.reach(sigma: sigma) + 2)
         let offset = Point(x: m.a * p.shadowOffset.width + m.c * p.shadowOffset.height,
                            y: m.b * p.shadowOffset.width + m.d * p.shadowOffset.height)

@@ -6,7 +6,7 @@ import Glibc
 enum ShadowBlur {
     /// How far (pixels) the blur spreads a pixel: its kernel's radius.
     static func reach(sigma: Double) -> Int {
-        sigma > 0.25 ? min(200, Int((3 * sigma).rounded(.up))) : 0
+        sigma > 0.25 ? Int(min(200, (3 * sigma).rounded(.up))) : 0   // ∞ (a huge scale) reaches 200, NaN nothing
     }
 
     /// The alpha of `source` (any format), blurred with standard deviation `sigma`
