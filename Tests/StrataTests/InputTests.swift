@@ -400,6 +400,47 @@ struct SeatInputTests {
 }
 
 
+/// A real pointer, touch screen and keyboard on kwin (its fake input reaches
+/// clients as a seat's devices do; sway's virtual pointer reaches none).
+@MainActor
+@Suite("Pointer from a real seat (kwin)", .serialized)
+struct KWinInputTests {
+    @Test("rules H1, H6 end to end: a pointer click through kwin's seat presses a button; the wheel scrolls; a touch taps")
+    func pointerOnKWin() throws {
+        let (kwin, display) = try appOnKWin()
+        defer { withExtendedLifetime(kwin) { Application.shared.disconnect() } }
+        let window = Window(title: "pointer", size: Size(width: 300, height: 200))
+        let button = Button(frame: Rect(x: 40, y: 40, width: 120, height: 40))
+        button.setTitle("Press", for: .normal)
+        var presses = 0
+        button.addAction(for: .touchUpInside) { _ in presses += 1 }
+        let log = RecordingView(frame: Rect(x: 180, y: 40, width: 100, height: 100))
+        window.rootView.addSubview(button)
+        window.rootView.addSubview(log)
+        window.show()
+        window.isFullscreen = true   // at the output's origin: output coordinates are the window's
+        try display.connection.dispatch(until: { window.isFullscreen && (window.toplevel?.frameNumber ?? 0) > 0 }, timeout: 10,
+                                        what: "the fullscreen window")
+        let input = try KWinFakeInput(on: kwin)
+        // kwin adds its fake devices to the seat on the first input; the app binds them, and the pointer enters.
+        try input.movePointer(toX: 10, y: 10)
+        try display.connection.dispatch(until: { display.seats.values.contains { !$0.cursorNames.isEmpty } }, timeout: 5,
+                                        what: "the fake pointer entering the window")
+        try input.click(atX: 100, y: 60)
+        try display.connection.dispatch(until: { presses == 1 }, timeout: 5, what: "the button's press through the seat")
+        // A click outside the button does not press it; one on the other view reaches that view.
+        try input.click(atX: 230, y: 90)
+        try display.connection.dispatch(until: { log.log.contains { $0.hasPrefix("ended") } }, timeout: 5, what: "a touch on the other view")
+        #expect(presses == 1, "\(log.log)")
+        try input.scroll(by: 15)
+        try display.connection.dispatch(until: { log.log.contains { $0.hasPrefix("scroll") } }, timeout: 5, what: "the wheel over the other view")
+        // A finger on the button presses it too.
+        try input.touchDown(1, x: 100, y: 60)
+        try input.touchUp(1)
+        try display.connection.dispatch(until: { presses == 2 }, timeout: 5, what: "the button's press by a finger")
+    }
+}
+
 /// Cursors: which one the pointer shows over which view, and the theme's images.
 @MainActor
 @Suite("Cursors", .serialized)

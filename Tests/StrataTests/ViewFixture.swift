@@ -73,6 +73,15 @@ func appOnWeston(width: Int = 640, height: Int = 480) throws -> (HeadlessWeston,
 }
 
 @MainActor
+func appOnKWin(width: Int = 640, height: Int = 480) throws -> (HeadlessKWin, Display) {
+    resetForCompositor()
+    let kwin = try HeadlessKWin(width: width, height: height)
+    let display = try kwin.connect()
+    Application.shared.use(display)
+    return (kwin, display)
+}
+
+@MainActor
 private func resetForCompositor() {
     MediaTime.clock = MonotonicMediaClock()
     Transaction.reset()

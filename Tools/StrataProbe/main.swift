@@ -5,7 +5,7 @@ import StrataTesting
 import WaylandClient
 
 let usage = """
-    usage: strata-probe COMMAND [--compositor weston|sway|cage] [options]
+    usage: strata-probe COMMAND [--compositor weston|sway|cage|kwin] [options]
 
     commands:
       compositors        which compositors this machine can start headless, one a line
@@ -36,7 +36,7 @@ let usage = """
 /// The launchers this tool knows, by name.
 @MainActor
 func launchers() -> [(name: String, start: () throws -> any Compositor)] {
-    [("weston", { try HeadlessWeston() }), ("sway", { try HeadlessSway() }), ("cage", { try HeadlessCage() })]
+    [("weston", { try HeadlessWeston() }), ("sway", { try HeadlessSway() }), ("cage", { try HeadlessCage() }), ("kwin", { try HeadlessKWin() })]
 }
 
 func fail(_ message: String, status: Int32 = 1) -> Never {

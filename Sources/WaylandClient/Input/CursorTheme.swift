@@ -12,6 +12,9 @@ public final class CursorTheme {
     public let size: Int
     public let scale: Int
     private let theme: OpaquePointer
+    /// Keeps the connection open until the theme's buffers are destroyed with it
+    /// (libwayland-cursor made them; no proxy of ours holds them).
+    private let shm: WlShm
 
     public init?(shm: WlShm, name: String? = nil, size: Int? = nil, scale: Int = 1) {
         let envSize = getenv("XCURSOR_SIZE").flatMap { Int(String(cString: $0)) }
@@ -20,6 +23,7 @@ public final class CursorTheme {
         self.scale = max(1, min(8, scale))
         guard let theme = wl_cursor_theme_load(self.name, Int32(self.size * self.scale), shm.wlObject) else { return nil }
         self.theme = theme
+        self.shm = shm
     }
 
     isolated deinit {

@@ -1,0 +1,189 @@
+import Glibc
+import PixmanRender
+import WaylandClient
+
+/// KDE's compositor, kwin 5.27, running headless for a test: `--virtual` output
+/// (llvmpipe), its own session bus, runtime directory, home and socket, fake
+/// input allowed (`KWIN_WAYLAND_NO_PERMISSION_CHECKS`), so ``KWinFakeInput``
+/// can move the pointer, press buttons, touch and type — input that reaches
+/// clients, which no other compositor here offers for the pointer.
+///
+/// The installed binary carries a file capability this container refuses to
+/// execute; a copy in the runtime directory (same name, no capability) runs.
+/// Screenshots are not taken yet (kwin captures through D-Bus ScreenShot2 into a
+/// passed file descriptor). Stopped — with its bus — by ``stop()`` or when the
+/// object goes away; killed if this process dies first (kwin can hang in its
+/// own shutdown when its parent is gone, so it gets SIGKILL, not SIGTERM).
+@MainActor
+public final class HeadlessKWin: Compositor {
+    public var name: String { "kwin" }
+    public let width: Int
+    public let height: Int
+    public let runtimeDirectory: String
+    public let socketName = "strata-kwin-0"
+    private var bus: Subprocess?
+    private var process: Subprocess?
+    public var logPath: String { runtimeDirectory + "/kwin.log" }
+
+    /// Starts a session bus and kwin, and waits (up to `timeout` seconds) for kwin's socket.
+    public init(width: Int = 640, height: Int = 480, timeout: Double = 20) throws(CompositorError) {
+        self.width = width
+        self.height = height
+        var template = Array("/tmp/strata-kwin-XXXXXX".utf8CString)
+        guard let dir = mkdtemp(&template) else { throw .launchFailed(command: "mkdtemp", errno: errno) }
+        runtimeDirectory = String(cString: dir)
+        chmod(runtimeDirectory, 0o700)
+        let binary = runtimeDirectory + "/kwin_wayland"
+        guard copyFile("/usr/bin/kwin_wayland", to: binary) else {
+            removeTree(runtimeDirectory)
+            throw .launchFailed(command: "kwin_wayland", errno: ENOENT)
+        }
+        let busAddress = "unix:path=\(runtimeDirectory)/bus"
+        bus = try Subprocess.spawn(["setpriv", "--pdeathsig", "KILL", "--", "dbus-daemon", "--session", "--nofork", "--address=\(busAddress)"],
+                                   environment: [:], directory: runtimeDirectory, logPath: runtimeDirectory + "/dbus.log")
+        let home = runtimeDirectory + "/home"
+        mkdir(home, 0o700)
+        process = try Subprocess.spawn(
+            ["setpriv", "--pdeathsig", "KILL", "--", binary, "--virtual", "--socket", socketName, "--width", "\(width)", "--height", "\(height)",
+             "--no-lockscreen", "--no-global-shortcuts", "--no-kactivities"],
+            environment: ["XDG_RUNTIME_DIR": runtimeDirectory, "DBUS_SESSION_BUS_ADDRESS": busAddress, "HOME": home,
+                          "XDG_CONFIG_HOME": home + "/config", "XDG_DATA_HOME": home + "/data", "XDG_CACHE_HOME": home + "/cache",
+                          "KWIN_WAYLAND_NO_PERMISSION_CHECKS": "1", "QT_QPA_PLATFORM": "wayland", "WAYLAND_DISPLAY": "", "DISPLAY": ""],
+            directory: runtimeDirectory, logPath: logPath)
+        let deadline = now() + timeout
+        while access(socketPath, F_OK) != 0 {
+            if let p = process, p.wait(timeout: 0) != nil {
+                process = nil
+                let log = tail(of: logPath)
+                stop()
+                throw .notReady(log)
+            }
+            guard now() < deadline else {
+                let log = tail(of: logPath)
+                stop()
+                throw .notReady("no socket after \(timeout) s; " + log)
+            }
+            usleep(20_000)
+        }
+        usleep(500_000)   // its output and seat come up just after the socket
+    }
+
+    isolated deinit { stop() }
+
+    public var socketPath: String { runtimeDirectory + "/" + socketName }
+
+    public func connect() throws(WaylandError) -> Display {
+        try Display(socket: socketPath)
+    }
+
+    public func screenshot(timeout: Double) throws(CompositorError) -> RenderedImage {
+        throw .screenshotFailed("kwin: capture through ScreenShot2 is not supported yet")
+    }
+
+    public func stop() {
+        process?.terminate()
+        process = nil
+        bus?.terminate()
+        bus = nil
+        if access(runtimeDirectory, F_OK) == 0 { removeTree(runtimeDirectory) }
+    }
+}
+
+/// Input through kwin's `org_kde_kwin_fake_input`: a pointer at absolute output
+/// coordinates, its buttons and wheel, touches and keys (evdev codes), arriving
+/// at clients as a real seat's would. A separate connection of its own.
+@MainActor
+public final class KWinFakeInput {
+    /// Why there is no fake input.
+    public struct Unavailable: Error, CustomStringConvertible {
+        public let description: String
+    }
+
+    public static let leftButton: UInt32 = 0x110   // BTN_LEFT
+    /// A bare connection: only the registry and fake input (no seat of its own).
+    private let connection: Connection
+    private let registry: Registry
+    private let input: OrgKdeKwinFakeInput
+
+    /// Binds fake input on the compositor at `socketPath` (it must offer version 4
+    /// or later: kwin 5.27). kwin adds its fake pointer, touch screen and keyboard
+    /// to the seat on the first input, and clients bind them only then: wait for
+    /// them (a pointer entering the window) before input that must not be lost.
+    public init(socketPath: String, compositorName: String = "kwin") throws {
+        connection = try Connection(socket: socketPath)
+        registry = Registry(connection: connection)
+        try connection.roundtrip()
+        do {
+            input = try registry.bind(OrgKdeKwinFakeInput.self, minVersion: 4)
+        } catch {
+            throw Unavailable(description: "\(compositorName) offers no org_kde_kwin_fake_input version 4 or later (\(error))")
+        }
+        input.authenticate(application: "strata tests", reason: "driving a test client's window")
+        try connection.roundtrip()
+    }
+
+    public convenience init(on kwin: HeadlessKWin) throws {
+        try self.init(socketPath: kwin.socketPath)
+    }
+
+    /// Moves the pointer to `x`, `y` on the output (logical pixels).
+    public func movePointer(toX x: Double, y: Double) throws {
+        input.pointerMotionAbsolute(x: x, y: y)
+        try connection.roundtrip()
+    }
+
+    public func button(_ button: UInt32 = leftButton, pressed: Bool) throws {
+        input.button(button: button, state: pressed ? 1 : 0)
+        try connection.roundtrip()
+    }
+
+    /// Presses and releases the left button at `x`, `y`.
+    public func click(atX x: Double, y: Double) throws {
+        try movePointer(toX: x, y: y)
+        try button(pressed: true)
+        try button(pressed: false)
+    }
+
+    /// A vertical wheel turn (positive: down), in scroll units.
+    public func scroll(by value: Double) throws {
+        input.axis(axis: 0, value: value)
+        try connection.roundtrip()
+    }
+
+    public func touchDown(_ id: UInt32, x: Double, y: Double) throws {
+        input.touchDown(id: id, x: x, y: y)
+        input.touchFrame()
+        try connection.roundtrip()
+    }
+
+    public func touchMove(_ id: UInt32, x: Double, y: Double) throws {
+        input.touchMotion(id: id, x: x, y: y)
+        input.touchFrame()
+        try connection.roundtrip()
+    }
+
+    public func touchUp(_ id: UInt32) throws {
+        input.touchUp(id: id)
+        input.touchFrame()
+        try connection.roundtrip()
+    }
+
+    /// Presses or releases a key by its evdev code (`KEY_A` is 30).
+    public func key(_ code: UInt32, pressed: Bool) throws {
+        input.keyboardKey(button: code, state: pressed ? 1 : 0)
+        try connection.roundtrip()
+    }
+}
+
+/// Copies a file with its mode but not its extended attributes (file capabilities).
+func copyFile(_ from: String, to: String) -> Bool {
+    guard let src = fopen(from, "rb"), let dst = fopen(to, "wb") else { return false }
+    defer { fclose(src); fclose(dst) }
+    var buffer = [UInt8](repeating: 0, count: 1 << 16)
+    while true {
+        let n = fread(&buffer, 1, buffer.count, src)
+        if n == 0 { break }
+        guard fwrite(buffer, 1, n, dst) == n else { return false }
+    }
+    return chmod(to, 0o755) == 0
+}
