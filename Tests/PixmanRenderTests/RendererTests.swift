@@ -1145,6 +1145,30 @@ struct HugeShapeTests {
         #expect(image.width == 100)
     }
 
+    @Test("a plane in perspective with bounds past a double's range, and a round-joined stroke as wide as the largest double, are no crash (found by the fuzzer)")
+    func overflowingSizes() {
+        let (r, root, _) = makeRenderer(width: 100, height: 100)
+        let plane = box(Rect(x: 0, y: 0, width: 50, height: 50), .red, in: root)
+        let stroke = ShapeLayer()
+        let path = Path()
+        path.move(to: Point(x: 10, y: 10))
+        path.addLine(to: Point(x: 50, y: 20))
+        path.addLine(to: Point(x: 20, y: 60))
+        Transaction.withoutActions {
+            plane.bounds = Rect(x: 0, y: 0, width: .greatestFiniteMagnitude, height: 10)
+            var perspective = Transform3D.identity
+            perspective.m34 = -1.0 / 500
+            plane.transform = perspective.rotated(by: 0.5, x: 0, y: 1, z: 0)
+            stroke.path = path
+            stroke.strokeColor = .blue
+            stroke.lineJoin = .round
+            stroke.lineCap = .round
+            stroke.lineWidth = .greatestFiniteMagnitude
+            root.addSublayer(stroke)
+        }
+        #expect(r.render().width == 100)
+    }
+
     @Test("a polygon set whose edges all cross each other is swept in a bounded number of bands (the fuzzer's slow stroke)")
     func crossingScribble() {
         // 1,800 long edges through one square, all crossing: exact, that is a million bands.

@@ -162,8 +162,11 @@ struct DisplayListBuilder {
         // The plane at roughly device resolution (never more than the frame).
         let reach = max(box.width, box.height)
         let planeScale = min(max(1, Double(reach) / max(b.width, b.height)) * 1.25, 4 * scale)
-        let pw = max(1, Int((b.width * planeScale).rounded(.up))), ph = max(1, Int((b.height * planeScale).rounded(.up)))
-        guard pw * ph <= 16_384 * 4_096, pw <= 1 << 15, ph <= 1 << 15 else { return }
+        // A plane too large for one image (or with bounds past a double's range) is not drawn.
+        let fw = (b.width * planeScale).rounded(.up), fh = (b.height * planeScale).rounded(.up)
+        guard fw <= Double(1 << 15), fh <= Double(1 << 15) else { return }
+        let pw = max(1, Int(fw)), ph = max(1, Int(fh))
+        guard pw * ph <= 16_384 * 4_096 else { return }
         let toPlane = AffineTransform(translationX: -b.minX, y: -b.minY).concatenating(AffineTransform(scaleX: planeScale, y: planeScale))
         var planeItems: [DisplayItem] = []
         // The plane is drawn whole (no repaint area), reusing the frame's presentation copies.

@@ -83,7 +83,7 @@ enum Stroker {
     }
 
     private static func circle(_ c: Point, _ r: Double) -> [Point] {
-        let n = max(8, min(64, Int((r * 2).rounded(.up))))
+        let n = Int(min(64, max(8, (r * 2).rounded(.up))))   // in Double first: a huge width's r·2 is ∞
         return oriented((0..<n).map { k in
             let a = Double(k) / Double(n) * 2 * .pi
             return Point(x: c.x + cos(a) * r, y: c.y + sin(a) * r)
