@@ -441,6 +441,33 @@ struct KWinInputTests {
     }
 }
 
+extension KWinInputTests {
+    @Test("rule W1 end to end on kwin: the client-side title bar takes a real double click (maximize toggles) and its close button a click")
+    func decorationsOnKWin() throws {
+        let (kwin, display) = try appOnKWin()
+        defer { withExtendedLifetime(kwin) { Application.shared.disconnect() } }
+        let window = Window(title: "decorated", size: Size(width: 300, height: 200))
+        window.prefersServerSideDecorations = false
+        var closeAsked = 0
+        window.shouldClose = { _ in closeAsked += 1; return false }
+        window.show()
+        window.isMaximized = true   // at the output's origin: the title bar spans its top
+        try display.connection.dispatch(until: { window.isMaximized && window.decorations != nil && (window.toplevel?.frameNumber ?? 0) > 0 },
+                                        timeout: 10, what: "the maximized window with its own decorations")
+        let input = try KWinFakeInput(on: kwin)
+        try input.movePointer(toX: 200, y: 100)
+        try display.connection.dispatch(until: { display.seats.values.contains { !$0.cursorNames.isEmpty } }, timeout: 5,
+                                        what: "the fake pointer entering the window")
+        try input.click(atX: 320, y: 16)
+        try input.click(atX: 320, y: 16)
+        try display.connection.dispatch(until: { !window.isMaximized }, timeout: 5, what: "a double click on the title bar restoring the window")
+        window.isMaximized = true
+        try display.connection.dispatch(until: { window.isMaximized }, timeout: 5, what: "the window maximized again")
+        try input.click(atX: 640 - 6 - 12, y: 16)   // the close button, at the bar's right end
+        try display.connection.dispatch(until: { closeAsked == 1 }, timeout: 5, what: "the close button asking to close")
+    }
+}
+
 /// Cursors: which one the pointer shows over which view, and the theme's images.
 @MainActor
 @Suite("Cursors", .serialized)
