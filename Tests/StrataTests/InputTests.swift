@@ -405,7 +405,7 @@ struct SeatInputTests {
 @MainActor
 @Suite("Pointer from a real seat (kwin)", .serialized)
 struct KWinInputTests {
-    @Test("rules H1, H6 end to end: a pointer click through kwin's seat presses a button; the wheel scrolls; a touch taps")
+    @Test("rules H1, H5, H6 end to end: a pointer click through kwin's seat presses a button; the wheel scrolls; a touch taps; keys type")
     func pointerOnKWin() throws {
         let (kwin, display) = try appOnKWin()
         defer { withExtendedLifetime(kwin) { Application.shared.disconnect() } }
@@ -438,6 +438,14 @@ struct KWinInputTests {
         try input.touchDown(1, x: 100, y: 60)
         try input.touchUp(1)
         try display.connection.dispatch(until: { presses == 2 }, timeout: 5, what: "the button's press by a finger")
+        // Keys through kwin's keyboard reach the first responder, through its keymap (evdev 30 is A, 42 Shift).
+        log.takesFocus = true
+        log.becomeFirstResponder()
+        for (code, pressed) in [(42, true), (30, true), (30, false), (42, false), (30, true), (30, false)] as [(UInt32, Bool)] {
+            try input.key(code, pressed: pressed)
+        }
+        try display.connection.dispatch(until: { log.log.filter { $0.hasPrefix("key ") }.count >= 3 }, timeout: 5, what: "three keys from kwin")
+        #expect(log.log.filter { $0.hasPrefix("key ") } == ["key ", "key A", "key a"], "Shift (no characters), then A with it, a without: \(log.log)")
     }
 }
 
