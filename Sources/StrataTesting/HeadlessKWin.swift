@@ -10,8 +10,9 @@ import WaylandClient
 ///
 /// The installed binary carries a file capability this container refuses to
 /// execute; a copy in the runtime directory (same name, no capability) runs.
-/// Screenshots are not taken yet (kwin captures through D-Bus ScreenShot2 into a
-/// passed file descriptor). Stopped — with its bus — by ``stop()`` or when the
+/// Screenshots come from kwin's D-Bus ScreenShot2, which writes the pixels into
+/// a pipe passed as a file descriptor: `Tools/KWinScreenshot/kwin-screenshot.c`
+/// (GIO) does that, compiled with `cc` on first use. Stopped — with its bus — by ``stop()`` or when the
 /// object goes away; killed if this process dies first (kwin can hang in its
 /// own shutdown when its parent is gone, so it gets SIGKILL, not SIGTERM).
 @MainActor
@@ -48,7 +49,7 @@ public final class HeadlessKWin: Compositor {
              "--no-lockscreen", "--no-global-shortcuts", "--no-kactivities"],
             environment: ["XDG_RUNTIME_DIR": runtimeDirectory, "DBUS_SESSION_BUS_ADDRESS": busAddress, "HOME": home,
                           "XDG_CONFIG_HOME": home + "/config", "XDG_DATA_HOME": home + "/data", "XDG_CACHE_HOME": home + "/cache",
-                          "KWIN_WAYLAND_NO_PERMISSION_CHECKS": "1", "QT_QPA_PLATFORM": "wayland", "WAYLAND_DISPLAY": "", "DISPLAY": ""],
+                          "KWIN_WAYLAND_NO_PERMISSION_CHECKS": "1", "KWIN_SCREENSHOT_NO_PERMISSION_CHECKS": "1", "QT_QPA_PLATFORM": "wayland", "WAYLAND_DISPLAY": "", "DISPLAY": ""],
             directory: runtimeDirectory, logPath: logPath)
         let deadline = now() + timeout
         while access(socketPath, F_OK) != 0 {
@@ -76,8 +77,59 @@ public final class HeadlessKWin: Compositor {
         try Display(socket: socketPath)
     }
 
-    public func screenshot(timeout: Double) throws(CompositorError) -> RenderedImage {
-        throw .screenshotFailed("kwin: capture through ScreenShot2 is not supported yet")
+    public func screenshot(timeout: Double = 10) throws(CompositorError) -> RenderedImage {
+        let tool = runtimeDirectory + "/kwin-screenshot"
+        if access(tool, X_OK) != 0 {
+            let here = String(#filePath)
+            guard let sources = here.firstRange(of: "/Sources/StrataTesting/") else { throw .screenshotFailed("the helper's source is not found") }
+            let source = String(here[..<sources.lowerBound]) + "/Tools/KWinScreenshot/kwin-screenshot.c"
+            let build = try Subprocess.spawn(["sh", "-c", "cc -O2 -o '\(tool)' '\(source)' $(pkg-config --cflags --libs gio-2.0 gio-unix-2.0)"],
+                                             environment: [:], directory: runtimeDirectory, logPath: runtimeDirectory + "/helper-build.log")
+            guard build.wait(timeout: 60) == 0 else {
+                throw .screenshotFailed("cannot build the capture helper (needs cc and libglib2.0-dev): " + tail(of: runtimeDirectory + "/helper-build.log"))
+            }
+        }
+        let output = runtimeDirectory + "/shot-\(Int(now() * 1000)).raw"
+        defer { unlink(output) }
+        let run = try Subprocess.spawn([tool, output], environment: ["DBUS_SESSION_BUS_ADDRESS": "unix:path=\(runtimeDirectory)/bus"],
+                                       directory: runtimeDirectory, logPath: runtimeDirectory + "/helper.log")
+        guard let status = run.wait(timeout: timeout) else {
+            run.terminate()
+            throw .screenshotFailed("kwin did not answer within \(timeout) s")
+        }
+        guard status == 0 else { throw .screenshotFailed(tail(of: runtimeDirectory + "/helper.log")) }
+        return try Self.image(fromRaw: output)
+    }
+
+    /// Reads the helper's output: a header line "width height stride format" (a
+    /// QImage format: 4 RGB32, 5 ARGB32, 6 ARGB32 premultiplied) and the rows.
+    private static func image(fromRaw path: String) throws(CompositorError) -> RenderedImage {
+        guard let f = fopen(path, "rb") else { throw .screenshotFailed("no output") }
+        defer { fclose(f) }
+        var header = [CChar](repeating: 0, count: 128)
+        guard fgets(&header, 128, f) != nil else { throw .screenshotFailed("no header") }
+        let numbers = String(cString: header).split(whereSeparator: { $0 == " " || $0 == "\n" }).compactMap { Int($0) }
+        guard numbers.count == 4, numbers[0] > 0, numbers[1] > 0, numbers[2] >= numbers[0] * 4, [4, 5, 6].contains(numbers[3]) else {
+            throw .screenshotFailed("unexpected header \(numbers)")
+        }
+        let width = numbers[0], height = numbers[1], stride = numbers[2], format = numbers[3]
+        var row = [UInt32](repeating: 0, count: stride / 4)
+        var pixels: [UInt32] = []
+        pixels.reserveCapacity(width * height)
+        for _ in 0..<height {
+            guard fread(&row, 4, row.count, f) == row.count else { throw .screenshotFailed("short image") }
+            for p in row.prefix(width) {
+                switch format {
+                case 4: pixels.append(p | 0xff00_0000)
+                case 5:   // straight alpha: premultiply
+                    let a = p >> 24
+                    func ch(_ shift: UInt32) -> UInt32 { ((((p >> shift) & 0xff) * a + 127) / 255) << shift }
+                    pixels.append(a << 24 | ch(16) | ch(8) | ch(0))
+                default: pixels.append(p)
+                }
+            }
+        }
+        return RenderedImage(width: width, height: height, pixels: pixels)
     }
 
     public func stop() {

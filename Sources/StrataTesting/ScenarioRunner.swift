@@ -55,6 +55,9 @@ public final class ScenarioRunner {
 
     public func run(_ scenario: Scenario) -> ScenarioReport {
         var report = ScenarioReport(compositor: compositor.name)
+        // A scenario runs on real time: a manual clock left installed (by a test)
+        // would hold its animations and timers still.
+        if MediaTime.clock is ManualMediaClock { MediaTime.clock = MonotonicMediaClock() }
         let app = Application.shared
         let display: Display
         do { display = try compositor.connect() } catch {

@@ -415,6 +415,8 @@ struct KWinInputTests {
         var presses = 0
         button.addAction(for: .touchUpInside) { _ in presses += 1 }
         let log = RecordingView(frame: Rect(x: 180, y: 40, width: 100, height: 100))
+        log.backgroundColor = .red
+        window.backgroundColor = Color(rgba8: 0x33, 0x66, 0xcc)
         window.rootView.addSubview(button)
         window.rootView.addSubview(log)
         window.show()
@@ -446,6 +448,9 @@ struct KWinInputTests {
         }
         try display.connection.dispatch(until: { log.log.filter { $0.hasPrefix("key ") }.count >= 3 }, timeout: 5, what: "three keys from kwin")
         #expect(log.log.filter { $0.hasPrefix("key ") } == ["key ", "key A", "key a"], "Shift (no characters), then A with it, a without: \(log.log)")
+        // What kwin shows: the window at the output's origin, the view where the clicks landed.
+        let shot = try kwin.screenshot(timeout: 10)
+        #expect(shot.rgba8(x: 230, y: 90) == (255, 0, 0, 255) && shot.rgba8(x: 20, y: 180) == (0x33, 0x66, 0xcc, 255))
     }
 }
 

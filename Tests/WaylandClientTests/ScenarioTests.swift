@@ -85,10 +85,10 @@ struct ScenarioRunnerTests {
         close
         """
 
-    @Test("a scenario passes on weston and sway: configure, fullscreen, pixels, frames while animating, idle after")
+    @Test("a scenario passes on weston, sway and kwin: configure, fullscreen, pixels, frames while animating, idle after")
     func passesOnWestonAndSway() throws {
         let scenario = try Scenario(parsing: passing)
-        for compositor in [try HeadlessWeston(), try HeadlessSway()] as [any Compositor] {
+        for compositor in [try HeadlessWeston(), try HeadlessSway(), try HeadlessKWin()] as [any Compositor] {
             defer { compositor.stop() }
             let report = ScenarioRunner(compositor: compositor).run(scenario)
             #expect(report.passed, "\(report.table)")
