@@ -16,6 +16,7 @@ public enum LayerTreeFuzzer {
     }
 
     /// Layers a program may make, and steps it may take.
+    public static var debugRender: (([Rect], Int, Double) -> Void)?
     public static let maximumLayers = 48
     public static let maximumSteps = 160
     static let size = 48
@@ -120,6 +121,7 @@ public enum LayerTreeFuzzer {
                 target.add(a, forKey: "k\(input.byte() % 4)")
             case 10:
                 let step = input.timeStep()
+                trace?("  advance \(step)")
                 guard !skip else { break }
                 Transaction.flush()
                 clock.advance(by: step)
@@ -144,6 +146,7 @@ public enum LayerTreeFuzzer {
         fresh.rootLayer = root
         let full = fresh.render(atTime: time)
         fresh.rootLayer = nil
+        debugRender?(tracked.lastDamage, zip(incremental.pixels, full.pixels).filter { $0 != $1 }.count, time)
         if incremental != full {
             let differing = zip(incremental.pixels, full.pixels).filter { $0 != $1 }.count
             throw Violation(description: "a damage-tracked frame differs from a full repaint in \(differing) pixels")

@@ -745,6 +745,22 @@ struct DamageTests {
         #expect(image == fresh(root))
     }
 
+    @Test("a shadow under a squashing transform spreads as far sideways as it is drawn, and its damage covers that (found by the fuzzer)")
+    func anisotropicShadowDamage() {
+        let (r, root, _) = makeRenderer(width: 160, height: 120)
+        let squashed = box(Rect(x: 40, y: 40, width: 40, height: 10), .red, in: root)
+        Transaction.withoutActions {
+            squashed.transform = Transform3D(scaleX: 1, y: 6, z: 1)   // the blur's σ follows the longer axis
+            squashed.shadowOpacity = 1
+            squashed.shadowRadius = 4
+        }
+        _ = r.render()
+        Transaction.withoutActions { squashed.position = Point(x: 100, y: 60) }
+        let moved = r.render()
+        let differing = zip(moved.pixels, fresh(root).pixels).filter { $0 != $1 }.count
+        #expect(differing == 0)
+    }
+
     @Test("a shadow cast by sublayers: they are drawn into it even outside the repainted area, and their moves damage it")
     func sublayerShadowDamage() {
         let (r, root, _) = makeRenderer(width: 160, height: 120)

@@ -300,13 +300,17 @@ final class DamageTracker {
     /// Everything the layer itself can touch on the device, with a pixel of slack
     /// for anti-aliasing.
     static func deviceBounds(_ p: Layer, _ m: AffineTransform) -> Rect {
-        var local = DisplayListBuilder.ownExtent(p)
+        let local = DisplayListBuilder.ownExtent(p)
+        var device = local.applying(m)
         if p.shadowOpacity > 0 {
-            let blur = 3 * max(0, p.shadowRadius) / 2 + 2
-            let source = p.shadowPath?.boundingBox ?? local
-            local = local.union(source.offsetBy(dx: p.shadowOffset.width, dy: p.shadowOffset.height).insetBy(dx: -blur, dy: -blur))
+            // As drawn: the source moved by the device offset, blurred the same in
+            // every direction (a squashed layer's shadow still spreads sideways).
+            let (_, reach) = DisplayListBuilder.shadowBlur(p, m)
+            let (ox, oy) = DisplayListBuilder.shadowOffset(p, m)
+            let source = (p.shadowPath?.boundingBox ?? local).applying(m)
+            device = device.union(source.offsetBy(dx: ox, dy: oy).insetBy(dx: -reach, dy: -reach))
         }
-        let device = local.applying(m).insetBy(dx: -1, dy: -1)
+        device = device.insetBy(dx: -1, dy: -1)
         // Bounds this far out have lost their far edge to rounding (an origin of
         // −10³⁰⁸ leaves nothing of a width's last hundred points; found by the
         // fuzzer): they count as everywhere.

@@ -256,13 +256,8 @@ struct DisplayListBuilder {
     /// in `shadowColor` at `shadowOpacity` (and the layer's opacity).
     private func drawShadow(_ p: Layer, layer: Layer, sublayers: [Layer], transform m: AffineTransform, color: Color,
                             into items: inout [DisplayItem], depth: Int) {
-        let scaled = max(0, p.shadowRadius) * deviceScale(m) / 2
-        let sigma = scaled.isNaN ? 0 : min(1e6, scaled)   // a degenerate scale blurs nothing; a huge one, at most everything
-        let margin = Double(ShadowBlur.reach(sigma: sigma) + 2)
-        let offset = Point(x: m.a * p.shadowOffset.width + m.c * p.shadowOffset.height,
-                           y: m.b * p.shadowOffset.width + m.d * p.shadowOffset.height)
-        // Moved by whole pixels, so the blur's input is the layer's own coverage.
-        let (ox, oy) = (offset.x.rounded(), offset.y.rounded())
+        let (sigma, margin) = Self.shadowBlur(p, m)
+        let (ox, oy) = Self.shadowOffset(p, m)
         let moved = m.concatenating(AffineTransform(translationX: ox, y: oy))
         var source: [DisplayItem] = []
         let area: Rect
@@ -422,8 +417,27 @@ struct DisplayListBuilder {
         return ShapeRasterizer.roundedRect(p.bounds, radius: p.cornerRadius, segments: segments).applying(m)
     }
 
-    private func deviceScale(_ m: AffineTransform) -> Double {
+    private func deviceScale(_ m: AffineTransform) -> Double { Self.deviceScale(m) }
+
+    /// Device pixels per layer unit along the transform's longer axis.
+    static func deviceScale(_ m: AffineTransform) -> Double {
         max((m.a * m.a + m.b * m.b).squareRoot(), (m.c * m.c + m.d * m.d).squareRoot())
+    }
+
+    /// A shadow's blur in device pixels — its σ and how far it reaches (with a
+    /// margin) — the same in every direction: the radius at the longer axis's scale.
+    /// The damage pass bounds shadows with it too.
+    static func shadowBlur(_ p: Layer, _ m: AffineTransform) -> (sigma: Double, reach: Double) {
+        let scaled = max(0, p.shadowRadius) * deviceScale(m) / 2
+        let sigma = scaled.isNaN ? 0 : min(1e6, scaled)   // a degenerate scale blurs nothing; a huge one, at most everything
+        return (sigma, Double(ShadowBlur.reach(sigma: sigma) + 2))
+    }
+
+    /// Where a shadow is drawn relative to its layer, in device pixels: the offset
+    /// under the transform, in whole pixels (so the blur's input is the layer's own coverage).
+    static func shadowOffset(_ p: Layer, _ m: AffineTransform) -> (x: Double, y: Double) {
+        ((m.a * p.shadowOffset.width + m.c * p.shadowOffset.height).rounded(),
+         (m.b * p.shadowOffset.width + m.d * p.shadowOffset.height).rounded())
     }
 
     /// The border's ring (width clamped to half the bounds), following the corners.

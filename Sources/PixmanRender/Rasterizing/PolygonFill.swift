@@ -14,9 +14,12 @@ import LayerKit
 enum PolygonFill {
     private struct Edge { let x0, y0, x1, y1: Double; let winding: Int }
 
-    /// Bands × edges, and pairs of edges compared for crossings, at most (each some
-    /// tens of milliseconds in a release build).
-    static let budget = 1_000_000
+    /// Edges looked at, summed over the bands, at most (some tens of milliseconds
+    /// in a release build).
+    static let budget = 250_000
+    /// Pairs of edges compared for crossings at most: the sweep of ordinary shapes
+    /// (edges meeting their neighbours) compares far fewer.
+    static let pairBudget = 250_000
 
     static func trapezoids(_ polylines: [[Point]], evenOdd: Bool) -> [pixman_trapezoid_t] {
         var edges: [Edge] = []
@@ -43,25 +46,44 @@ enum PolygonFill {
                 if let y = crossing(e, byTop[j]) { ys.insert(y) }
                 j += 1
                 pairs += 1
-                if pairs > budget {
+                if pairs > pairBudget {
                     exact = false
                     break search
                 }
             }
         }
-        var bands = ys.sorted()
-        if let lo = bands.first, let hi = bands.last, !exact || bands.count * edges.count > budget {
-            // A grid of bands, as fine as the budget allows.
-            let count = max(16, budget / max(1, edges.count))
-            let step = max((hi - lo) / Double(count), 1.0 / 16)
-            bands = Array(stride(from: lo, to: hi, by: step)) + [hi]
-        }
+        let bands = ys.sorted()
+        if exact, let traps = sweep(bands, byTop, evenOdd: evenOdd, work: budget) { return traps }
+        guard let lo = bands.first, let hi = bands.last else { return [] }
+        // A grid of bands, as fine as the budget allows.
+        let count = max(16, budget / max(1, edges.count))
+        let step = max((hi - lo) / Double(count), 1.0 / 16)
+        return sweep(Array(stride(from: lo, to: hi, by: step)) + [hi], byTop, evenOdd: evenOdd, work: .max) ?? []
+    }
+
+    /// The trapezoids between consecutive `bands`, over edges sorted by top; nil
+    /// once the work — the edges looked at in all bands — passes `work`.
+    private static func sweep(_ bands: [Double], _ byTop: [Edge], evenOdd: Bool, work: Int) -> [pixman_trapezoid_t]? {
+        var done = 0
         var traps: [pixman_trapezoid_t] = []
+        // Bands top to bottom over the edges sorted by top: the edges crossing a
+        // band are those begun above its middle and not yet ended (no search of
+        // every edge, no arrays made per band).
+        var next = 0
+        var active: [Edge] = []
+        var crossing: [(x: Double, edge: Edge)] = []
         for (top, bottom) in zip(bands, bands.dropFirst()) {
             let mid = (top + bottom) / 2
-            let crossing = edges.filter { $0.y0 <= mid && $0.y1 > mid }
-                .map { e in (x: e.x0 + (e.x1 - e.x0) * (mid - e.y0) / (e.y1 - e.y0), edge: e) }
-                .sorted { $0.x < $1.x }
+            while next < byTop.count && byTop[next].y0 <= mid {
+                active.append(byTop[next])
+                next += 1
+            }
+            active.removeAll { $0.y1 <= mid }
+            done += active.count
+            if done > work { return nil }
+            crossing.removeAll(keepingCapacity: true)
+            for e in active { crossing.append((x: e.x0 + (e.x1 - e.x0) * (mid - e.y0) / (e.y1 - e.y0), edge: e)) }
+            crossing.sort { $0.x < $1.x }
             var winding = 0
             for (i, c) in crossing.enumerated() {
                 let before = winding
