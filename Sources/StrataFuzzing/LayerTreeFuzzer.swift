@@ -16,7 +16,6 @@ public enum LayerTreeFuzzer {
     }
 
     /// Layers a program may make, and steps it may take.
-    public static var debugRender: (([Rect], Int, Double) -> Void)?
     public static let maximumLayers = 48
     public static let maximumSteps = 160
     static let size = 48
@@ -146,7 +145,6 @@ public enum LayerTreeFuzzer {
         fresh.rootLayer = root
         let full = fresh.render(atTime: time)
         fresh.rootLayer = nil
-        debugRender?(tracked.lastDamage, zip(incremental.pixels, full.pixels).filter { $0 != $1 }.count, time)
         if incremental != full {
             let differing = zip(incremental.pixels, full.pixels).filter { $0 != $1 }.count
             throw Violation(description: "a damage-tracked frame differs from a full repaint in \(differing) pixels")
