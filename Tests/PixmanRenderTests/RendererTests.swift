@@ -761,6 +761,33 @@ struct DamageTests {
         #expect(differing == 0)
     }
 
+    @Test("a mask whose sublayer animates changes the clip every frame: the masked layer is repainted (found by the fuzzer)")
+    func maskSublayerAnimates() {
+        let (r, root, clock) = makeRenderer(width: 160, height: 120)
+        let masked = box(Rect(x: 0, y: 0, width: 160, height: 120), .red, in: root)
+        let mask = Layer()
+        let window = Layer()
+        Transaction.withoutActions {
+            mask.frame = Rect(x: 0, y: 0, width: 160, height: 120)
+            window.frame = Rect(x: 0, y: 40, width: 40, height: 40)
+            window.backgroundColor = .black
+            mask.addSublayer(window)   // the mask itself draws nothing: only its sublayer clips
+            masked.mask = mask
+        }
+        _ = r.render()
+        let slide = BasicAnimation(keyPath: "position.x")
+        slide.fromValue = 20.0
+        slide.toValue = 140.0
+        slide.duration = 1
+        window.add(slide, forKey: "slide")
+        Transaction.flush()
+        for step in 1...4 {
+            clock.advance(by: 0.2)
+            let frame = r.render()
+            #expect(frame == fresh(root), "frame \(step)")
+        }
+    }
+
     @Test("a shadow cast by sublayers: they are drawn into it even outside the repainted area, and their moves damage it")
     func sublayerShadowDamage() {
         let (r, root, _) = makeRenderer(width: 160, height: 120)

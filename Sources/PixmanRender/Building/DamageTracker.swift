@@ -137,7 +137,7 @@ final class DamageTracker {
                        into rects: inout [Rect], depth: Int) {
         guard depth < DisplayListBuilder.maximumDepth, !isUnchanged(layer, inputs, animated: animated) else { return }
         visited += 1
-        let below = look(layer, inputs, parentPresentation: parentPresentation, time: time, into: &rects)
+        let below = look(layer, inputs, parentPresentation: parentPresentation, time: time, animated: animated, into: &rects)
         if let below {
             let pass = SublayerPass(layer, below, records[ObjectIdentifier(layer)])
             for (i, s) in pass.sublayers.enumerated() where !pass.isUnchanged(i, s, animated: animated) {
@@ -241,9 +241,10 @@ final class DamageTracker {
     /// One layer's drawing, compared with the last: a change damages the old and the
     /// new bounds. Returns what the layer passes down; nil when it draws nothing.
     @inline(never)
-    private func look(_ layer: Layer, _ inputs: Inputs, parentPresentation: Layer?, time: Double, into rects: inout [Rect]) -> Below? {
+    private func look(_ layer: Layer, _ inputs: Inputs, parentPresentation: Layer?, time: Double, animated: Set<ObjectIdentifier>,
+                      into rects: inout [Rect]) -> Below? {
         let id = ObjectIdentifier(layer)
-        let (drawing, below) = measure(layer, inputs, parentPresentation: parentPresentation, time: time)
+        let (drawing, below) = measure(layer, inputs, parentPresentation: parentPresentation, time: time, animated: animated)
         let old = records[id]
         if drawing != old?.drawing {
             if let b = old?.drawing?.bounds { rects.append(b) }
@@ -255,7 +256,8 @@ final class DamageTracker {
     }
 
     /// What a layer draws with and passes down.
-    private func measure(_ layer: Layer, _ inputs: Inputs, parentPresentation parent: Layer?, time: Double) -> (Drawing?, Below?) {
+    private func measure(_ layer: Layer, _ inputs: Inputs, parentPresentation parent: Layer?, time: Double,
+                         animated animatedLayers: Set<ObjectIdentifier>) -> (Drawing?, Below?) {
         let p: Layer
         if layer.hasAnimations {
             p = layer.presentation(atTime: time)
@@ -274,7 +276,9 @@ final class DamageTracker {
         let bounds = p.activeTransition == nil && !projected
             ? Self.deviceBounds(p, m).insetBy(dx: -inputs.shadowSpread, dy: -inputs.shadowSpread).intersection(Self.everywhere)
             : Self.everywhere
-        let animated = layer.hasAnimations || (p.modelMask?.hasAnimations ?? false)
+        // A mask clips by everything in it: one whose sublayers animate (the set holds
+        // every layer with an animation at or below it) changes the clip every frame.
+        let animated = layer.hasAnimations || (p.modelMask.map { animatedLayers.contains(ObjectIdentifier($0)) } ?? false)
         let drawing = Drawing(bounds: bounds, transform: m, opacity: inputs.opacity * p.opacity, modelVersion: layer.modelVersion,
                               maskVersion: p.modelMask?.subtreeVersion ?? 0, time: animated ? time : 0,
                               transitionPass: p.activeTransition == nil ? 0 : passes)
