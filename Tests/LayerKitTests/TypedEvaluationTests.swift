@@ -95,9 +95,10 @@ struct TypedEvaluationTests {
         fadeIn.duration = 1
         layer.add(fadeIn, forKey: "in")
         Transaction.flush()
-        #expect(layer.animationEntries.first?.track != nil)
+        #expect(layer.animationEntries.first?.isResolved == false, "resolved at the first evaluation, not when added")
         f.advance(0.5)
         let half = layer.presentationState(atTime: currentMediaTime()).backgroundColor
+        #expect(layer.animationEntries.first?.track != nil)
         #expect(half.map { abs($0.alpha - 0.5) < 1e-12 && $0.red == 1 } == true, "\(String(describing: half))")
         layer.removeAllAnimations()
         let none = BasicAnimation(keyPath: "backgroundColor")
@@ -126,10 +127,15 @@ struct TypedEvaluationTests {
         let turn = BasicAnimation(keyPath: "transform.rotation.z")
         turn.toValue = 1.0
         for (i, a) in [spring, keyframes, additive, turn].enumerated() { layer.add(a, forKey: "\(i)") }
+        // (Adding one without a start evaluates the layer, which resolves those before it.)
+        #expect(layer.unresolvedAnimations + layer.untypedAnimations == 4 && layer.unresolvedAnimations > 0)
+        layer.removeAnimation(forKey: "3")   // removed before it was resolved
+        #expect(layer.unresolvedAnimations + layer.untypedAnimations == 3)
+        layer.resolveTracks()
         #expect(layer.animationEntries.allSatisfy { $0.track == nil })
-        #expect(layer.untypedAnimations == 4)
+        #expect(layer.untypedAnimations == 3 && layer.unresolvedAnimations == 0)
         layer.removeAnimation(forKey: "0")
-        #expect(layer.untypedAnimations == 3)
+        #expect(layer.untypedAnimations == 2)
         layer.removeAllAnimations()
         #expect(layer.untypedAnimations == 0)
     }

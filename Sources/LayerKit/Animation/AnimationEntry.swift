@@ -24,8 +24,15 @@ final class AnimationEntry {
     var fixedEndpoints: (from: Any, to: Any)?
     /// Arithmetic for the animated values' type, resolved on first use.
     var ops: ValueOps?
-    /// The animation resolved into typed values when added, if it can be (`TypedTrack`).
+    /// The animation resolved into typed values, if it can be (`TypedTrack`), at
+    /// its layer's first evaluation after it was added.
     var track: TypedTrack?
+    private(set) var isResolved = false
+
+    func resolve(on layer: Layer) {
+        track = TypedTrack(animation, on: layer, entry: self)
+        isResolved = true
+    }
     /// For a transition: the state it starts from.
     var snapshot: LayerSnapshot?
     /// For a group: its children's entries.

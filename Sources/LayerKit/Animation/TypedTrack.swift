@@ -1,5 +1,5 @@
-/// A basic animation of a standard property, resolved when it is added: the key
-/// path becomes a slot of ``LayerState``, the endpoints values of the property's
+/// A basic animation of a standard property, resolved at its layer's first
+/// evaluation after it was added: the key path becomes a slot of ``LayerState``, the endpoints values of the property's
 /// own type (a transform's already decomposed), so evaluating it in a frame does
 /// no boxing, casting, key-path parsing or dictionary lookup.
 ///
@@ -61,6 +61,7 @@ struct TypedTrack {
         self.timingFunction = a.timingFunction
         self.isAdditive = a.isAdditive
         self.timing = a.timingValues
+        self.isCommitted = entry.isCommitted
         self.from = from
         self.to = to
         if case .transform(let f)? = from, case .transform(let t)? = to, let df = f.decomposed, let dt = t.decomposed {

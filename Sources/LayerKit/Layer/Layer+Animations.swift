@@ -37,8 +37,7 @@ extension Layer {
         let anonymous = key == nil
         let entry = AnimationEntry(key: key ?? "", isAnonymous: anonymous, animation: animation)
         animation.prepare(for: self, entry: entry)
-        entry.track = TypedTrack(animation, on: self, entry: entry)
-        if entry.track == nil { untypedAnimations += 1 }
+        unresolvedAnimations += 1
         if !anonymous, let old = animationEntries.first(where: { !$0.isAnonymous && $0.key == key }) {
             remove(old, finished: false)
         }
@@ -96,7 +95,7 @@ extension Layer {
         guard !entry.isRemoved else { return }
         entry.isRemoved = true
         animationEntries.removeAll { $0 === entry }
-        if entry.track == nil { untypedAnimations -= 1 }
+        if !entry.isResolved { unresolvedAnimations -= 1 } else if entry.track == nil { untypedAnimations -= 1 }
         if animationEntries.isEmpty { AnimationTimeline.unregister(self) }
         propertyDidChange("animations")
         entry.stop(finished: finished)
@@ -110,6 +109,7 @@ extension Layer {
 
     /// Applies every animation, in the order added, to a presentation copy.
     func applyAnimations(to copy: Layer, atLocalTime t: Double) {
+        resolveTracks()
         var nowLocal: Double?
         for entry in animationEntries {
             if let track = entry.track {
@@ -121,6 +121,17 @@ extension Layer {
             guard let (fraction, iteration) = a.timing(atActiveTime: a.activeTime(atLayerTime: t, begin: begin)) else { continue }
             a.applyEffect(to: copy, model: self, fraction: fraction, iteration: iteration, entry: entry)
         }
+    }
+
+    /// Resolves the animations added since the last evaluation into typed tracks
+    /// where they can be (`TypedTrack`).
+    func resolveTracks() {
+        guard unresolvedAnimations > 0 else { return }
+        for entry in animationEntries where !entry.isResolved {
+            entry.resolve(on: self)
+            if entry.track == nil { untypedAnimations += 1 }
+        }
+        unresolvedAnimations = 0
     }
 
     /// When an animation begins, in local time: its `beginTime`, or — not committed
@@ -141,6 +152,7 @@ extension Layer {
     /// that only need values read these.
     public func presentationState(atTime time: Double) -> LayerState {
         guard !animationEntries.isEmpty else { return state }
+        resolveTracks()
         guard untypedAnimations == 0 else { return presentation(atTime: time).state }
         var shown = state
         let t = localTime(fromRoot: time)

@@ -22,8 +22,11 @@ open class Layer {
     var sublayerStorage: [Layer] = []
     /// The animations, in the order they were added (they combine in that order).
     var animationEntries: [AnimationEntry] = []
-    /// How many of them evaluate through the general path (no `TypedTrack`).
+    /// How many of them evaluate through the general path (no `TypedTrack`), and
+    /// how many are not resolved yet (resolving waits for the first evaluation, so
+    /// adding stays cheap: an implicit change is usually one of thousands).
     var untypedAnimations = 0
+    var unresolvedAnimations = 0
     /// Where the layer is in `AnimationTimeline.layers`; −1 when it has no animations.
     var timelineIndex = -1
     /// Set by a commit while the layer is in a tree that a window or renderer presents (rule B5).
