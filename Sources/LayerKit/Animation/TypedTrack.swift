@@ -1,7 +1,8 @@
 /// A basic animation of a standard property, resolved at its layer's first
-/// evaluation after it was added: the key path becomes a slot of ``LayerState``, the endpoints values of the property's
-/// own type (a transform's already decomposed), so evaluating it in a frame does
-/// no boxing, casting, key-path parsing or dictionary lookup.
+/// evaluation after it was added: the key path becomes a slot of ``LayerState``,
+/// the endpoints values of the property's own type (a transform's already
+/// decomposed), so evaluating it in a frame does no boxing, casting, key-path
+/// parsing or dictionary lookup.
 ///
 /// Additive animations (the offsets a view's animation block adds, rule V7) are
 /// typed too: their value is added to what the animations before them left.
@@ -31,7 +32,7 @@ struct TypedTrack {
     var timing: MediaTimingValues
     var isCommitted = false
 
-    /// The track for `animation` as added to `layer`, or nil when it takes the general path.
+    /// The track for `animation` on `layer`, or nil when it takes the general path.
     @MainActor
     init?(_ animation: Animation, on layer: Layer, entry: AnimationEntry) {
         // Exactly BasicAnimation: a subclass (a spring) may compute its values otherwise.
