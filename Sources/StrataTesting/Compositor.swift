@@ -146,6 +146,24 @@ public struct CompositorCapabilities: Sendable, CustomStringConvertible {
         return "the compositor offers no " + absent.map { "\($0.rawValue) (\($0.interfaces.joined(separator: " or ")))" }.joined(separator: ", ")
     }
 
+    /// Whether a missing feature skips a test (the default) or fails it:
+    /// `STRATA_STRICT=1` makes every skip a failure, so a run on a compositor that
+    /// should offer everything cannot pass by skipping.
+    public static var isStrict: Bool { getenv("STRATA_STRICT").map { String(cString: $0) == "1" } ?? false }
+
+    /// A feature a test needs is missing and skipping is not allowed (strict mode).
+    public struct FeatureUnavailable: Error, CustomStringConvertible {
+        public let description: String
+    }
+
+    /// For a test that needs `features`: nil when all are offered, else the reason
+    /// to skip — or, in strict mode (``isStrict``, or `strict`), a thrown error.
+    public func skipReason(for features: [Feature], strict: Bool = CompositorCapabilities.isStrict) throws(FeatureUnavailable) -> String? {
+        guard let reason = missing(features) else { return nil }
+        if strict { throw FeatureUnavailable(description: reason + " (strict mode: a missing feature fails)") }
+        return reason
+    }
+
     /// One line per feature (yes/no), then every global with its version.
     public var description: String {
         let features = Feature.allCases.map { "\(has($0) ? "yes" : "no ")  \($0.rawValue)" }

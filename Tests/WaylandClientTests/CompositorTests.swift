@@ -23,6 +23,10 @@ struct CompositorTests {
         #expect(s.has(.seat) && s.has(.serverSideDecorations) && s.has(.virtualKeyboard) && s.has(.screencopy)
                 && s.has(.clipboard) && s.has(.primarySelection))
         #expect(s.missing([.xdgShell, .seat]) == nil)
+        // Skip with a reason, or fail in strict mode.
+        #expect(try w.skipReason(for: [.seat], strict: false) == "the compositor offers no seat (wl_seat)")
+        #expect(try s.skipReason(for: [.seat], strict: true) == nil)
+        #expect(throws: CompositorCapabilities.FeatureUnavailable.self) { try w.skipReason(for: [.seat], strict: true) }
         #expect((w.globals["xdg_wm_base"] ?? 0) >= 1 && w.description.contains("xdg_wm_base v"))
     }
 

@@ -138,6 +138,13 @@ struct ExampleTests {
         #expect(missing.status == 1 && missing.output.contains("strata-nothing-here"), "\(missing.output)")
         let bad = try weston.runClient([binary, "probe", "--compositor", "nonesuch"], timeout: 30)
         #expect(bad.status == 2 && bad.output.contains("unknown compositor 'nonesuch'"), "\(bad.output)")
+        // Required features: a skip (77) with the reason, a failure in strict mode, on when offered.
+        let skip = try weston.runClient([binary, "probe", "--require", "xdg-shell,seat"], timeout: 30)
+        #expect(skip.status == 77 && skip.output.contains("skip: the compositor offers no seat (wl_seat)"), "\(skip.output)")
+        let strict = try weston.runClient([binary, "probe", "--require", "seat", "--strict"], timeout: 30)
+        #expect(strict.status == 1 && strict.output.contains("strict mode"), "\(strict.output)")
+        let offered = try weston.runClient([binary, "probe", "--require", "xdg-shell,viewporter"], timeout: 30)
+        #expect(offered.status == 0 && offered.output.contains("yes  xdg-shell"), "\(offered.output)")
     }
 
     @Test("strata-probe pacing and capture: statistics as a table and JSON, a plot, a screenshot; bad options are clear errors")

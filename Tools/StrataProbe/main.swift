@@ -21,6 +21,9 @@ let usage = """
     --json              probe, pacing, run: print JSON instead of a table
     --seconds N         pacing: how long to measure (after half a second of warm-up)
     --plot FILE.png     pacing: also draw the callback intervals as a plot
+    --require A,B       probe: exit 77 (skip) naming what is missing when a feature is not
+                        offered (names as probe prints them: seat,text input,…)
+    --strict            with --require: a missing feature fails (exit 1) instead
     --trace FILE        write the protocol traffic (every request and event, with the
                         time since the start) to FILE, or to standard error for -
 
@@ -64,6 +67,8 @@ func run() throws {
     var seconds = 5.0
     var plotPath: String?
     var tracePath: String?
+    var required: [CompositorCapabilities.Feature] = []
+    var strict = false
     var operands: [String] = []
     while !args.isEmpty {
         switch args.removeFirst() {
@@ -80,6 +85,15 @@ func run() throws {
         case "--plot":
             guard !args.isEmpty else { fail("--plot needs a file name", status: 2) }
             plotPath = args.removeFirst()
+        case "--require":
+            guard !args.isEmpty else { fail("--require needs feature names", status: 2) }
+            for name in args.removeFirst().split(separator: ",") {
+                guard let f = CompositorCapabilities.Feature(rawValue: String(name)) else {
+                    fail("unknown feature '\(name)' (known: \(CompositorCapabilities.Feature.allCases.map(\.rawValue).joined(separator: ", ")))", status: 2)
+                }
+                required.append(f)
+            }
+        case "--strict": strict = true
         case "--trace":
             guard !args.isEmpty else { fail("--trace needs a file name (or - for standard error)", status: 2) }
             tracePath = args.removeFirst()
@@ -107,6 +121,18 @@ func run() throws {
         let compositor = try compositorFor(compositorName)
         defer { compositor.stop() }
         let capabilities = CompositorCapabilities(try compositor.connect())
+        if !required.isEmpty {
+            do {
+                if let reason = try capabilities.skipReason(for: required, strict: strict || CompositorCapabilities.isStrict) {
+                    print("skip: \(reason)")
+                    compositor.stop()
+                    exit(77)
+                }
+            } catch {
+                compositor.stop()
+                fail("\(error)")
+            }
+        }
         if asJSON {
             let features = CompositorCapabilities.Feature.allCases.map { "\(JSON.string($0.rawValue)): \(capabilities.has($0))" }
             let globals = capabilities.globals.keys.sorted().map { "\(JSON.string($0)): \(capabilities.globals[$0]!)" }
