@@ -110,7 +110,8 @@ public final class Connection {
         }
         do { try flush(timeout: 5, readingOnHangUp: false) } catch {
             wl_display_cancel_read(display)
-            if case .disconnected(EPIPE) = error { readAfterHangUp() }
+            guard case .disconnected(EPIPE) = error else { throw error }
+            readAfterHangUp()
             throw connectionError()
         }
         var fds = [pollfd(fd: fileDescriptor, events: Int16(POLLIN), revents: 0),
