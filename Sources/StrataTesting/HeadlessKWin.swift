@@ -83,7 +83,8 @@ public final class HeadlessKWin: Compositor {
             let here = String(#filePath)
             guard let sources = here.firstRange(of: "/Sources/StrataTesting/") else { throw .screenshotFailed("the helper's source is not found") }
             let source = String(here[..<sources.lowerBound]) + "/Tools/KWinScreenshot/kwin-screenshot.c"
-            let build = try Subprocess.spawn(["sh", "-c", "cc -O2 -o '\(tool)' '\(source)' $(pkg-config --cflags --libs gio-2.0 gio-unix-2.0)"],
+            let compile = "\"$(command -v cc || command -v clang)\" -O2 -o '\(tool)' '\(source)' $(pkg-config --cflags --libs gio-2.0 gio-unix-2.0)"
+            let build = try Subprocess.spawn(["sh", "-c", compile],
                                              environment: [:], directory: runtimeDirectory, logPath: runtimeDirectory + "/helper-build.log")
             guard build.wait(timeout: 60) == 0 else {
                 throw .screenshotFailed("cannot build the capture helper (needs cc and libglib2.0-dev): " + tail(of: runtimeDirectory + "/helper-build.log"))
