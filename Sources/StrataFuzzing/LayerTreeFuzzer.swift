@@ -105,7 +105,7 @@ public enum LayerTreeFuzzer {
             case 7:
                 let mask = input.byte() % 3 == 0 ? nil : layers[input.index(layers.count)]
                 trace?("  mask = \(mask.map { m in "layer \(layers.firstIndex { $0 === m }!)" } ?? "nil")")
-                if mask !== target && mask !== root { target.mask = mask }
+                if !skip, mask !== target, mask !== root { target.mask = mask }   // skipped: no layer of the tree moves
             case 8:
                 let a = basicAnimation(&input)
                 if let a = a as? BasicAnimation {
