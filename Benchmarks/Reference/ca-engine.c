@@ -25,6 +25,7 @@
 #include <string.h>
 #include <time.h>
 #include <math.h>
+#include "timing.h"
 
 typedef struct { double x, y; } point;
 typedef struct { double w, h; } size;
@@ -81,22 +82,6 @@ typedef struct layer {
     int presented;
     struct layer *next_animated;
 } layer;
-
-static double now(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-static int compare(const void *a, const void *b) {
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
-
-static double median(double *xs, int n) {
-    qsort(xs, n, sizeof *xs, compare);
-    return n % 2 ? xs[n / 2] : (xs[n / 2 - 1] + xs[n / 2]) / 2;
-}
 
 static void identity(transform3d *t) {
     memset(t, 0, sizeof *t);

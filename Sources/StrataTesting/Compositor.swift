@@ -62,8 +62,7 @@ public final class AttachedCompositor: Compositor {
         do { globals = CompositorCapabilities(try connect()).globals } catch {
             throw .screenshotFailed("cannot connect to \(socketName): \(error)")
         }
-        var template = Array("/tmp/strata-capture-XXXXXX".utf8CString)
-        guard let dir = mkdtemp(&template).map({ String(cString: $0) }) else { throw .launchFailed(command: "mkdtemp", errno: errno) }
+        let dir = try makePrivateDirectory("capture")
         defer { removeTree(dir) }
         let command: [String]
         if globals["zwlr_screencopy_manager_v1"] != nil {

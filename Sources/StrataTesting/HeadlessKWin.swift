@@ -30,10 +30,7 @@ public final class HeadlessKWin: Compositor {
     public init(width: Int = 640, height: Int = 480, timeout: Double = 20) throws(CompositorError) {
         self.width = width
         self.height = height
-        var template = Array("/tmp/strata-kwin-XXXXXX".utf8CString)
-        guard let dir = mkdtemp(&template) else { throw .launchFailed(command: "mkdtemp", errno: errno) }
-        runtimeDirectory = String(cString: dir)
-        chmod(runtimeDirectory, 0o700)
+        runtimeDirectory = try makePrivateDirectory("kwin")
         let binary = runtimeDirectory + "/kwin_wayland"
         guard copyFile("/usr/bin/kwin_wayland", to: binary) else {
             removeTree(runtimeDirectory)
@@ -228,15 +225,8 @@ public final class KWinFakeInput {
     }
 }
 
-/// Copies a file with its mode but not its extended attributes (file capabilities).
+/// Copies a program's bytes, not its extended attributes (file capabilities).
 func copyFile(_ from: String, to: String) -> Bool {
-    guard let src = fopen(from, "rb"), let dst = fopen(to, "wb") else { return false }
-    defer { fclose(src); fclose(dst) }
-    var buffer = [UInt8](repeating: 0, count: 1 << 16)
-    while true {
-        let n = fread(&buffer, 1, buffer.count, src)
-        if n == 0 { break }
-        guard fwrite(buffer, 1, n, dst) == n else { return false }
-    }
+    guard let bytes = try? PNGCodec.readFile(from), (try? PNGCodec.writeFile(bytes, to: to)) != nil else { return false }
     return chmod(to, 0o755) == 0
 }

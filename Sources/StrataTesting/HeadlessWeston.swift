@@ -50,10 +50,7 @@ public final class HeadlessWeston {
     public init(width: Int = 640, height: Int = 480, scale: Int = 1, repaintWindow: Int? = nil, timeout: Double = 15) throws(CompositorError) {
         self.width = width
         self.height = height
-        var template = Array("/tmp/strata-weston-XXXXXX".utf8CString)
-        guard let dir = mkdtemp(&template) else { throw .launchFailed(command: "mkdtemp", errno: errno) }
-        runtimeDirectory = String(cString: dir)
-        chmod(runtimeDirectory, 0o700)
+        runtimeDirectory = try makePrivateDirectory("weston")
         socketName = "strata-test-0"
         let ini = """
             [core]
@@ -202,6 +199,13 @@ func listDirectory(_ path: String) -> [String] {
         if name != "." && name != ".." { names.append(name) }
     }
     return names
+}
+
+/// A new directory `/tmp/strata-NAME-XXXXXX` only this user can enter (mkdtemp's mode 0700).
+func makePrivateDirectory(_ name: String) throws(CompositorError) -> String {
+    var template = Array("/tmp/strata-\(name)-XXXXXX".utf8CString)
+    guard let dir = mkdtemp(&template) else { throw .launchFailed(command: "mkdtemp", errno: errno) }
+    return String(cString: dir)
 }
 
 /// Removes a directory and the files and directories in it.

@@ -28,11 +28,11 @@ public enum ProtocolMisuse: String, CaseIterable, Sendable {
         }
     }
 
-    /// Sends the requests (and flushes them). What is made is kept by the
-    /// returned value: release it after the error arrives.
+    /// Sends the requests (and flushes them). Returns the objects made: keep them
+    /// until the error arrives.
     @MainActor
-    public func perform(on display: Display) throws -> AnyObject {
-        let kept = Kept()
+    public func perform(on display: Display) throws -> [AnyObject] {
+        let made: [AnyObject]
         switch self {
         case .unconfiguredBuffer:
             let surface = display.compositor.createSurface()
@@ -42,23 +42,19 @@ public enum ProtocolMisuse: String, CaseIterable, Sendable {
             let buffer = try pool.nextBuffer(width: 16, height: 16)
             surface.attach(buffer: buffer.wlBuffer, x: 0, y: 0)
             surface.commit()   // no configure acknowledged yet
-            kept.objects = [surface, xdg, toplevel, pool, buffer]
+            made = [surface, xdg, toplevel, pool, buffer]
         case .zeroSizePositioner:
             let positioner = display.wmBase.createPositioner()
             positioner.setSize(width: 0, height: 0)
-            kept.objects = [positioner]
+            made = [positioner]
         case .secondRole:
             let surface = display.compositor.createSurface()
             let xdg = display.wmBase.getXdgSurface(surface: surface)
             let first = xdg.getToplevel()
             let second = xdg.getToplevel()
-            kept.objects = [surface, xdg, first, second]
+            made = [surface, xdg, first, second]
         }
         try display.connection.flush()
-        return kept
-    }
-
-    private final class Kept {
-        var objects: [AnyObject] = []
+        return made
     }
 }

@@ -74,11 +74,7 @@ public final class ScenarioRunner {
             let start = MonotonicClock.now
             var failure: String?
             do {
-                if case let .misuse(m) = line.step {
-                    misuses.append(try m.perform(on: display))
-                } else {
-                    try perform(line.step, window: &window, card: &card, display: display)
-                }
+                try perform(line.step, window: &window, card: &card, misuses: &misuses, display: display)
             } catch let f as StepFailure {
                 failure = f.message
             } catch {
@@ -92,7 +88,9 @@ public final class ScenarioRunner {
         return report
     }
 
-    private func perform(_ step: Scenario.Step, window: inout Window?, card: inout View?, display: Display) throws {
+    /// Runs one step; what a misuse made is kept in `misuses` until the run ends.
+    private func perform(_ step: Scenario.Step, window: inout Window?, card: inout View?, misuses: inout [AnyObject],
+                         display: Display) throws {
         func needWindow() throws -> Window {
             guard let window else { throw StepFailure(message: "no window yet: open one with 'window'") }
             return window
@@ -164,8 +162,8 @@ public final class ScenarioRunner {
         case .close:
             try needWindow().close()
             window = nil
-        case .misuse:
-            break   // made by `run`, which keeps what it made
+        case let .misuse(m):
+            misuses += try m.perform(on: display)
         case let .expectProtocolError(interface, code):
             try expectProtocolError(interface: interface, code: code, on: display)
         }

@@ -17,9 +17,7 @@ struct WlrootsSession {
 
     /// A new private runtime directory, handed to ``user`` when root.
     init(prefix: String) throws(CompositorError) {
-        var template = Array("/tmp/strata-\(prefix)-XXXXXX".utf8CString)
-        guard let dir = mkdtemp(&template) else { throw .launchFailed(command: "mkdtemp", errno: errno) }
-        runtimeDirectory = String(cString: dir)
+        runtimeDirectory = try makePrivateDirectory(prefix)
     }
 
     /// Starts `command` (the compositor) in the session and waits, at most

@@ -55,37 +55,28 @@ let easeInOut = MediaTimingFunction(name: .easeInEaseOut)
 /// The application on a fresh headless compositor, on the system clock with no
 /// transaction open; `Application.shared.disconnect()` ends it (in a `defer`).
 @MainActor
-func appOnSway() throws -> (HeadlessSway, Display) {
-    resetForCompositor()
-    let sway = try HeadlessSway()
-    let display = try sway.connect()
-    Application.shared.use(display)
-    return (sway, display)
-}
+func appOnSway() throws -> (HeadlessSway, Display) { try app { try HeadlessSway() } }
 
 @MainActor
 func appOnWeston(width: Int = 640, height: Int = 480) throws -> (HeadlessWeston, Display) {
-    resetForCompositor()
-    let weston = try HeadlessWeston(width: width, height: height)
-    let display = try weston.connect()
-    Application.shared.use(display)
-    return (weston, display)
+    try app { try HeadlessWeston(width: width, height: height) }
 }
 
 @MainActor
 func appOnKWin(width: Int = 640, height: Int = 480) throws -> (HeadlessKWin, Display) {
-    resetForCompositor()
-    let kwin = try HeadlessKWin(width: width, height: height)
-    let display = try kwin.connect()
-    Application.shared.use(display)
-    return (kwin, display)
+    try app { try HeadlessKWin(width: width, height: height) }
 }
 
+/// The application connected to the compositor `start` makes.
 @MainActor
-private func resetForCompositor() {
+private func app<C: Compositor>(on start: () throws -> C) throws -> (C, Display) {
     MediaTime.clock = MonotonicMediaClock()
     Transaction.reset()
     Application.shared.disconnect()
+    let compositor = try start()
+    let display = try compositor.connect()
+    Application.shared.use(display)
+    return (compositor, display)
 }
 
 /// A shown window filled by a view that takes the focus and records what it gets,

@@ -175,7 +175,7 @@ struct ScenarioRunnerTests {
         let misuse = write("misuse.txt", "window w 100x100\nwait-configure\nmisuse zero-size-positioner\nexpect-protocol-error xdg_positioner 0\n")
         let traced = try weston.runClient([binary, "run", misuse, "--trace", dir + "/trace.txt"], timeout: 60)
         #expect(traced.status == 0, "\(traced.output)")
-        let trace = readFile(dir + "/trace.txt")
+        let trace = String(decoding: try PNGCodec.readFile(dir + "/trace.txt"), as: UTF8.self)
         #expect(trace.contains("-> xdg_wm_base#") && trace.contains(".create_positioner") && trace.contains("-> xdg_positioner#"), "\(trace.prefix(2000))")
         #expect(trace.contains("<- xdg_toplevel#") && trace.contains(".configure"))
         #expect(trace.split(separator: "\n").allSatisfy { line in line.split(separator: " ").first.flatMap { Double($0) } != nil })
@@ -183,14 +183,4 @@ struct ScenarioRunnerTests {
         #expect(unwritable.status == 2 && unwritable.output.contains("cannot write the trace"), "\(unwritable.output)")
     }
 }
-}
-
-/// A small text file's contents ("" when unreadable).
-func readFile(_ path: String) -> String {
-    guard let f = fopen(path, "r") else { return "" }
-    defer { fclose(f) }
-    var bytes: [UInt8] = []
-    var c = fgetc(f)
-    while c != EOF { bytes.append(UInt8(c)); c = fgetc(f) }
-    return String(decoding: bytes, as: UTF8.self)
 }

@@ -29,7 +29,8 @@ public enum Transaction {
         /// in force where it began. Every property change reads it.
         var actionsDisabled: Bool
         /// The duration and timing function in force, the same way (rule T2): every
-        /// implicit animation reads them, so they are kept typed.
+        /// implicit animation reads them, so they are kept here rather than looked up
+        /// through each frame's `values`.
         var duration: Any?
         var timingFunction: Any?
         /// The group of animations the frame's completion block waits for.

@@ -295,10 +295,10 @@ final class DamageTracker {
     /// shadow without `shadowPath` is cast by the sublayers too, moved by the offset
     /// and blurred (as `DisplayListBuilder` draws it).
     static func contentShadowSpread(_ p: Layer, _ m: AffineTransform) -> Double {
-        guard p.shadowOpacity > 0, p.shadowPath == nil, !p.masksToBounds, let c = p.shadowColor, c.alpha > 0 else { return 0 }
-        let scale = max((m.a * m.a + m.b * m.b).squareRoot(), (m.c * m.c + m.d * m.d).squareRoot())
-        let offset = (p.shadowOffset.width * p.shadowOffset.width + p.shadowOffset.height * p.shadowOffset.height).squareRoot()
-        return min(1e9, (offset + 1.5 * max(0, p.shadowRadius)) * scale + 4)
+        guard p.shadowPath == nil, DisplayListBuilder.drawnShadowColor(p) != nil else { return 0 }
+        let (_, reach) = DisplayListBuilder.shadowBlur(p, m)
+        let (ox, oy) = DisplayListBuilder.shadowOffset(p, m)
+        return min(1e9, max(abs(ox), abs(oy)) + reach + 1)
     }
 
     /// Everything the layer itself can touch on the device, with a pixel of slack
@@ -306,7 +306,7 @@ final class DamageTracker {
     static func deviceBounds(_ p: Layer, _ m: AffineTransform) -> Rect {
         let local = DisplayListBuilder.ownExtent(p)
         var device = local.applying(m)
-        if p.shadowOpacity > 0 {
+        if DisplayListBuilder.drawnShadowColor(p) != nil {
             // As drawn: the source moved by the device offset, blurred the same in
             // every direction (a squashed layer's shadow still spreads sideways).
             let (_, reach) = DisplayListBuilder.shadowBlur(p, m)

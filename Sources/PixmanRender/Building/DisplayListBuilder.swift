@@ -102,7 +102,7 @@ struct DisplayListBuilder {
         let clips = p.masksToBounds && (!sublayers.isEmpty || p.contents != nil)
         let needsGroup = clips || (p.opacity < 1 && (!sublayers.isEmpty || p.contents != nil || p.borderWidth > 0 || p is ShapeLayer))
 
-        if p.shadowOpacity > 0, !p.masksToBounds, let color = p.shadowColor, color.alpha > 0 {
+        if let color = Self.drawnShadowColor(p) {
             drawShadow(p, layer: layer, sublayers: sublayers, transform: m, color: color, into: &items, depth: depth)
         }
         // A translucent card — background and border, nothing else — on whole pixels
@@ -380,7 +380,7 @@ struct DisplayListBuilder {
         let clipped = PolygonClip.needsClipping(device, to: area)
         // Far-reaching shapes are flattened where they can be seen, in device space
         // (a flattening made for the whole shape may miss the view by far).
-        let pad = shape.lineWidth * deviceScale(m) * max(1, shape.miterLimit) + 2
+        let pad = shape.lineWidth * Self.deviceScale(m) * max(1, shape.miterLimit) + 2
         let visible = clipped ? VisibleFlattening.polylines(path, m, area: area, pad: pad) : []
         if let fill = shape.fillColor, fill.alpha > 0 {
             let evenOdd = shape.fillRule == .evenOdd
@@ -413,15 +413,20 @@ struct DisplayListBuilder {
 
     /// The layer's rounded bounds in device space.
     private func outline(_ p: Layer, _ m: AffineTransform) -> [Point] {
-        let segments = ShapeRasterizer.segments(forRadius: p.cornerRadius, scale: deviceScale(m))
+        let segments = ShapeRasterizer.segments(forRadius: p.cornerRadius, scale: Self.deviceScale(m))
         return ShapeRasterizer.roundedRect(p.bounds, radius: p.cornerRadius, segments: segments).applying(m)
     }
-
-    private func deviceScale(_ m: AffineTransform) -> Double { Self.deviceScale(m) }
 
     /// Device pixels per layer unit along the transform's longer axis.
     static func deviceScale(_ m: AffineTransform) -> Double {
         max((m.a * m.a + m.b * m.b).squareRoot(), (m.c * m.c + m.d * m.d).squareRoot())
+    }
+
+    /// The colour of the shadow the layer draws; nil when it draws none (no
+    /// opacity or colour, or clipped to its bounds).
+    static func drawnShadowColor(_ p: Layer) -> Color? {
+        guard p.shadowOpacity > 0, !p.masksToBounds, let color = p.shadowColor, color.alpha > 0 else { return nil }
+        return color
     }
 
     /// A shadow's blur in device pixels — its σ and how far it reaches (with a
@@ -445,7 +450,7 @@ struct DisplayListBuilder {
     private func border(_ p: Layer, _ m: AffineTransform) -> Coverage {
         let b = p.bounds
         let w = min(p.borderWidth, b.width / 2, b.height / 2)
-        let segments = ShapeRasterizer.segments(forRadius: p.cornerRadius, scale: deviceScale(m))
+        let segments = ShapeRasterizer.segments(forRadius: p.cornerRadius, scale: Self.deviceScale(m))
         let outer = ShapeRasterizer.roundedRect(b, radius: p.cornerRadius, segments: segments).applying(m)
         let inner = ShapeRasterizer.roundedRect(b.insetBy(dx: w, dy: w), radius: max(0, p.cornerRadius - w), segments: segments)
             .applying(m)
