@@ -18,6 +18,16 @@ public protocol Compositor: AnyObject {
     func screenshot(timeout: Double) throws(CompositorError) -> RenderedImage
     /// Stops it, if this process started it. Safe to call more than once.
     func stop()
+    /// Input injected into its seat that reaches clients (kwin's fake input,
+    /// mutter's RemoteDesktop), made on first use and kept; throws
+    /// ``InputUnavailable`` naming what is missing where there is none.
+    func injectedInput() throws -> InjectedInput
+}
+
+extension Compositor {
+    public func injectedInput() throws -> InjectedInput {
+        throw InputUnavailable(description: "\(name) offers no input injection that reaches clients (kwin's fake input and mutter's RemoteDesktop do; sway's virtual pointer reaches none)")
+    }
 }
 
 extension HeadlessWeston: Compositor {
@@ -75,6 +85,15 @@ public final class AttachedCompositor: Compositor {
         return try captureScreen(command, environment: ["WAYLAND_DISPLAY": socketName, "XDG_RUNTIME_DIR": runtimeDirectory],
                                  in: dir, timeout: timeout)
     }
+
+    /// kwin's fake input, when the compositor offers it.
+    public func injectedInput() throws -> InjectedInput {
+        if let fakeInput { return fakeInput }
+        let made = try KWinFakeInput(socketPath: socketName, compositorName: socketName)
+        fakeInput = made
+        return made
+    }
+    private var fakeInput: KWinFakeInput?
 
     public func stop() {}
 }

@@ -22,7 +22,7 @@ public final class HeadlessKWin: Compositor {
     public let height: Int
     public let runtimeDirectory: String
     public let socketName = "strata-kwin-0"
-    private var bus: Subprocess?
+    private var bus: SessionBus?
     private var process: Subprocess?
     public var logPath: String { runtimeDirectory + "/kwin.log" }
 
@@ -36,9 +36,9 @@ public final class HeadlessKWin: Compositor {
             removeTree(runtimeDirectory)
             throw .launchFailed(command: "kwin_wayland", errno: ENOENT)
         }
-        let busAddress = "unix:path=\(runtimeDirectory)/bus"
-        bus = try Subprocess.spawn(["setpriv", "--pdeathsig", "KILL", "--", "dbus-daemon", "--session", "--nofork", "--address=\(busAddress)"],
-                                   environment: [:], directory: runtimeDirectory, logPath: runtimeDirectory + "/dbus.log")
+        let bus = try SessionBus(in: runtimeDirectory)
+        self.bus = bus
+        let busAddress = bus.address
         let home = runtimeDirectory + "/home"
         mkdir(home, 0o700)
         process = try Subprocess.spawn(
@@ -48,20 +48,11 @@ public final class HeadlessKWin: Compositor {
                           "XDG_CONFIG_HOME": home + "/config", "XDG_DATA_HOME": home + "/data", "XDG_CACHE_HOME": home + "/cache",
                           "KWIN_WAYLAND_NO_PERMISSION_CHECKS": "1", "KWIN_SCREENSHOT_NO_PERMISSION_CHECKS": "1", "QT_QPA_PLATFORM": "wayland", "WAYLAND_DISPLAY": "", "DISPLAY": ""],
             directory: runtimeDirectory, logPath: logPath)
-        let deadline = now() + timeout
-        while access(socketPath, F_OK) != 0 {
-            if let p = process, p.wait(timeout: 0) != nil {
-                process = nil
-                let log = tail(of: logPath)
-                stop()
-                throw .notReady(log)
-            }
-            guard now() < deadline else {
-                let log = tail(of: logPath)
-                stop()
-                throw .notReady("no socket after \(timeout) s; " + log)
-            }
-            usleep(20_000)
+        do {
+            try waitForSocket(socketPath, of: process!, timeout: timeout, logPath: logPath)
+        } catch {
+            stop()
+            throw error
         }
         usleep(500_000)   // its output and seat come up just after the socket
     }
@@ -75,21 +66,13 @@ public final class HeadlessKWin: Compositor {
     }
 
     public func screenshot(timeout: Double = 10) throws(CompositorError) -> RenderedImage {
-        let tool = runtimeDirectory + "/kwin-screenshot"
-        if access(tool, X_OK) != 0 {
-            let here = String(#filePath)
-            guard let sources = here.firstRange(of: "/Sources/StrataTesting/") else { throw .screenshotFailed("the helper's source is not found") }
-            let source = String(here[..<sources.lowerBound]) + "/Tools/KWinScreenshot/kwin-screenshot.c"
-            let compile = "\"$(command -v cc || command -v clang)\" -O2 -o '\(tool)' '\(source)' $(pkg-config --cflags --libs gio-2.0 gio-unix-2.0)"
-            let build = try Subprocess.spawn(["sh", "-c", compile],
-                                             environment: [:], directory: runtimeDirectory, logPath: runtimeDirectory + "/helper-build.log")
-            guard build.wait(timeout: 60) == 0 else {
-                throw .screenshotFailed("cannot build the capture helper (needs cc and libglib2.0-dev): " + tail(of: runtimeDirectory + "/helper-build.log"))
-            }
-        }
+        let tool: String
+        do {
+            tool = try buildTool("kwin-screenshot", source: "KWinScreenshot/kwin-screenshot.c", packages: "gio-2.0 gio-unix-2.0", in: runtimeDirectory)
+        } catch { throw .screenshotFailed("\(error)") }
         let output = runtimeDirectory + "/shot-\(Int(now() * 1000)).raw"
         defer { unlink(output) }
-        let run = try Subprocess.spawn([tool, output], environment: ["DBUS_SESSION_BUS_ADDRESS": "unix:path=\(runtimeDirectory)/bus"],
+        let run = try Subprocess.spawn([tool, output], environment: ["DBUS_SESSION_BUS_ADDRESS": bus?.address ?? ""],
                                        directory: runtimeDirectory, logPath: runtimeDirectory + "/helper.log")
         guard let status = run.wait(timeout: timeout) else {
             run.terminate()
@@ -130,98 +113,22 @@ public final class HeadlessKWin: Compositor {
         return RenderedImage(width: width, height: height, pixels: pixels)
     }
 
+    /// kwin's fake input (``KWinFakeInput``), made on first use and kept.
+    public func injectedInput() throws -> InjectedInput {
+        if let fakeInput { return fakeInput }
+        let made = try KWinFakeInput(on: self)
+        fakeInput = made
+        return made
+    }
+    private var fakeInput: KWinFakeInput?
+
     public func stop() {
+        fakeInput = nil
         process?.terminate()
         process = nil
-        bus?.terminate()
+        bus?.stop()
         bus = nil
         if access(runtimeDirectory, F_OK) == 0 { removeTree(runtimeDirectory) }
-    }
-}
-
-/// Input through kwin's `org_kde_kwin_fake_input`: a pointer at absolute output
-/// coordinates, its buttons and wheel, touches and keys (evdev codes), arriving
-/// at clients as a real seat's would. A separate connection of its own.
-@MainActor
-public final class KWinFakeInput {
-    /// Why there is no fake input.
-    public struct Unavailable: Error, CustomStringConvertible {
-        public let description: String
-    }
-
-    public static let leftButton: UInt32 = 0x110   // BTN_LEFT
-    /// A bare connection: only the registry and fake input (no seat of its own).
-    private let connection: Connection
-    private let registry: Registry
-    private let input: OrgKdeKwinFakeInput
-
-    /// Binds fake input on the compositor at `socketPath` (it must offer version 4
-    /// or later: kwin 5.27). kwin adds its fake pointer, touch screen and keyboard
-    /// to the seat on the first input, and clients bind them only then: wait for
-    /// them (a pointer entering the window) before input that must not be lost.
-    public init(socketPath: String, compositorName: String = "kwin") throws {
-        connection = try Connection(socket: socketPath)
-        registry = Registry(connection: connection)
-        try connection.roundtrip()
-        do {
-            input = try registry.bind(OrgKdeKwinFakeInput.self, minVersion: 4)
-        } catch {
-            throw Unavailable(description: "\(compositorName) offers no org_kde_kwin_fake_input version 4 or later (\(error))")
-        }
-        input.authenticate(application: "strata tests", reason: "driving a test client's window")
-        try connection.roundtrip()
-    }
-
-    public convenience init(on kwin: HeadlessKWin) throws {
-        try self.init(socketPath: kwin.socketPath)
-    }
-
-    /// Moves the pointer to `x`, `y` on the output (logical pixels).
-    public func movePointer(toX x: Double, y: Double) throws {
-        input.pointerMotionAbsolute(x: x, y: y)
-        try connection.roundtrip()
-    }
-
-    public func button(_ button: UInt32 = leftButton, pressed: Bool) throws {
-        input.button(button: button, state: pressed ? 1 : 0)
-        try connection.roundtrip()
-    }
-
-    /// Presses and releases the left button at `x`, `y`.
-    public func click(atX x: Double, y: Double) throws {
-        try movePointer(toX: x, y: y)
-        try button(pressed: true)
-        try button(pressed: false)
-    }
-
-    /// A vertical wheel turn (positive: down), in scroll units.
-    public func scroll(by value: Double) throws {
-        input.axis(axis: 0, value: value)
-        try connection.roundtrip()
-    }
-
-    public func touchDown(_ id: UInt32, x: Double, y: Double) throws {
-        input.touchDown(id: id, x: x, y: y)
-        input.touchFrame()
-        try connection.roundtrip()
-    }
-
-    public func touchMove(_ id: UInt32, x: Double, y: Double) throws {
-        input.touchMotion(id: id, x: x, y: y)
-        input.touchFrame()
-        try connection.roundtrip()
-    }
-
-    public func touchUp(_ id: UInt32) throws {
-        input.touchUp(id: id)
-        input.touchFrame()
-        try connection.roundtrip()
-    }
-
-    /// Presses or releases a key by its evdev code (`KEY_A` is 30).
-    public func key(_ code: UInt32, pressed: Bool) throws {
-        input.keyboardKey(button: code, state: pressed ? 1 : 0)
-        try connection.roundtrip()
     }
 }
 

@@ -9,23 +9,89 @@ import WaylandClient
 /// call delivers its events before it returns. Text is typed through a real
 /// keymap (xkbcommon; US by default), so keysyms, modifiers, compose sequences
 /// and key repeat behave as a keyboard's would.
+///
+/// Made with ``init(window:injecting:origin:loop:)``, the same calls go
+/// through a compositor's seat instead (kwin's fake input, mutter's
+/// RemoteDesktop): each is injected, and the call returns once the window has
+/// received the event from the compositor. What the compositor does not
+/// deliver within five seconds is recorded in ``errors``.
 @MainActor
 public final class InputDriver {
     public let window: Window
     /// The keymap keys are typed with; nil when none compiles (typing then says so).
     public let keyboard: Keyboard?
+    private var injection: Injection?
+    /// Events a compositor did not deliver, and why (injected input only).
+    public private(set) var errors: [String] = []
+
+    private struct Injection {
+        let input: InjectedInput
+        let origin: Point
+        let loop: EventLoop?
+        var pointer: Point?
+    }
 
     /// A driver with a US keymap (or `keyboard`).
     public init(window: Window, keyboard: Keyboard? = nil) {
         self.window = window
         self.keyboard = keyboard ?? (try? Keyboard(layout: "us"))
+        injection = nil
+    }
+
+    /// A driver whose events travel through the compositor the app is connected
+    /// to (turning `loop`, by default the application's, while it waits),
+    /// injected by `input`. `origin` is where the window's surface
+    /// (its point 0, 0) is on the output — (0, 0) for a fullscreen or maximized
+    /// window without shadow margins. Keys are typed as the US keymap's codes,
+    /// the compositors' default.
+    public init(window: Window, injecting input: InjectedInput, origin: Point = Point(x: 0, y: 0), loop: EventLoop? = nil) {
+        self.window = window
+        keyboard = try? Keyboard(layout: "us")
+        injection = Injection(input: input, origin: origin, loop: loop ?? Application.shared.loop)
+    }
+
+    /// Injects an event and waits for the window to receive one. A first pointer
+    /// move is tried twice (the second time from a point beside it): kwin adds its
+    /// fake pointer with the first input, which that input does not reach.
+    private func inject(_ what: String, attempts: Int = 1, _ send: (InjectedInput) throws -> Void) {
+        guard let injection else { return }
+        guard let loop = injection.loop else { return errors.append("\(what): the application is not connected to a compositor") }
+        for attempt in 1...attempts {
+            let before = window.handledInputCount
+            do {
+                try send(injection.input)
+                if try loop.turn(until: { self.window.handledInputCount != before }, timeout: attempt < attempts ? 1 : 5) { return }
+                if attempt == attempts { errors.append("\(what): the window received nothing within 5 s") }
+            } catch {
+                return errors.append("\(what): \(error)")
+            }
+        }
     }
 
     // MARK: Pointer
 
-    public func movePointer(to point: Point) { window.handle(.pointerMoved(point)) }
-    public func press(_ button: PointerButton) { window.handle(.pointerButton(button, pressed: true)) }
-    public func release(_ button: PointerButton) { window.handle(.pointerButton(button, pressed: false)) }
+    public func movePointer(to point: Point) {
+        guard let origin = injection?.origin else { return window.handle(.pointerMoved(point)) }
+        guard injection?.pointer != point else { return }
+        let first = injection?.pointer == nil
+        injection?.pointer = point
+        var tries = 0
+        inject("the pointer moving to \(point)", attempts: first ? 2 : 1) { input in
+            tries += 1
+            if tries > 1 { try input.movePointer(toX: origin.x + point.x + 1, y: origin.y + point.y) }
+            try input.movePointer(toX: origin.x + point.x, y: origin.y + point.y)
+        }
+    }
+
+    public func press(_ button: PointerButton) {
+        guard injection != nil else { return window.handle(.pointerButton(button, pressed: true)) }
+        inject("\(button) pressed") { try $0.button(button.code, pressed: true) }
+    }
+
+    public func release(_ button: PointerButton) {
+        guard injection != nil else { return window.handle(.pointerButton(button, pressed: false)) }
+        inject("\(button) released") { try $0.button(button.code, pressed: false) }
+    }
 
     /// Moves there, presses and releases the primary button.
     public func click(at point: Point) {
@@ -48,14 +114,29 @@ public final class InputDriver {
         release(.left)
     }
 
-    public func scroll(dx: Double, dy: Double) { window.handle(.scroll(dx: dx, dy: dy)) }
+    public func scroll(dx: Double, dy: Double) {
+        guard injection != nil else { return window.handle(.scroll(dx: dx, dy: dy)) }
+        inject("a scroll by \(dx), \(dy)") { try $0.scroll(dx: dx, dy: dy) }
+    }
+
     public func leave() { window.handle(.pointerLeft) }
 
     // MARK: Touch
 
-    public func touchDown(_ id: Int, at point: Point) { window.handle(.touchDown(id: id, at: point)) }
-    public func touchMove(_ id: Int, to point: Point) { window.handle(.touchMoved(id: id, to: point)) }
-    public func touchUp(_ id: Int) { window.handle(.touchUp(id: id)) }
+    public func touchDown(_ id: Int, at point: Point) {
+        guard let origin = injection?.origin else { return window.handle(.touchDown(id: id, at: point)) }
+        inject("touch \(id) down") { try $0.touchDown(UInt32(truncatingIfNeeded: id), x: origin.x + point.x, y: origin.y + point.y) }
+    }
+
+    public func touchMove(_ id: Int, to point: Point) {
+        guard let origin = injection?.origin else { return window.handle(.touchMoved(id: id, to: point)) }
+        inject("touch \(id) moving") { try $0.touchMove(UInt32(truncatingIfNeeded: id), x: origin.x + point.x, y: origin.y + point.y) }
+    }
+
+    public func touchUp(_ id: Int) {
+        guard injection != nil else { return window.handle(.touchUp(id: id)) }
+        inject("touch \(id) up") { try $0.touchUp(UInt32(truncatingIfNeeded: id)) }
+    }
     public func cancelTouches() { window.handle(.touchesCancelled) }
 
     // MARK: Keyboard
@@ -68,6 +149,10 @@ public final class InputDriver {
         for scalar in text.unicodeScalars {
             let keysym = scalar == "\n" ? Keyboard.keysym(named: "Return") : scalar == "\t" ? Key.tab : Keyboard.keysym(for: scalar)
             guard let keyboard, keysym != 0, let (_, needsShift) = keyboard.keyCode(for: keysym) else {
+                if injection != nil {
+                    errors.append("no key of the US keymap types \"\(scalar)\"")
+                    continue
+                }
                 let key = Key(characters: String(scalar), charactersIgnoringModifiers: String(scalar), modifierFlags: [], keysym: keysym, keyCode: 0)
                 window.handle(.key(key, pressed: true, repeats: false))
                 window.handle(.key(key, pressed: false, repeats: false))
@@ -83,6 +168,9 @@ public final class InputDriver {
     /// Presses the key that types `keysym` (nothing, when the keymap has none).
     public func pressKey(keysym: UInt32) {
         guard let keyboard, let (code, _) = keyboard.keyCode(for: keysym) else { return }
+        if injection != nil {
+            return inject("key \(code) pressed") { try $0.key(code, pressed: true) }
+        }
         let press = keyboard.press(keyCode: code)
         window.handle(.key(Key(press, modifiers: keyboard.modifiers), pressed: true, repeats: press.repeats))
     }
@@ -90,6 +178,9 @@ public final class InputDriver {
     /// Releases the key that types `keysym`.
     public func releaseKey(keysym: UInt32) {
         guard let keyboard, let (code, _) = keyboard.keyCode(for: keysym) else { return }
+        if injection != nil {
+            return inject("key \(code) released") { try $0.key(code, pressed: false) }
+        }
         let modifiers = keyboard.modifiers
         keyboard.release(keyCode: code)
         let key = Key(characters: "", charactersIgnoringModifiers: "", modifierFlags: KeyModifierFlags(modifiers), keysym: keysym, keyCode: code)

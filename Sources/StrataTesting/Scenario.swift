@@ -48,6 +48,13 @@ public struct Scenario: Equatable, Sendable {
         case expectPixel(x: Int, y: Int, color: Color, tolerance: Int)
         /// Captures the screen into a PNG file.
         case capture(path: String)
+        /// Clicks at a point of the window through the compositor's seat (injected
+        /// input: kwin, mutter); passes when the window received the click. The
+        /// window must be at the output's origin (fullscreen or maximized).
+        case click(x: Int, y: Int)
+        /// Types text through the compositor's keyboard (US keymap); passes when
+        /// the window received every key.
+        case type(String)
         case close
         /// Sends requests the protocol forbids (on objects of their own).
         case misuse(ProtocolMisuse)
@@ -110,6 +117,10 @@ public struct Scenario: Equatable, Sendable {
                 }
                 step = .expectPixel(x: x, y: y, color: color, tolerance: tolerance)
             case "capture": step = .capture(path: try reader.word("a file name"))
+            case "click":
+                let (x, y) = try reader.point()
+                step = .click(x: x, y: y)
+            case "type": step = .type(try reader.word("text in quotes"))
             case "close": step = .close
             case "misuse":
                 let (name, column) = try reader.next("a misuse (\(ProtocolMisuse.allCases.map(\.rawValue).joined(separator: ", ")))")

@@ -106,6 +106,7 @@ public final class ScenarioRunner {
             w.rootView.addSubview(c)
             w.show()
             (window, card) = (w, c)
+            driver = nil
         case .waitConfigure:
             let w = try needWindow()
             try wait("the first configure and frame") { (w.toplevel?.isConfigured ?? false) && (w.toplevel?.frameNumber ?? 0) > 0 }
@@ -159,6 +160,10 @@ public final class ScenarioRunner {
         case let .capture(path):
             let full = path.hasPrefix("/") ? path : directory + "/" + path
             try compositor.screenshot(timeout: stepTimeout).writePNG(to: full)
+        case let .click(x, y):
+            try deliver(to: try needWindow()) { $0.click(at: Point(x: Double(x), y: Double(y))) }
+        case let .type(text):
+            try deliver(to: try needWindow()) { $0.type(text) }
         case .close:
             try needWindow().close()
             window = nil
@@ -167,6 +172,18 @@ public final class ScenarioRunner {
         case let .expectProtocolError(interface, code):
             try expectProtocolError(interface: interface, code: code, on: display)
         }
+    }
+
+    private var driver: InputDriver?
+
+    /// Sends input through the window's driver of injected input (made once per
+    /// window); fails with what the compositor did not deliver.
+    private func deliver(to window: Window, _ send: (InputDriver) -> Void) throws {
+        let d = try driver ?? InputDriver(window: window, injecting: try compositor.injectedInput())
+        driver = d
+        let before = d.errors.count
+        send(d)
+        if let first = d.errors.dropFirst(before).first { throw StepFailure(message: first) }
     }
 
     /// Turns the loop until the connection fails; passes when it failed with exactly this error.
@@ -224,6 +241,8 @@ public final class ScenarioRunner {
         case let .expectIdle(s): "expect-idle \(s)"
         case let .expectPixel(x, y, _, t): "expect-pixel \(x),\(y)" + (t > 0 ? " tolerance \(t)" : "")
         case let .capture(path): "capture \(path)"
+        case let .click(x, y): "click \(x),\(y)"
+        case let .type(text): "type \"\(text)\""
         case .close: "close"
         case let .misuse(m): "misuse \(m.rawValue)"
         case let .expectProtocolError(i, c): "expect-protocol-error \(i) \(c)"

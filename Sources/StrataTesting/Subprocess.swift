@@ -6,14 +6,25 @@ public struct Subprocess: Sendable {
     public let pid: pid_t
 
     /// Starts `arguments[0]` (looked up in PATH) with the current environment
-    /// plus `environment`, in `directory`, its stdout and stderr appended to `logPath`.
-    static func spawn(_ arguments: [String], environment: [String: String], directory: String?, logPath: String) throws(CompositorError) -> Subprocess {
+    /// plus `environment`, in `directory`, its stdout and stderr appended to
+    /// `logPath` — or its stdin and stdout on the given descriptors (a pipe's
+    /// ends), stderr still to the log.
+    static func spawn(_ arguments: [String], environment: [String: String], directory: String?, logPath: String,
+                      standardInput: Int32? = nil, standardOutput: Int32? = nil) throws(CompositorError) -> Subprocess {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 1, logPath, O_WRONLY | O_CREAT | O_APPEND, 0o644)
-        posix_spawn_file_actions_adddup2(&actions, 1, 2)
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 2, logPath, O_WRONLY | O_CREAT | O_APPEND, 0o644)
+        if let standardOutput {
+            posix_spawn_file_actions_adddup2(&actions, standardOutput, 1)
+        } else {
+            posix_spawn_file_actions_adddup2(&actions, 2, 1)
+        }
+        if let standardInput {
+            posix_spawn_file_actions_adddup2(&actions, standardInput, 0)
+        } else {
+            posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        }
         if let directory { strata_spawn_addchdir(&actions, directory) }
 
         var env: [String: String] = [:]
@@ -38,7 +49,6 @@ public struct Subprocess: Sendable {
 
     /// Waits up to `timeout` seconds for the process to exit; its exit status, or nil if still running.
     @discardableResult
-    /// Waits up to `timeout` seconds; the exit status, or nil when still running.
     public func wait(timeout: Double) -> Int32? {
         let deadline = now() + timeout
         repeat {
@@ -52,7 +62,6 @@ public struct Subprocess: Sendable {
     }
 
     /// Asks the process to stop (SIGTERM), then kills it (SIGKILL) if it has not within `grace` seconds.
-    /// SIGTERM, then SIGKILL after `grace` seconds.
     public func terminate(grace: Double = 3) {
         kill(pid, SIGTERM)
         if wait(timeout: grace) == nil {
@@ -60,6 +69,25 @@ public struct Subprocess: Sendable {
             wait(timeout: 2)
         }
     }
+}
+
+/// A program of `Tools/` compiled from its one C file on first use into
+/// `directory` (with `cc` or `clang` and the `pkg-config` packages named):
+/// the path of the executable.
+@MainActor
+func buildTool(_ name: String, source: String, packages: String, in directory: String) throws(CompositorError) -> String {
+    let tool = directory + "/" + name
+    guard access(tool, X_OK) != 0 else { return tool }
+    let here = String(#filePath)
+    guard let sources = here.firstRange(of: "/Sources/StrataTesting/") else { throw .launchFailed(command: name, errno: ENOENT) }
+    let path = String(here[..<sources.lowerBound]) + "/Tools/" + source
+    let log = directory + "/\(name)-build.log"
+    let compile = "\"$(command -v cc || command -v clang)\" -O2 -o '\(tool)' '\(path)' $(pkg-config --cflags --libs \(packages))"
+    let build = try Subprocess.spawn(["sh", "-c", compile], environment: [:], directory: directory, logPath: log)
+    guard build.wait(timeout: 60) == 0 else {
+        throw .notReady("cannot build \(name) (needs cc and the development files of \(packages)): " + tail(of: log))
+    }
+    return tool
 }
 
 func now() -> Double {

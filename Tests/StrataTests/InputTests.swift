@@ -434,7 +434,7 @@ struct KWinInputTests {
         try input.click(atX: 230, y: 90)
         try display.connection.dispatch(until: { log.log.contains { $0.hasPrefix("ended") } }, timeout: 5, what: "a touch on the other view")
         #expect(presses == 1, "\(log.log)")
-        try input.scroll(by: 15)
+        try input.scroll(dx: 0, dy: 15)
         try display.connection.dispatch(until: { log.log.contains { $0.hasPrefix("scroll") } }, timeout: 5, what: "the wheel over the other view")
         // A finger on the button presses it too.
         try input.touchDown(1, x: 100, y: 60)

@@ -67,6 +67,11 @@ func appOnKWin(width: Int = 640, height: Int = 480) throws -> (HeadlessKWin, Dis
     try app { try HeadlessKWin(width: width, height: height) }
 }
 
+@MainActor
+func appOnMutter(width: Int = 640, height: Int = 480) throws -> (HeadlessMutter, Display) {
+    try app { try HeadlessMutter(width: width, height: height) }
+}
+
 /// The application connected to the compositor `start` makes.
 @MainActor
 private func app<C: Compositor>(on start: () throws -> C) throws -> (C, Display) {

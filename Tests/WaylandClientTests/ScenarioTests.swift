@@ -23,9 +23,12 @@ struct ScenarioParserTests {
             expect-idle 1
             expect-pixel 10,20 #ff0000 tolerance 4
             capture out.png
+            click 12,34
+            type "hello, world"
             close
             """)
-        #expect(s.lines.count == 13)
+        #expect(s.lines.count == 15)
+        #expect(s.lines[12].step == .click(x: 12, y: 34) && s.lines[13].step == .type("hello, world"))
         #expect(s.lines[0].number == 2)
         #expect(s.lines[0].step == .window(title: "two words", width: 320, height: 240, color: Color(rgba8: 0x33, 0x66, 0xcc)))
         #expect(s.lines[1].number == 4)
@@ -51,6 +54,8 @@ struct ScenarioParserTests {
         #expect(error("expect-pixel 1,2 #00ff00 tolerance 300") == "line 1, column 36: '300' is not a tolerance from 0 to 255")
         #expect(error("expect-pixel 1,2 #00ff00 margin 3") == "line 1, column 26: expected 'tolerance', not 'margin'")
         #expect(error("expect-pixel 1,2 red") == "line 1, column 18: 'red' is not a colour #rrggbb")
+        #expect(error("click 1") == "line 1, column 7: '1' is not a point X,Y")
+        #expect(error("type") == "line 1, column 6: expected text in quotes")
         #expect(error("close now") == "line 1, column 7: unexpected 'now'")
         #expect(error("sleep -1") == "line 1, column 7: '-1' is not a time in seconds (0 to 3600)")
         #expect(error("sleep nan") == "line 1, column 7: 'nan' is not a time in seconds (0 to 3600)")
@@ -85,16 +90,31 @@ struct ScenarioRunnerTests {
         close
         """
 
-    @Test("a scenario passes on weston, sway and kwin: configure, fullscreen, pixels, frames while animating, idle after")
+    @Test("a scenario passes on weston, sway, kwin and mutter: configure, fullscreen, pixels, frames while animating, idle after")
     func passesOnWestonAndSway() throws {
         let scenario = try Scenario(parsing: passing)
-        for compositor in [try HeadlessWeston(), try HeadlessSway(), try HeadlessKWin()] as [any Compositor] {
+        for compositor in [try HeadlessWeston(), try HeadlessSway(), try HeadlessKWin(), try HeadlessMutter()] as [any Compositor] {
             defer { compositor.stop() }
             let report = ScenarioRunner(compositor: compositor).run(scenario)
             #expect(report.passed, "\(report.table)")
             #expect(report.steps.count == 10)
             #expect(report.json.contains("\"passed\": true"))
         }
+    }
+
+    @Test("injected input: click and type reach the window through kwin's and mutter's seats; weston has none and the step says so")
+    func injectedInput() throws {
+        let script = try Scenario(parsing: "window w 320x240 #336699\nwait-configure\nfullscreen on\nsleep 0.3\nclick 50,50\ntype \"Hi there\"\nclose")
+        for compositor in [try HeadlessKWin(), try HeadlessMutter()] as [any Compositor] {
+            defer { compositor.stop() }
+            let report = ScenarioRunner(compositor: compositor).run(script)
+            #expect(report.passed && report.steps.count == 7, "\(report.table)")
+        }
+        let weston = try HeadlessWeston()
+        defer { weston.stop() }
+        let report = ScenarioRunner(compositor: weston).run(script)
+        #expect(!report.passed && report.steps.count == 5)
+        #expect(report.steps.last?.message?.contains("weston offers no input injection") == true, "\(report.table)")
     }
 
     @Test("failures are reported with their reason and end the run: a wrong pixel, a size never reached (bounded), a compositor killed")

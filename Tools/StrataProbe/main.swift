@@ -5,7 +5,7 @@ import StrataTesting
 import WaylandClient
 
 let usage = """
-    usage: strata-probe COMMAND [--compositor weston|sway|cage|kwin] [options]
+    usage: strata-probe COMMAND [--compositor weston|sway|cage|mutter|kwin] [options]
 
     commands:
       compositors        which compositors this machine can start headless, one a line
@@ -13,7 +13,7 @@ let usage = """
       pacing             shows an animated window for --seconds (default 5) and reports how
                          the compositor paced it: frames and callbacks per second, callback
                          intervals, callback→commit, commit→present where presentation works
-      capture FILE.png   the compositor's whole output, as a PNG (headless weston, sway and cage)
+      capture FILE.png   the compositor's whole output, as a PNG
       run SCRIPT         runs a scripted scenario (a window, its pixels, resizes, animations,
                          idleness; see the README) and reports each step: pass or fail
 
@@ -39,7 +39,8 @@ let usage = """
 /// The launchers this tool knows, by name.
 @MainActor
 func launchers() -> [(name: String, start: () throws -> any Compositor)] {
-    [("weston", { try HeadlessWeston() }), ("sway", { try HeadlessSway() }), ("cage", { try HeadlessCage() }), ("kwin", { try HeadlessKWin() })]
+    [("weston", { try HeadlessWeston() }), ("sway", { try HeadlessSway() }), ("cage", { try HeadlessCage() }), ("mutter", { try HeadlessMutter() }),
+     ("kwin", { try HeadlessKWin() })]
 }
 
 func fail(_ message: String, status: Int32 = 1) -> Never {

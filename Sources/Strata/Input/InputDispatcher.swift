@@ -66,6 +66,7 @@ final class InputDispatcher {
             if button == .left {
                 if pressed, touches[-1] == nil { begin(id: -1, type: .indirectPointer, at: p, time: now) }
                 if !pressed { end(id: -1, time: now) }
+                if pointerGrabPending { endPointerGrab(time: now) }
             } else if pressed != pointerButtons.contains(button) {
                 if pressed { pointerButtons.insert(button) } else { pointerButtons.remove(button) }
                 hitView(at: p)?.pointerButton(button, pressed: pressed, with: Event(type: .touches, timestamp: now))
@@ -153,7 +154,26 @@ final class InputDispatcher {
     }
 
     private func cancelAllTouches(time: Double) {
-        for (id, touch) in touches {
+        for id in touches.keys { cancel(id: id, time: time) }
+    }
+
+    /// The compositor took the pointer for an interactive move or resize: the
+    /// press that asked for it may never be released to the window (mutter sends
+    /// no release after its grab), so its touch is cancelled once its delivery is
+    /// over, as UIKit cancels a touch the system takes over. It still counts as a
+    /// tap, so a second press makes a double click (the title bar maximizes).
+    func pointerGrabbed() { pointerGrabPending = true }
+    private var pointerGrabPending = false
+
+    private func endPointerGrab(time: Double) {
+        pointerGrabPending = false
+        guard let touch = touches[-1] else { return }
+        cancel(id: -1, time: time)
+        lastTap = (time, touch.windowLocation, touch.tapCount)
+    }
+
+    private func cancel(id: Int, time: Double) {
+        if let touch = touches[id] {
             touch.phase = .cancelled
             touch.timestamp = time
             let event = currentEvent(time)

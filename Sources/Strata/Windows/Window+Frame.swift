@@ -90,9 +90,15 @@ final class OnscreenWindow {
         let xdg = toplevel.toplevel
         switch request {
         case .move:
-            if let p = latestPress { xdg.move(seat: p.seat.proxy, serial: p.serial) }
+            if let p = latestPress {
+                xdg.move(seat: p.seat.proxy, serial: p.serial)
+                window.input.pointerGrabbed()
+            }
         case let .resize(edge):
-            if let p = latestPress { xdg.resize(seat: p.seat.proxy, serial: p.serial, edges: edge) }
+            if let p = latestPress {
+                xdg.resize(seat: p.seat.proxy, serial: p.serial, edges: edge)
+                window.input.pointerGrabbed()
+            }
         case let .showMenu(point):
             let m = Double(toplevel.margins.left)
             if let p = latestPress { xdg.showWindowMenu(seat: p.seat.proxy, serial: p.serial, x: Int32(point.x - m), y: Int32(point.y - m)) }

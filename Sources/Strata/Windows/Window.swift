@@ -100,8 +100,13 @@ public final class Window: Responder {
 
     /// Delivers input as a seat would (`InputDriver` and the compositor's seat use it).
     public func handle(_ event: WindowInput) {
+        handledInputCount &+= 1
         input.handle(event)
     }
+
+    /// How many input events the window has been given (``handle(_:)``): a
+    /// test that injects input into a compositor waits for it to change.
+    public private(set) var handledInputCount = 0
 
     /// Key repeat: repeats per second (0: none) and the delay before the first,
     /// as the compositor's `repeat_info` says (25/s after 0.6 s until it does).

@@ -1,0 +1,122 @@
+import Testing
+import PixmanRender
+import WaylandClient
+@testable import Strata
+@testable import StrataTesting
+
+/// GNOME's mutter, headless, with real input through its RemoteDesktop API and
+/// captures through its ScreenCast stream (PipeWire). GNOME offers no
+/// server-side decorations: windows draw their own title bar and edges (W1).
+@MainActor
+@Suite("mutter: real input, client-side decorations, screen cast", .serialized)
+struct MutterTests {
+    @Test("rules H1, H5, H6 end to end on mutter through InputDriver: a click presses a button, keys type into a field, the screen shows it")
+    func inputDriverOnMutter() throws {
+        let (mutter, _) = try appOnMutter()
+        defer { withExtendedLifetime(mutter) { Application.shared.disconnect() } }
+        let window = Window(title: "input", size: Size(width: 300, height: 200))
+        window.backgroundColor = Color(rgba8: 0x33, 0x66, 0xcc)
+        let button = Button(frame: Rect(x: 40, y: 40, width: 120, height: 40))
+        button.setTitle("Press", for: .normal)
+        var presses = 0
+        button.addAction(for: .touchUpInside) { _ in presses += 1 }
+        let field = TextField(frame: Rect(x: 40, y: 120, width: 200, height: 32))
+        let marker = View(frame: Rect(x: 400, y: 300, width: 50, height: 50))
+        marker.backgroundColor = .red
+        for v in [button, field, marker] { window.rootView.addSubview(v) }
+        window.show()
+        window.isFullscreen = true   // at the output's origin: output coordinates are the window's
+        try wait(until: { window.isFullscreen && window.size.width == 640 && (window.toplevel?.frameNumber ?? 0) > 0 }, "the fullscreen window")
+        let driver = InputDriver(window: window, injecting: try mutter.input())
+        driver.click(at: Point(x: 100, y: 60))
+        #expect(presses == 1)
+        driver.click(at: Point(x: 425, y: 325))   // not on the button
+        #expect(presses == 1)
+        driver.click(at: Point(x: 140, y: 136))
+        #expect(field.isFirstResponder)
+        driver.type("Hi!")
+        #expect(field.text == "Hi!")
+        #expect(driver.errors.isEmpty, "\(driver.errors)")
+        let shot = try mutter.screenshot(timeout: 10)
+        #expect(shot.width == 640 && shot.height == 480)
+        #expect(shot.rgba8(x: 425, y: 325) == (255, 0, 0, 255) && shot.rgba8(x: 20, y: 300) == (0x33, 0x66, 0xcc, 255))
+    }
+
+    @Test("rule W1 end to end on mutter: dragging the client-side title bar moves the window; its corner resizes it")
+    func decorationsMoveAndResizeOnMutter() throws {
+        let (mutter, _) = try appOnMutter()
+        defer { withExtendedLifetime(mutter) { Application.shared.disconnect() } }
+        let window = Window(title: "drag me", size: Size(width: 240, height: 160))
+        window.backgroundColor = Color(rgba8: 0xcc, 0x33, 0x99)
+        window.show()
+        try wait(until: { window.decorations != nil && (window.toplevel?.frameNumber ?? 0) > 0 }, "the window with its own decorations (\(window.decorations != nil) \(window.toplevel?.frameNumber ?? 0) \(window.size))")
+        let input = try mutter.input()
+        let before = try contentBox(in: try mutter.screenshot(timeout: 10))
+        #expect(before.width == 240 && before.height == 160, "\(before)")
+
+        // Press on the title bar, drag 80 right and 60 down, release.
+        let title = (x: Double(before.x + 60), y: Double(before.y) - WindowDecorations.titleBarHeight / 2)
+        try drag(input, from: title, by: (80, 60))
+        var after = before
+        try eventually("the window moved by the drag") {
+            after = try contentBox(in: try mutter.screenshot(timeout: 10))
+            return after.x == before.x + 80 && after.y == before.y + 60
+        }
+        #expect(after.width == 240 && after.height == 160)
+
+        // The bottom-right corner, in the resize margin outside the content.
+        let corner = (x: Double(after.x + after.width) + WindowDecorations.margin / 2, y: Double(after.y + after.height) + WindowDecorations.margin / 2)
+        try drag(input, from: corner, by: (50, 30))
+        try wait(until: { window.size == Size(width: 290, height: 190) }, "the window resized by its corner (\(window.size), \(String(describing: window.onscreen?.lastDecorationRequest)))")
+        try eventually("the screen showing the resized window") {
+            let box = try contentBox(in: try mutter.screenshot(timeout: 10))
+            return box.x == after.x && box.y == after.y && box.width == 290 && box.height == 190
+        }
+    }
+
+    /// Press, move in steps (mutter's grab follows motion), release; the app's
+    /// connection dispatched between steps so it asks for the move or resize.
+    private func drag(_ input: MutterRemoteInput, from start: (x: Double, y: Double), by delta: (Double, Double)) throws {
+        try input.movePointer(toX: start.x, y: start.y)
+        try turn(0.1)
+        try input.button(PointerButton.left.code, pressed: true)
+        try turn(0.1)
+        for i in 1...10 {
+            let t = Double(i) / 10
+            try input.movePointer(toX: start.x + delta.0 * t, y: start.y + delta.1 * t)
+            try turn(0.03)
+        }
+        try input.button(PointerButton.left.code, pressed: false)
+        try turn(0.2)
+    }
+
+    private func wait(until condition: () -> Bool, _ what: @autoclosure () -> String) throws {
+        try #require(try Application.shared.loop?.turn(until: condition, timeout: 10) == true, "\(what()) within 10 s")
+    }
+
+    private func turn(_ seconds: Double) throws { try Application.shared.loop?.turn(for: seconds) }
+
+    /// Retries `check` for up to five seconds (the compositor shows changes a frame or two later).
+    private func eventually(_ what: String, _ check: () throws -> Bool) throws {
+        let deadline = MonotonicMediaClock().now + 5
+        while try !check() {
+            guard MonotonicMediaClock().now < deadline else {
+                Issue.record("\(what): not within 5 s")
+                return
+            }
+            try turn(0.1)
+        }
+    }
+
+    /// Where the window's content (its magenta background) is on the screen.
+    private func contentBox(in shot: RenderedImage) throws -> (x: Int, y: Int, width: Int, height: Int) {
+        var minX = Int.max, minY = Int.max, maxX = -1, maxY = -1
+        for y in 0..<shot.height {
+            for x in 0..<shot.width where shot.rgba8(x: x, y: y) == (0xcc, 0x33, 0x99, 255) {
+                minX = min(minX, x); maxX = max(maxX, x); minY = min(minY, y); maxY = max(maxY, y)
+            }
+        }
+        try #require(maxX >= 0, "the window's content is on the screen")
+        return (minX, minY, maxX - minX + 1, maxY - minY + 1)
+    }
+}
