@@ -70,6 +70,7 @@ public final class HeadlessMutter: Compositor {
     /// reaches clients (made with mutter).
     public func input() throws(CompositorError) -> MutterRemoteInput {
         if let remote { return remote }
+        guard process != nil else { throw .notReady("mutter has been stopped") }
         if media.isEmpty {
             for (program, settle) in [("pipewire", 0.3), ("wireplumber", 0.0)] {
                 media.append(try Subprocess.spawn(["setpriv", "--pdeathsig", "KILL", "--", program], environment: environment,
@@ -99,9 +100,10 @@ public final class HeadlessMutter: Compositor {
     public func stop() {
         remote?.close()
         remote = nil
-        process?.terminate()
+        // mutter and WirePlumber take seconds over SIGTERM; nothing of theirs outlives the run.
+        process?.terminate(grace: 0.3)
         process = nil
-        for p in media.reversed() { p.terminate() }
+        for p in media.reversed() { p.terminate(grace: 0.3) }
         media = []
         bus?.stop()
         bus = nil

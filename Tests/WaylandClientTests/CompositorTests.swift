@@ -60,6 +60,25 @@ struct CompositorTests {
         #expect(!processTable().contains { $0.contains("cage") && $0.contains(directory) })
     }
 
+    @Test("mutter: starts headless with its bus, PipeWire and RemoteDesktop session, offers no server-side decorations, captures, and stops everything")
+    func mutter() throws {
+        let mutter = try HeadlessMutter(width: 400, height: 300)
+        let directory = mutter.runtimeDirectory
+        let c = CompositorCapabilities(try mutter.connect())
+        #expect(c.has(.xdgShell) && c.has(.presentationFeedback) && c.has(.textInput) && !c.has(.serverSideDecorations))
+        #expect(c.seatCapabilities.contains(.pointer) && c.seatCapabilities.contains(.keyboard), "the session's devices are there from the start")
+        let shot = try mutter.screenshot()
+        #expect(shot.width == 400 && shot.height == 300)
+        #expect(processTable(file: "environ").filter { $0.contains("XDG_RUNTIME_DIR=\(directory)") }.count == 4,
+                "mutter, PipeWire, WirePlumber and the RemoteDesktop helper")
+        #expect(processTable().contains { $0.contains("dbus-daemon") && $0.contains(directory) })
+        mutter.stop()
+        #expect(access(directory, F_OK) != 0)
+        #expect(!processTable(file: "environ").contains { $0.contains("XDG_RUNTIME_DIR=\(directory)") })
+        #expect(!processTable().contains { $0.contains(directory) })
+        #expect(throws: CompositorError.notReady("mutter has been stopped")) { try mutter.input() }
+    }
+
     @Test("attaching to a running compositor through WAYLAND_DISPLAY; a missing one is a clear error")
     func attach() throws {
         let weston = try HeadlessWeston()
@@ -78,10 +97,10 @@ struct CompositorTests {
 }
 }
 
-/// The command lines of the running processes.
-func processTable() -> [String] {
+/// The command lines of the running processes (or, with `file: "environ"`, their environments).
+func processTable(file: String = "cmdline") -> [String] {
     listProcessDirectories().compactMap { pid in
-        guard let f = fopen("/proc/\(pid)/cmdline", "r") else { return nil }
+        guard let f = fopen("/proc/\(pid)/\(file)", "r") else { return nil }
         defer { fclose(f) }
         var bytes: [UInt8] = []
         var c = fgetc(f)

@@ -31,7 +31,7 @@ let usage = """
       window "TITLE" WxH [#rrggbb]   wait-configure   resize WxH   wait-size WxH
       fullscreen on|off   maximize on|off   animate SECONDS   wait-frames N
       sleep SECONDS   expect-idle SECONDS   expect-pixel X,Y #rrggbb [tolerance N]
-      capture FILE.png   close
+      capture FILE.png   click X,Y   type "TEXT"   (injected input: kwin, mutter)   close
       misuse unconfigured-buffer|zero-size-positioner|second-role
       expect-protocol-error INTERFACE CODE     (last: the error ends the connection)
     """
