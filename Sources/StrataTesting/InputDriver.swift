@@ -121,6 +121,29 @@ public final class InputDriver {
 
     public func leave() { window.handle(.pointerLeft) }
 
+    // MARK: Drag and drop
+
+    /// A drag from another app carrying `items`: it comes over the window at the
+    /// first of `points`, moves through the rest, and is dropped at the last
+    /// (or leaves, when `drop` is false) — the path a seat's drag takes. Returns
+    /// what the drop did (`.cancel` when nothing took it, or it left).
+    @discardableResult
+    public func dragFromOtherApp(_ items: [DragItem], through points: [Point], allowed: Set<DropOperation> = [.copy], drop: Bool = true) -> DropOperation {
+        guard let first = points.first else { return .cancel }
+        let offers = DragItem.offers(items)
+        window.handleDrop(.entered(first, types: offers.map(\.mimeType), allowed: allowed) { type, done in
+            done(offers.first { $0.mimeType == type }?.bytes)
+        })
+        for p in points.dropFirst() { window.handleDrop(.moved(p)) }
+        guard drop else {
+            window.handleDrop(.left)
+            return .cancel
+        }
+        var result = DropOperation.cancel
+        window.handleDrop(.dropped { result = $0 })
+        return result
+    }
+
     // MARK: Touch
 
     public func touchDown(_ id: Int, at point: Point) {

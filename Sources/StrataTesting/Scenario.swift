@@ -44,7 +44,8 @@ public struct Scenario: Equatable, Sendable {
         case sleep(seconds: Double)
         /// Checks that the window commits nothing for this long.
         case expectIdle(seconds: Double)
-        /// Captures the screen and checks a pixel (screen coordinates).
+        /// Captures the screen and checks a pixel (screen coordinates), capturing again
+        /// for up to 2 s until it matches (compositors show frames a little late).
         case expectPixel(x: Int, y: Int, color: Color, tolerance: Int)
         /// Captures the screen into a PNG file.
         case capture(path: String)

@@ -146,16 +146,23 @@ public final class ScenarioRunner {
             let after = w.toplevel?.frameNumber ?? 0
             if after != before { throw StepFailure(message: "\(after - before) frames committed while idle") }
         case let .expectPixel(x, y, color, tolerance):
-            try display.connection.roundtrip()
-            let shot = try compositor.screenshot(timeout: stepTimeout)
-            guard x < shot.width, y < shot.height else {
-                throw StepFailure(message: "\(x),\(y) is outside the \(shot.width)x\(shot.height) screen")
-            }
-            let p = shot.rgba8(x: x, y: y)
-            let want = (Int((color.red * 255).rounded()), Int((color.green * 255).rounded()), Int((color.blue * 255).rounded()))
-            let off = max(abs(Int(p.r) - want.0), abs(Int(p.g) - want.1), abs(Int(p.b) - want.2))
-            if off > tolerance {
-                throw StepFailure(message: "pixel \(x),\(y) is #\(Self.hex(p.r))\(Self.hex(p.g))\(Self.hex(p.b)), \(off) away from the expected colour (tolerance \(tolerance))")
+            // A compositor shows a frame some time after it is committed (mutter under
+            // load: a few hundred milliseconds): captures are retried for up to 2 s.
+            let give = MonotonicClock.now + min(2, stepTimeout)
+            while true {
+                try display.connection.roundtrip()
+                let shot = try compositor.screenshot(timeout: stepTimeout)
+                guard x < shot.width, y < shot.height else {
+                    throw StepFailure(message: "\(x),\(y) is outside the \(shot.width)x\(shot.height) screen")
+                }
+                let p = shot.rgba8(x: x, y: y)
+                let want = (Int((color.red * 255).rounded()), Int((color.green * 255).rounded()), Int((color.blue * 255).rounded()))
+                let off = max(abs(Int(p.r) - want.0), abs(Int(p.g) - want.1), abs(Int(p.b) - want.2))
+                if off <= tolerance { break }
+                if MonotonicClock.now > give {
+                    throw StepFailure(message: "pixel \(x),\(y) is #\(Self.hex(p.r))\(Self.hex(p.g))\(Self.hex(p.b)), \(off) away from the expected colour (tolerance \(tolerance))")
+                }
+                try turn(for: 0.1)
             }
         case let .capture(path):
             let full = path.hasPrefix("/") ? path : directory + "/" + path

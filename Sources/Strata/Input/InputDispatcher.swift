@@ -52,6 +52,8 @@ final class InputDispatcher {
 
     func handle(_ input: WindowInput) {
         let now = currentMediaTime()
+        defer { if let id = grabPending { endGrab(of: id, time: now) } }
+        if let drag = localDrag { followLocalDrag(drag, input) }
         switch input {
         case let .pointerMoved(p):
             pointerLocation = p
@@ -66,7 +68,6 @@ final class InputDispatcher {
             if button == .left {
                 if pressed, touches[-1] == nil { begin(id: -1, type: .indirectPointer, at: p, time: now) }
                 if !pressed { end(id: -1, time: now) }
-                if pointerGrabPending { endPointerGrab(time: now) }
             } else if pressed != pointerButtons.contains(button) {
                 if pressed { pointerButtons.insert(button) } else { pointerButtons.remove(button) }
                 hitView(at: p)?.pointerButton(button, pressed: pressed, with: Event(type: .touches, timestamp: now))
@@ -157,19 +158,47 @@ final class InputDispatcher {
         for id in touches.keys { cancel(id: id, time: time) }
     }
 
-    /// The compositor took the pointer for an interactive move or resize: the
-    /// press that asked for it may never be released to the window (mutter sends
-    /// no release after its grab), so its touch is cancelled once its delivery is
-    /// over, as UIKit cancels a touch the system takes over. It still counts as a
-    /// tap, so a second press makes a double click (the title bar maximizes).
-    func pointerGrabbed() { pointerGrabPending = true }
-    private var pointerGrabPending = false
+    /// The compositor took the pointer (`touchID` -1) or a finger for an
+    /// interactive move, resize or drag: the press that asked for it may never be
+    /// released to the window (mutter sends no release after its grab), so its
+    /// touch is cancelled once the event being handled is delivered, as UIKit
+    /// cancels a touch the system takes over. It still counts as a tap, so a
+    /// second press makes a double click (the title bar maximizes).
+    func grabbed(touchID: Int = -1) { grabPending = touchID }
+    private var grabPending: Int?
 
-    private func endPointerGrab(time: Double) {
-        pointerGrabPending = false
-        guard let touch = touches[-1] else { return }
-        cancel(id: -1, time: time)
+    private func endGrab(of id: Int, time: Double) {
+        grabPending = nil
+        guard let touch = touches[id] else { return }
+        cancel(id: id, time: time)
         lastTap = (time, touch.windowLocation, touch.tapCount)
+    }
+
+    // MARK: Drags within the window (offscreen)
+
+    /// A drag the window carries itself (no compositor): the touch or pointer
+    /// moving it, and who to tell how it ended.
+    struct LocalDrag {
+        let touchID: Int
+        let completion: (DropOperation) -> Void
+    }
+    var localDrag: LocalDrag?
+
+    /// The pointer or finger of a local drag moves it over the window's drop
+    /// targets and drops it where it is released.
+    private func followLocalDrag(_ drag: LocalDrag, _ input: WindowInput) {
+        switch input {
+        case let .pointerMoved(p) where drag.touchID == -1: window.drop.handle(.moved(p))
+        case let .touchMoved(id, p) where id == drag.touchID: window.drop.handle(.moved(p))
+        case .pointerButton(.left, false) where drag.touchID == -1, .touchUp(drag.touchID) where drag.touchID != -1:
+            localDrag = nil
+            window.drop.handle(.dropped(completion: drag.completion))
+        case .pointerLeft where drag.touchID == -1, .touchesCancelled:
+            localDrag = nil
+            window.drop.handle(.left)
+            drag.completion(.cancel)
+        default: break
+        }
     }
 
     private func cancel(id: Int, time: Double) {

@@ -47,6 +47,42 @@ final class SeatRouter {
         for kind in [Clipboard.Kind.clipboard, .primary] {
             if let clipboard = try? Clipboard(display: display, seat: seat, kind: kind) { clipboards.append((clipboard, seat)) }
         }
+        if let dnd = clipboards.last(where: { $0.1 === seat && $0.0.kind == .clipboard })?.0.dragAndDrop { routeDrops(of: dnd) }
+    }
+
+    /// The window a drag is over now.
+    private weak var dropWindow: Window?
+
+    /// Drags from any app over our surfaces go to their window's drop targets;
+    /// the target's answer is the MIME type and action accepted.
+    private func routeDrops(of dnd: DragAndDrop) {
+        func answer(_ op: DropOperation, _ types: [String]) {
+            let taken = op == .copy || op == .move
+            let type = ([DragItem.uriList] + DragItem.textTypes).first(where: types.contains)
+            dnd.accept(mimeType: taken ? type : nil, action: op.action)
+        }
+        var types: [String] = []
+        dnd.onTargetEvent = { [unowned self] event in
+            switch event {
+            case let .entered(surface, x, y, offered, actions):
+                dropWindow = window(for: surface)
+                types = offered
+                let load: (String, @escaping @MainActor ([UInt8]?) -> Void) -> Void = { type, done in
+                    dnd.receive(mimeType: type) { done(try? $0.get()) }
+                }
+                let op = dropWindow?.handleDrop(.entered(Point(x: x, y: y), types: offered, allowed: DropOperation.allowed(by: actions), load: load))
+                answer(op ?? .cancel, types)
+            case let .moved(x, y):
+                answer(dropWindow?.handleDrop(.moved(Point(x: x, y: y))) ?? .cancel, types)
+            case .left:
+                dropWindow?.handleDrop(.left)
+                dropWindow = nil
+            case .dropped:
+                guard let w = dropWindow else { return dnd.finishDrop() }
+                dropWindow = nil
+                w.handleDrop(.dropped { _ in dnd.finishDrop() })
+            }
+        }
     }
 
     private func window(for surface: WlSurface) -> Window? {

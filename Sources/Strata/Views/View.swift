@@ -166,6 +166,22 @@ open class View: Responder, LayerDelegate {
         recognizer.reset()
     }
 
+    /// Interactions added to the view: drag and drop (`UIView.interactions`).
+    public private(set) var interactions: [Interaction] = []
+
+    /// Adds an interaction (moving it from any other view).
+    public func addInteraction(_ interaction: Interaction) {
+        interaction.view?.removeInteraction(interaction)
+        interactions.append(interaction)
+        interaction.didMove(to: self)
+    }
+
+    public func removeInteraction(_ interaction: Interaction) {
+        guard interactions.contains(where: { $0 === interaction }) else { return }
+        interactions.removeAll { $0 === interaction }
+        interaction.didMove(to: nil)
+    }
+
     // MARK: Layout (overridable)
 
     /// Lays out the subviews (`layoutSubviews()`); called before a frame after

@@ -75,6 +75,11 @@ public final class Application: Responder {
         display == nil ? nil : seats.clipboards.first { $0.0.kind == kind }
     }
 
+    /// The drag and drop of `seat` (on its clipboard's data device).
+    func dragAndDrop(for seat: Seat) -> DragAndDrop? {
+        seats.clipboards.first { $0.1 === seat && $0.0.kind == .clipboard }?.0.dragAndDrop
+    }
+
     /// Closes every window and forgets the connection (tests end with it).
     public func disconnect() {
         for window in windows { window.close() }

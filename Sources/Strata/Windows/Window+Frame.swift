@@ -92,12 +92,12 @@ final class OnscreenWindow {
         case .move:
             if let p = latestPress {
                 xdg.move(seat: p.seat.proxy, serial: p.serial)
-                window.input.pointerGrabbed()
+                window.input.grabbed()
             }
         case let .resize(edge):
             if let p = latestPress {
                 xdg.resize(seat: p.seat.proxy, serial: p.serial, edges: edge)
-                window.input.pointerGrabbed()
+                window.input.grabbed()
             }
         case let .showMenu(point):
             let m = Double(toplevel.margins.left)

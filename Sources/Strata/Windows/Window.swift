@@ -94,6 +94,8 @@ public final class Window: Responder {
 
     /// The input path: hit testing, touches, gestures, keys (rules H1–H5).
     lazy var input = InputDispatcher(window: self)
+    /// Drags over the window, to its drop interactions.
+    lazy var drop = DropDispatcher(window: self)
 
     /// The cursor the pointer shows over the window now (rule H1's hit view's, or the arrow).
     public var cursor: Cursor { input.cursor }
@@ -330,5 +332,37 @@ public final class Window: Responder {
             Diagnostics.report(.invalidView("window size \(size) is not finite; clamped"))
         }
         return Size(width: clamp(size.width, lower.width, upper.width), height: clamp(size.height, lower.height, upper.height))
+    }
+}
+
+// MARK: Drag and drop
+
+extension Window {
+    /// Delivers a drag over the window (the seat's, or ``InputDriver``'s): what a
+    /// drop at its place would do, as the ``DropInteraction`` under it says.
+    @discardableResult
+    public func handleDrop(_ input: DropInput) -> DropOperation { drop.handle(input) }
+
+    /// Starts dragging `items` with the touch or pointer press that holds the
+    /// window now (`DragInteraction` calls it): through the compositor to any
+    /// app when the window is on one, else within the window. `completion`
+    /// gets the operation the drop performed, or `.cancel`.
+    func beginDrag(_ items: [DragItem], allowed: Set<DropOperation>, touchID: Int, completion: @escaping (DropOperation) -> Void) {
+        let offers = DragItem.offers(items)
+        guard !offers.isEmpty else { return completion(.cancel) }
+        input.grabbed(touchID: touchID)
+        var actions = DragAndDrop.Action()
+        for op in allowed { actions.formUnion(op.action) }
+        if let onscreen, let press = onscreen.latestPress, let dnd = Application.shared.dragAndDrop(for: press.seat) {
+            dnd.startDrag(offers, actions: actions.isEmpty ? .copy : actions, origin: onscreen.toplevel.surface, serial: press.serial) { action in
+                completion(action.map { $0.contains(.move) ? .move : .copy } ?? .cancel)
+            }
+            return
+        }
+        input.localDrag = InputDispatcher.LocalDrag(touchID: touchID, completion: completion)
+        let p = input.pointerLocation ?? .zero
+        drop.handle(.entered(p, types: offers.map(\.mimeType), allowed: allowed.isEmpty ? [.copy] : allowed) { type, done in
+            done(offers.first { $0.mimeType == type }?.bytes)
+        })
     }
 }

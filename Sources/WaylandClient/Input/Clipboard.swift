@@ -11,6 +11,8 @@ public final class Clipboard {
 
     public enum Kind: Sendable { case clipboard, primary }
     public let kind: Kind
+    /// Drag and drop on the clipboard's data device (the clipboard kind only).
+    public private(set) var dragAndDrop: DragAndDrop?
 
     private let connection: Connection
     /// A new source of the selection's protocol.
@@ -35,16 +37,15 @@ public final class Clipboard {
         connection = display.connection
         switch kind {
         case .clipboard:
-            guard let manager = display.dataDeviceManager else { throw .missingGlobal(interface: WlDataDeviceManager.interfaceName) }
-            let device = manager.getDataDevice(seat: seat.proxy)
+            let dnd = try DragAndDrop(display: display, seat: seat)
+            dragAndDrop = dnd
+            let manager = display.dataDeviceManager!
             makeSource = { manager.createDataSource() }
-            setSource = { device.setSelection(source: $0 as? WlDataSource, serial: $1) }
-            device.onEvent = { [unowned self] event in
-                switch event {
-                case let .dataOffer(offer): announce(offer)
-                case let .selection(offer): select(offer)
-                default: break   // drag and drop: not yet
-                }
+            setSource = { dnd.device.setSelection(source: $0 as? WlDataSource, serial: $1) }
+            dnd.onSelection = { [unowned self] offer, types in
+                if let old = selection, old.offer !== offer { old.offer.destroy() }
+                selection = offer.map { ($0, types) }
+                onChange?()
             }
         case .primary:
             guard let manager = display.primarySelectionManager else {

@@ -1,0 +1,102 @@
+import Testing
+import WaylandClient
+@testable import Strata
+@testable import StrataTesting
+
+/// Drag and drop: items and their MIME forms, drop targets, drags within a
+/// window offscreen (through `InputDriver`), and across clients on mutter.
+@MainActor
+@Suite("Drag and drop", .serialized)
+struct DragAndDropTests {
+    @Test("files travel as a text/uri-list of percent-encoded file URLs; a list from another app is read back to local paths")
+    func uriLists() {
+        let paths = ["/tmp/a b.txt", "/home/zoë/100%.png"]
+        let list = DragItem.uriList(paths)
+        #expect(list == "file:///tmp/a%20b.txt\r\nfile:///home/zo%C3%AB/100%25.png\r\n")
+        #expect(DragItem.paths(fromURIList: list) == paths)
+        // Comments, other schemes, localhost, bare newlines and a bad escape.
+        let foreign = "# from a file manager\nfile://localhost/etc/hosts\nhttps://example.com/x\nfile:///tmp/bad%zz\n\n"
+        #expect(DragItem.paths(fromURIList: foreign) == ["/etc/hosts", "/tmp/bad%zz"])
+        // What a drag offers: the list first for files, text types always.
+        let offers = DragItem.offers([.files(["/tmp/x"]), .text("hi")])
+        #expect(offers.first?.mimeType == "text/uri-list")
+        #expect(offers.contains { $0.mimeType == "text/plain;charset=utf-8" && $0.bytes == Array("hi".utf8) })
+        #expect(DragItem.offers([]).isEmpty && DragItem.offers([.text("")]).isEmpty)
+    }
+
+    /// A window with a drop target (an outer view whose inner part takes only files).
+    private func targets() -> (ViewFixture, InputDriver, outer: View, inner: View, log: Log) {
+        let f = ViewFixture()
+        let log = Log()
+        let outer = View(frame: Rect(x: 200, y: 50, width: 150, height: 150))
+        let inner = View(frame: Rect(x: 25, y: 25, width: 50, height: 50))
+        outer.addSubview(inner)
+        f.window.rootView.addSubview(outer)
+        let outerDrop = DropInteraction { items, session in log.entries.append("outer dropped \(items) at \(session.location(in: outer))") }
+        outerDrop.sessionDidExit = { _ in log.entries.append("outer exit") }
+        outer.addInteraction(outerDrop)
+        let innerDrop = DropInteraction { items, _ in log.entries.append("inner dropped \(items)") }
+        innerDrop.canHandle = { $0.hasFiles }
+        innerDrop.sessionDidUpdate = { _ in .move }
+        inner.addInteraction(innerDrop)
+        return (f, InputDriver(window: f.window), outer, inner, log)
+    }
+
+    final class Log { var entries: [String] = [] }
+
+    @Test("drops go to the deepest view whose interaction takes the drag, else up the chain; the operation is the target's, forbidden when not allowed")
+    func dropTargets() {
+        let (f, driver, outer, inner, log) = targets()
+        // Text over the inner view: it takes only files, so the outer one gets it.
+        #expect(driver.dragFromOtherApp([.text("hello")], through: [Point(x: 240, y: 90)]) == .copy)
+        #expect(log.entries == ["outer dropped [Strata.DragItem.text(\"hello\")] at (40.0, 40.0)"])
+        // Files over the inner view: it asks to move, which the source allows.
+        log.entries = []
+        #expect(driver.dragFromOtherApp([.files(["/tmp/a"])], through: [Point(x: 240, y: 90)], allowed: [.copy, .move]) == .move)
+        #expect(log.entries == ["inner dropped [Strata.DragItem.files([\"/tmp/a\"]), Strata.DragItem.text(\"/tmp/a\")]"])
+        // A move the source does not allow is forbidden: nothing is dropped.
+        log.entries = []
+        #expect(driver.dragFromOtherApp([.files(["/tmp/a"])], through: [Point(x: 240, y: 90)], allowed: [.copy]) == .cancel)
+        #expect(log.entries.isEmpty)
+        #expect(f.window.drop.operation == .cancel)
+        // Crossing from the outer view to empty space exits it; dropped nowhere: cancel.
+        #expect(driver.dragFromOtherApp([.text("x")], through: [Point(x: 210, y: 60), Point(x: 20, y: 20)]) == .cancel)
+        #expect(log.entries == ["outer exit"])
+        // Leaving without a drop exits too.
+        log.entries = []
+        #expect(driver.dragFromOtherApp([.text("x")], through: [Point(x: 210, y: 60)], drop: false) == .cancel)
+        #expect(log.entries == ["outer exit"])
+        // A hidden target takes nothing.
+        log.entries = []
+        outer.isHidden = true
+        #expect(driver.dragFromOtherApp([.text("x")], through: [Point(x: 210, y: 60)]) == .cancel && log.entries.isEmpty)
+        _ = inner
+    }
+
+    @Test("a drag begun on a view (10 points of movement) is dropped on another view of the window offscreen; the source's touches are cancelled; didEnd reports it")
+    func dragWithinWindow() {
+        let (f, driver, _, _, log) = targets()
+        let source = RecordingView(frame: Rect(x: 20, y: 20, width: 100, height: 100))
+        f.window.rootView.addSubview(source)
+        var ended: [DropOperation] = []
+        let drag = DragInteraction { point in point.x < 50 ? [.text("dragged")] : [] }
+        drag.didEnd = { ended.append($0) }
+        source.addInteraction(drag)
+        #expect(source.interactions.count == 1)
+        driver.drag(from: Point(x: 30, y: 30), to: Point(x: 300, y: 180), steps: 20)
+        #expect(ended == [.copy])
+        #expect(log.entries == ["outer dropped [Strata.DragItem.text(\"dragged\")] at (100.0, 130.0)"])
+        #expect(source.log.first == "began 1" && source.log.last == "cancelled", "\(source.log)")
+        // From a point where the view offers nothing, no drag: the touch stays the view's.
+        log.entries = []
+        source.log = []
+        driver.drag(from: Point(x: 80, y: 30), to: Point(x: 300, y: 180), steps: 20)
+        #expect(ended == [.copy] && log.entries.isEmpty)
+        #expect(source.log.last == "ended", "\(source.log)")
+        // Dropped where nothing takes it: cancel.
+        driver.drag(from: Point(x: 30, y: 30), to: Point(x: 150, y: 350), steps: 20)
+        #expect(ended == [.copy, .cancel])
+        source.removeInteraction(drag)
+        #expect(source.interactions.isEmpty && source.gestureRecognizers.isEmpty)
+    }
+}
