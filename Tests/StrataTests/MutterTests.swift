@@ -80,6 +80,34 @@ struct MutterTests {
         }
     }
 
+    @Test("drag and drop through mutter: text dragged from one view to another with a real pointer travels as a Wayland drag (data device, pipe), and from another client")
+    func dragAndDropOnMutter() throws {
+        let (mutter, _) = try appOnMutter()
+        defer { withExtendedLifetime(mutter) { Application.shared.disconnect() } }
+        let window = Window(title: "drag", size: Size(width: 300, height: 200))
+        window.backgroundColor = Color(rgba8: 0x20, 0x20, 0x20)
+        let source = View(frame: Rect(x: 20, y: 20, width: 100, height: 100))
+        source.backgroundColor = .red
+        let target = View(frame: Rect(x: 300, y: 200, width: 200, height: 200))
+        target.backgroundColor = .blue
+        for v in [source, target] { window.rootView.addSubview(v) }
+        var ended: [DropOperation] = []
+        let interaction = DragInteraction { _ in [.text("from a view"), .files(["/tmp/dragged file.txt"])] }
+        interaction.didEnd = { ended.append($0) }
+        source.addInteraction(interaction)
+        var dropped: [[DragItem]] = []
+        target.addInteraction(DropInteraction { items, _ in dropped.append(items) })
+        window.show()
+        window.isFullscreen = true
+        try wait(until: { window.isFullscreen && window.size.width == 640 && (window.toplevel?.frameNumber ?? 0) > 0 }, "the fullscreen window")
+        try eventually("the fullscreen window on the screen") { try mutter.screenshot(timeout: 10).rgba8(x: 400, y: 300) == (0, 0, 255, 255) }
+        try drag(try mutter.input(), from: (70, 70), by: (330, 230))
+        try wait(until: { !dropped.isEmpty && !ended.isEmpty }, "the drop (dropped \(dropped), ended \(ended))")
+        #expect(dropped == [[.files(["/tmp/dragged file.txt"]), .text("from a view")]])
+        #expect(ended == [.copy])
+        #expect(Application.shared.dragAndDrop(for: try #require(window.onscreen?.latestPress?.seat))?.isDragging == false)
+    }
+
     /// Press, move in steps (mutter's grab follows motion), release; the app's
     /// connection dispatched between steps so it asks for the move or resize.
     private func drag(_ input: MutterRemoteInput, from start: (x: Double, y: Double), by delta: (Double, Double)) throws {

@@ -34,6 +34,9 @@ public final class DragAndDrop {
     private var announced: [(offer: WlDataOffer, types: [String], actions: Action)] = []
     /// The drag over us now.
     private var current: (offer: WlDataOffer?, serial: UInt32, accepted: Action)?
+    /// The drop being read: the compositor says `leave` right after `drop`, but
+    /// the offer must live until the data is read and the drop finished.
+    private var dropped: (offer: WlDataOffer?, accepted: Action)?
     /// Our own drag, while it lasts.
     private var source: WlDataSource?
     private var transfers: [PipeTransfer] = []
@@ -51,7 +54,12 @@ public final class DragAndDrop {
             case let .enter(serial, surface, x, y, offer): enter(serial: serial, surface: surface, x: x, y: y, offer: offer)
             case let .motion(_, x, y): if current != nil { onTargetEvent?(.moved(x: x, y: y)) }
             case .leave: leave()
-            case .drop: if current != nil { onTargetEvent?(.dropped) }
+            case .drop:
+                guard let c = current else { break }
+                current = nil
+                finishDrop()   // a drop still being read when another comes is abandoned
+                dropped = (c.offer, c.accepted)
+                onTargetEvent?(.dropped)
             case let .selection(offer):
                 let entry = offer.flatMap { o in announced.firstIndex { $0.offer === o }.map { announced.remove(at: $0) } }
                 // Offers announced and neither selected nor dragged in are stale.
@@ -105,7 +113,7 @@ public final class DragAndDrop {
     /// Reads the dropped data of `mimeType` (at most `limit` bytes within `timeout` seconds).
     public func receive(mimeType: String, limit: Int = 64 << 20, timeout: Double = 5,
                         completion: @escaping @MainActor @Sendable (Result<[UInt8], PipeTransfer.Failure>) -> Void) {
-        guard let offer = current?.offer else { return completion(.failure(.failed(errno: ENOENT))) }
+        guard let offer = dropped?.offer ?? current?.offer else { return completion(.failure(.failed(errno: ENOENT))) }
         var fds: [Int32] = [0, 0]
         guard pipe(&fds) == 0 else { return completion(.failure(.failed(errno: errno))) }
         for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
@@ -117,10 +125,10 @@ public final class DragAndDrop {
 
     /// Ends the drop: tells the source it succeeded (protocol version 3) and lets the offer go.
     public func finishDrop() {
-        guard let c = current else { return }
-        current = nil
-        if let offer = c.offer {
-            if offer.version >= 3, !c.accepted.isEmpty { offer.finish() }
+        guard let d = dropped else { return }
+        dropped = nil
+        if let offer = d.offer {
+            if offer.version >= 3, !d.accepted.isEmpty { offer.finish() }
             offer.destroy()
         }
         try? connection.flush()
