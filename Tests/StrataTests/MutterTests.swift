@@ -1,4 +1,5 @@
 import Testing
+import CPixman
 import PixmanRender
 import WaylandClient
 @testable import Strata
@@ -108,6 +109,71 @@ struct MutterTests {
         #expect(Application.shared.dragAndDrop(for: try #require(window.onscreen?.latestPress?.seat))?.isDragging == false)
     }
 
+    @Test("drag and drop from another client through mutter: a plain Wayland client drags text onto a Strata window, which reads it and finishes the drop")
+    func dropFromAnotherClientOnMutter() throws {
+        let (mutter, _) = try appOnMutter()
+        defer { withExtendedLifetime(mutter) { Application.shared.disconnect() } }
+        let window = Window(title: "target", size: Size(width: 560, height: 400))
+        window.backgroundColor = Color(rgba8: 0xcc, 0x33, 0x99)
+        var dropped: [[DragItem]] = []
+        window.rootView.addInteraction(DropInteraction { items, _ in dropped.append(items) })
+        window.show()
+        try wait(until: { (window.toplevel?.frameNumber ?? 0) > 0 }, "the Strata window")
+        var shown: (x: Int, y: Int, width: Int, height: Int)?
+        try eventually("the Strata window on the screen") {
+            shown = contentBox(in: try mutter.screenshot(timeout: 10))
+            return shown?.width == 560
+        }
+        let content = try #require(shown)
+
+        // The other client: a small green window (mutter centres it over ours), dragging text when pressed.
+        let other = try mutter.connect()
+        let source = ToplevelWindow(display: other, title: "source", width: 100, height: 100)
+        source.onDraw = { ctx in
+            var green = pixman_color_t(red: 0, green: 0xffff, blue: 0, alpha: 0xffff)
+            var all = pixman_rectangle16_t(x: 0, y: 0, width: UInt16(ctx.buffer.width), height: UInt16(ctx.buffer.height))
+            pixman_image_fill_rectangles(PIXMAN_OP_SRC, ctx.buffer.image, &green, 1, &all)
+            return .full
+        }
+        let seat = try #require(other.seats.values.first)
+        let dnd = try #require(try Clipboard(display: other, seat: seat).dragAndDrop)
+        var outcome: [DragAndDrop.Action?] = []
+        seat.onEvent = { event in
+            if case let .pointerButton(_, true, serial) = event {
+                dnd.startDrag([("text/plain;charset=utf-8", Array("from another app".utf8))], origin: source.surface, serial: serial) { outcome.append($0) }
+            }
+        }
+        try other.connection.dispatch(until: { source.frameNumber > 0 }, timeout: 10)
+        var green: (x: Int, y: Int, width: Int, height: Int)?
+        try eventually("the other client's window on the screen") {
+            try other.connection.roundtrip()
+            green = contentBox(in: try mutter.screenshot(timeout: 10), color: (0, 255, 0))
+            return green?.width == 100 && green?.height == 100
+        }
+        let start = (x: Double(try #require(green).x + 50), y: Double(try #require(green).y + 50))
+        let end = (x: Double(content.x + content.width / 2), y: Double(content.y + content.height / 2))
+        let input = try mutter.input()
+        try input.movePointer(toX: start.x, y: start.y)
+        try other.connection.roundtrip()
+        try input.button(PointerButton.left.code, pressed: true)
+        try other.connection.dispatch(until: { dnd.isDragging }, timeout: 5, what: "the other client starting its drag")
+        for i in 1...10 {   // onto the middle of the Strata window
+            let t = Double(i) / 10
+            try input.movePointer(toX: start.x + (end.x - start.x) * t, y: start.y + (end.y - start.y) * t)
+            try turn(0.03)
+            try other.connection.roundtrip()
+        }
+        try input.button(PointerButton.left.code, pressed: false)
+        let deadline = MonotonicMediaClock().now + 10
+        while (dropped.isEmpty || outcome.isEmpty) && MonotonicMediaClock().now < deadline {
+            try turn(0.02)
+            try other.connection.roundtrip()
+        }
+        #expect(dropped == [[.text("from another app")]])
+        #expect(outcome == [.copy])
+        withExtendedLifetime(source) {}
+    }
+
     /// Press, move in steps (mutter's grab follows motion), release; the app's
     /// connection dispatched between steps so it asks for the move or resize.
     private func drag(_ input: MutterRemoteInput, from start: (x: Double, y: Double), by delta: (Double, Double)) throws {
@@ -142,11 +208,11 @@ struct MutterTests {
         }
     }
 
-    /// Where the window's content (its magenta background) is on the screen, if it is.
-    private func contentBox(in shot: RenderedImage) -> (x: Int, y: Int, width: Int, height: Int)? {
+    /// Where the window's content (its magenta background, or `color`) is on the screen, if it is.
+    private func contentBox(in shot: RenderedImage, color: (UInt8, UInt8, UInt8) = (0xcc, 0x33, 0x99)) -> (x: Int, y: Int, width: Int, height: Int)? {
         var minX = Int.max, minY = Int.max, maxX = -1, maxY = -1
         for y in 0..<shot.height {
-            for x in 0..<shot.width where shot.rgba8(x: x, y: y) == (0xcc, 0x33, 0x99, 255) {
+            for x in 0..<shot.width where shot.rgba8(x: x, y: y) == (color.0, color.1, color.2, 255) {
                 minX = min(minX, x); maxX = max(maxX, x); minY = min(minY, y); maxY = max(maxY, y)
             }
         }

@@ -42,7 +42,8 @@ public final class Clipboard {
             let manager = display.dataDeviceManager!
             makeSource = { manager.createDataSource() }
             setSource = { dnd.device.setSelection(source: $0 as? WlDataSource, serial: $1) }
-            dnd.onSelection = { [unowned self] offer, types in
+            dnd.onSelection = { [weak self] offer, types in   // the drag and drop may outlive its clipboard
+                guard let self else { return }
                 if let old = selection, old.offer !== offer { old.offer.destroy() }
                 selection = offer.map { ($0, types) }
                 onChange?()
