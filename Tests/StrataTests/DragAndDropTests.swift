@@ -100,3 +100,28 @@ struct DragAndDropTests {
         #expect(source.interactions.isEmpty && source.gestureRecognizers.isEmpty)
     }
 }
+
+extension DragAndDropTests {
+    @Test("text (or a file's path) dropped on a text field goes in where it lands and makes the field first responder; a disabled field takes none")
+    func dropIntoTextField() {
+        let f = ViewFixture()
+        let field = TextField(frame: Rect(x: 20, y: 20, width: 300, height: 34))
+        field.text = "ab"
+        var changes = 0
+        field.addAction(for: .editingChanged) { _ in changes += 1 }
+        f.window.rootView.addSubview(field)
+        let driver = InputDriver(window: f.window)
+        // Dropped far right of the text: at its end.
+        #expect(driver.dragFromOtherApp([.text("cd")], through: [Point(x: 300, y: 37)]) == .copy)
+        #expect(field.text == "abcd" && field.isFirstResponder && changes == 1)
+        // Dropped at the left edge: before everything.
+        #expect(driver.dragFromOtherApp([.text(">")], through: [Point(x: 21, y: 37)]) == .copy)
+        #expect(field.text == ">abcd")
+        // A file comes with its path as text: the path goes in.
+        #expect(driver.dragFromOtherApp([.files(["/tmp/x"])], through: [Point(x: 21, y: 37)]) == .copy)
+        #expect(field.text == "/tmp/x>abcd")
+        field.isEnabled = false
+        #expect(driver.dragFromOtherApp([.text("x")], through: [Point(x: 100, y: 37)]) == .cancel)
+        #expect(field.text == "/tmp/x>abcd")
+    }
+}
