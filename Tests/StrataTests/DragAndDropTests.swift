@@ -125,3 +125,34 @@ extension DragAndDropTests {
         #expect(field.text == "/tmp/x>abcd")
     }
 }
+
+extension DragAndDropTests {
+    @Test("bad drops: bytes that are not UTF-8 arrive as U+FFFD; data that cannot be read is no drop (cancel, performDrop not called); a target removed mid-drag is exited")
+    func badDrops() {
+        let f = ViewFixture()
+        var received: [[DragItem]] = []
+        let target = View(frame: Rect(x: 0, y: 0, width: 100, height: 100))
+        f.window.rootView.addSubview(target)
+        target.addInteraction(DropInteraction { items, _ in received.append(items) })
+        func drop(_ bytes: [UInt8]?) -> DropOperation {
+            f.window.handleDrop(.entered(Point(x: 10, y: 10), types: ["text/plain"], allowed: [.copy]) { _, done in done(bytes) })
+            var result = DropOperation.cancel
+            f.window.handleDrop(.dropped { result = $0 })
+            return result
+        }
+        #expect(drop([0x61, 0xff, 0xfe, 0x62]) == .copy)
+        #expect(received == [[.text("a\u{FFFD}\u{FFFD}b")]])
+        #expect(drop(nil) == .cancel)
+        #expect(received.count == 1)
+        // Over the target, which is then removed: the next move finds nothing; the drop is refused.
+        #expect(f.window.handleDrop(.entered(Point(x: 10, y: 10), types: ["text/plain"], allowed: [.copy]) { _, done in done([0x61]) }) == .copy)
+        target.removeFromSuperview()
+        #expect(f.window.handleDrop(.moved(Point(x: 12, y: 12))) == .cancel)
+        var result = DropOperation.copy
+        f.window.handleDrop(.dropped { result = $0 })
+        #expect(result == .cancel && received.count == 1)
+        // Events with no drag under way change nothing.
+        #expect(f.window.handleDrop(.moved(Point(x: 1, y: 1))) == .cancel)
+        f.window.handleDrop(.left)
+    }
+}

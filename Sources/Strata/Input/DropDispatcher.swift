@@ -50,6 +50,8 @@ final class DropDispatcher {
             (self.session, self.target, self.load) = (nil, nil, nil)
             operation = .cancel
             Self.read(session, with: load) { items in
+                // Nothing could be read (the source vanished, sent nothing in time or too much): no drop.
+                guard !items.isEmpty else { return completion(.cancel) }
                 target.performDrop(items, session)
                 completion(op)
             }

@@ -232,19 +232,24 @@ public final class ToplevelWindow {
 
     func applyConfigure(size: (Int32, Int32)?, states newStates: Set<State>) {
         // 0 means "you choose"; absurd sizes are clamped to what a buffer can hold.
+        let (oldWidth, oldHeight) = (width, height)
         let limit = Int(Double(ShmBufferPool.maximumDimension) / max(1, scale))
         let w = size.map { Int($0.0) }.flatMap { $0 > 0 ? $0 : nil } ?? preferredWidth
         let h = size.map { Int($0.1) }.flatMap { $0 > 0 ? $0 : nil } ?? preferredHeight
         width = min(max(1, w), limit)
         height = min(max(1, h), limit)
+        let changed = (width, height) != (oldWidth, oldHeight) || newStates != states
         states = newStates
         let first = !isConfigured
         isConfigured = true
         onConfigure?(self)
         updateGeometry()
         needsRedraw = true
-        // The protocol wants a buffer committed after the ack: draw now, not at a callback.
-        if first || frameCallback == nil { draw(callbackTime: nil) }
+        // The protocol wants a buffer committed after the ack: draw now, not at a
+        // callback — also when one is pending but the size or state changed (mutter
+        // holds a callback until it paints the surface, which its fullscreen
+        // transition waits for: the window stayed at its old size).
+        if first || frameCallback == nil || changed { draw(callbackTime: nil) }
     }
 
     /// The compositor's preferred scale, in 120ths (`wp_fractional_scale_v1`): from
