@@ -238,7 +238,7 @@ public final class ToplevelWindow {
         let h = size.map { Int($0.1) }.flatMap { $0 > 0 ? $0 : nil } ?? preferredHeight
         width = min(max(1, w), limit)
         height = min(max(1, h), limit)
-        let changed = (width, height) != (oldWidth, oldHeight) || newStates != states
+        let resized = (width, height) != (oldWidth, oldHeight)
         states = newStates
         let first = !isConfigured
         isConfigured = true
@@ -246,10 +246,10 @@ public final class ToplevelWindow {
         updateGeometry()
         needsRedraw = true
         // The protocol wants a buffer committed after the ack: draw now, not at a
-        // callback — also when one is pending but the size or state changed (mutter
-        // holds a callback until it paints the surface, which its fullscreen
-        // transition waits for: the window stayed at its old size).
-        if first || frameCallback == nil || changed { draw(callbackTime: nil) }
+        // callback — also when one is pending but the size changed (mutter holds a
+        // callback until it paints the surface, which its fullscreen transition
+        // waits for: the window stayed at its old size).
+        if first || frameCallback == nil || resized { draw(callbackTime: nil) }
     }
 
     /// The compositor's preferred scale, in 120ths (`wp_fractional_scale_v1`): from
