@@ -622,3 +622,17 @@ extension SeatInputTests {
         #expect(field.log == before)
     }
 }
+
+extension CursorTests {
+    @Test("wp_cursor_shape_v1: every cursor a view asks for has the protocol's shape by its CSS name (values as the protocol defines them); other names fall back to the theme")
+    func cursorShapes() {
+        #expect(Seat.cursorShape(named: "default") == .default && WpCursorShapeDeviceV1.Shape.default.rawValue == 1)
+        #expect(Seat.cursorShape(named: "text")?.rawValue == 9 && Seat.cursorShape(named: "pointer")?.rawValue == 4)
+        #expect(Seat.cursorShape(named: "ew-resize") == .ewResize && Seat.cursorShape(named: "nwse-resize")?.rawValue == 29)
+        #expect(Seat.cursorShape(named: "zoom-out")?.rawValue == 34 && Seat.cursorShape(named: "se-resize") == .seResize)
+        let all: [Cursor] = [.arrow, .text, .pointingHand, .crosshair, .notAllowed, .openHand, .closedHand, .wait,
+                             .resizeTop, .resizeBottom, .resizeLeft, .resizeRight, .resizeTopLeft, .resizeTopRight, .resizeBottomLeft, .resizeBottomRight]
+        #expect(all.allSatisfy { Seat.cursorShape(named: $0.names[0]) != nil }, "each cursor's first name is a shape")
+        #expect(Seat.cursorShape(named: "left_ptr") == nil && Seat.cursorShape(named: "") == nil && Seat.cursorShape(named: "Default") == nil)
+    }
+}

@@ -25,6 +25,8 @@ public final class Display {
     public let primarySelectionManager: ZwpPrimarySelectionDeviceManagerV1?
     /// Input methods' text (`zwp_text_input_manager_v3`), when offered.
     public let textInputManager: ZwpTextInputManagerV3?
+    /// Cursors by shape name, drawn by the compositor (`wp_cursor_shape_manager_v1`), where offered.
+    public let cursorShapeManager: WpCursorShapeManagerV1?
     /// The outputs, as they come and go, with their scale.
     public private(set) var outputs: [UInt32: Output] = [:]
     /// The seats, as they come and go, with their capabilities.
@@ -54,6 +56,7 @@ public final class Display {
         dataDeviceManager = registry.bindIfOffered(WlDataDeviceManager.self)
         primarySelectionManager = registry.bindIfOffered(ZwpPrimarySelectionDeviceManagerV1.self)
         textInputManager = registry.bindIfOffered(ZwpTextInputManagerV3.self)
+        cursorShapeManager = registry.bindIfOffered(WpCursorShapeManagerV1.self)
 
         wmBase.onEvent = { [unowned wmBase] event in
             if case let .ping(serial) = event { wmBase.pong(serial: serial) }
@@ -83,7 +86,7 @@ public final class Display {
             outputs[g.name] = Output(wl)
         case WlSeat.interfaceName:
             guard seats[g.name] == nil, let wl = try? registry.bind(g, WlSeat.self) else { return }
-            let seat = Seat(wl, compositor: compositor, shm: shm)
+            let seat = Seat(wl, compositor: compositor, shm: shm, cursorShapes: cursorShapeManager)
             if let m = textInputManager { seat.textInput = TextInput(m.getTextInput(seat: wl)) }
             seats[g.name] = seat
             onSeatAdded?(seat)

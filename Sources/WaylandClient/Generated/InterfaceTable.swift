@@ -151,4 +151,10 @@ let generatedInterfaceTable: [InterfaceDescription] = [
     InterfaceDescription(name: "org_kde_kwin_fake_input", version: 4,
         requests: [.init(name: "authenticate", signature: "ss", types: [nil, nil]), .init(name: "pointer_motion", signature: "ff", types: [nil, nil]), .init(name: "button", signature: "uu", types: [nil, nil]), .init(name: "axis", signature: "uf", types: [nil, nil]), .init(name: "touch_down", signature: "2uff", types: [nil, nil, nil]), .init(name: "touch_motion", signature: "2uff", types: [nil, nil, nil]), .init(name: "touch_up", signature: "2u", types: [nil]), .init(name: "touch_cancel", signature: "2", types: []), .init(name: "touch_frame", signature: "2", types: []), .init(name: "pointer_motion_absolute", signature: "3ff", types: [nil, nil]), .init(name: "keyboard_key", signature: "4uu", types: [nil, nil])],
         events: []),
+    InterfaceDescription(name: "wp_cursor_shape_manager_v1", version: 1,
+        requests: [.init(name: "destroy", signature: "", types: []), .init(name: "get_pointer", signature: "no", types: ["wp_cursor_shape_device_v1", "wl_pointer"])],
+        events: []),
+    InterfaceDescription(name: "wp_cursor_shape_device_v1", version: 1,
+        requests: [.init(name: "destroy", signature: "", types: []), .init(name: "set_shape", signature: "uu", types: [nil, nil])],
+        events: []),
 ]

@@ -57,11 +57,17 @@ public final class Seat {
     /// The serial of the pointer's latest enter: setting the cursor quotes it.
     private var enterSerial: UInt32?
     private var cursorSurface: CursorSurface?
+    /// Shapes the compositor draws, where it offers them (then no theme is loaded).
+    private let cursorShapes: WpCursorShapeManagerV1?
+    private var shapeDevice: WpCursorShapeDeviceV1?
+    /// The shape set last through `wp_cursor_shape_v1`, by its CSS name.
+    private var shownShape: String?
 
-    init(_ proxy: WlSeat, compositor: WlCompositor, shm: WlShm) {
+    init(_ proxy: WlSeat, compositor: WlCompositor, shm: WlShm, cursorShapes: WpCursorShapeManagerV1? = nil) {
         self.proxy = proxy
         self.compositor = compositor
         self.shm = shm
+        self.cursorShapes = cursorShapes
         proxy.onEvent = { [unowned self] event in
             switch event {
             case let .capabilities(c): capabilitiesChanged(c)
@@ -77,6 +83,7 @@ public final class Seat {
             let p = proxy.getPointer()
             p.onEvent = { [unowned self] in pointerEvent($0) }
             pointer = p
+            shapeDevice = cursorShapes?.getPointer(pointer: p)
         }
         if c.contains(.keyboard), keyboardProxy == nil {
             let k = proxy.getKeyboard()
@@ -93,7 +100,12 @@ public final class Seat {
 
     private func releaseDevices(_ lost: WlSeat.Capability) {
         let canRelease = proxy.version >= 3
-        if lost.contains(.pointer), let p = pointer { if canRelease { p.release() }; pointer = nil }
+        if lost.contains(.pointer), let p = pointer {
+            shapeDevice?.destroy()
+            shapeDevice = nil
+            if canRelease { p.release() }
+            pointer = nil
+        }
         if lost.contains(.keyboard), let k = keyboardProxy { if canRelease { k.release() }; keyboardProxy = nil; keyboard = nil }
         if lost.contains(.touch), let t = touch { if canRelease { t.release() }; touch = nil }
         onEvent?(.devicesGone)
@@ -139,17 +151,35 @@ public final class Seat {
         }
     }
 
-    /// Shows the first cursor of `names` the theme has (`text`, `xterm`…) while the
-    /// pointer is over the client's surface, drawn at `scale`.
+    /// Shows the cursor named first in `names` (CSS names: `text`, `pointer`…)
+    /// while the pointer is over the client's surface: drawn by the compositor
+    /// where it offers cursor shapes and knows the name, else the first of
+    /// `names` the theme has, drawn at `scale`.
     public func setCursor(_ names: [String], scale: Int = 1) {
         guard let pointer, let enterSerial else { return }
+        if let shapeDevice, let name = names.first, let shape = Self.cursorShape(named: name) {
+            shapeDevice.setShape(serial: enterSerial, shape: shape)
+            shownShape = name
+            return
+        }
+        shownShape = nil
         let surface = cursorSurface ?? CursorSurface(compositor: compositor, shm: shm)
         cursorSurface = surface
         surface.show(names, scale: scale, pointer: pointer, serial: enterSerial)
     }
 
-    /// The names of the cursor shown last.
-    public var cursorNames: [String] { cursorSurface?.shown ?? [] }
+    /// The names of the cursor shown last (a shape's one name, when the compositor draws it).
+    public var cursorNames: [String] { shownShape.map { [$0] } ?? cursorSurface?.shown ?? [] }
+
+    /// The `wp_cursor_shape_device_v1` shape of a CSS cursor name (`ew-resize` is
+    /// `ew_resize`), nil for names the protocol lacks.
+    public static func cursorShape(named name: String) -> WpCursorShapeDeviceV1.Shape? {
+        let names = ["default", "context-menu", "help", "pointer", "progress", "wait", "cell", "crosshair", "text", "vertical-text",
+                     "alias", "copy", "move", "no-drop", "not-allowed", "grab", "grabbing", "e-resize", "n-resize", "ne-resize",
+                     "nw-resize", "s-resize", "se-resize", "sw-resize", "w-resize", "ew-resize", "ns-resize", "nesw-resize",
+                     "nwse-resize", "col-resize", "row-resize", "all-scroll", "zoom-in", "zoom-out"]
+        return names.firstIndex(of: name).map { WpCursorShapeDeviceV1.Shape(rawValue: UInt32($0 + 1)) }
+    }
 
     private func flushScroll() {
         guard let s = pendingScroll else { return }
