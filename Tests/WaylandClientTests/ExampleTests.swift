@@ -170,6 +170,15 @@ struct ExampleTests {
         let capture = try weston.runClient([binary, "capture", shot, "--compositor", "sway"], timeout: 60)
         #expect(capture.status == 0, "\(capture.output)")
         #expect(try RenderedImage(contentsOfFile: shot).width > 0)
+        // On mutter, started for the run: its presentation feedback is real, so frames are counted as presented.
+        let onMutter = try weston.runClient([binary, "pacing", "--seconds", "1.5", "--json", "--compositor", "mutter"], timeout: 60)
+        #expect(onMutter.status == 0, "\(onMutter.output)")
+        let mutterLine = onMutter.output.split(separator: "\n").first { $0.hasPrefix("{\"compositor\"") }.map(String.init) ?? ""
+        func mutterFigure(_ name: String) -> Double? {
+            mutterLine.firstRange(of: "\"\(name)\": ").flatMap { Double(mutterLine[$0.upperBound...].prefix { $0.isNumber || $0 == "." }) }
+        }
+        let mutterFrames = try #require(mutterFigure("frames")), presented = try #require(mutterFigure("presented"))
+        #expect(mutterFrames > 20 && presented >= mutterFrames - 3 && mutterLine.contains("\"compositor\": \"mutter\""), "\(mutterLine)")
         for (args, message) in [(["pacing", "--seconds", "-1"], "--seconds needs"), (["capture"], "capture needs one file name"),
                                 (["pacing", "extra"], "unexpected 'extra'")] {
             let bad = try weston.runClient([binary] + args, timeout: 30)
