@@ -62,3 +62,57 @@ func sceneInputLatency() throws -> [Figure] {
         Figure(scene: "input latency (sway, keys)", metric: "client CPU per second while typing", value: cpu / seconds * 1e3, unit: "ms/s", repetitions: 1),
     ]
 }
+
+/// Pointer input latency on headless mutter, whose RemoteDesktop pointer
+/// reaches clients: 80 motions 25 ms apart over 500 card views in a 1280×720
+/// fullscreen window; a marker follows the pointer (a hover recognizer). From
+/// each motion's arrival at the app to the commit of the first frame drawn
+/// after it (p50, p99), and the client's CPU per second meanwhile.
+@MainActor
+func scenePointerLatency() throws -> [Figure] {
+    let mutter = try HeadlessMutter(width: 1280, height: 720)
+    let display = try useApplication(on: mutter)
+    let app = Application.shared
+    defer { app.disconnect() }
+    let window = Window(title: "pointer", size: Size(width: 1280, height: 720))
+    window.backgroundColor = Color(rgba8: 0x20, 0x24, 0x28)
+    let marker = View(frame: Rect(x: 20, y: 340, width: 40, height: 40))
+    marker.backgroundColor = .red
+    marker.isUserInteractionEnabled = false
+    let target = View(frame: Rect(x: 0, y: 0, width: 1280, height: 720))
+    for i in 0..<500 {
+        let card = Card(i, 1280, 720).makeView()
+        card.isUserInteractionEnabled = false
+        target.addSubview(card)
+    }
+    target.addSubview(marker)
+    var arrivals: [Double] = []
+    target.addGestureRecognizer(HoverGestureRecognizer { r in
+        arrivals.append(MonotonicClock.now)
+        marker.center = r.location(in: target)
+    })
+    window.rootView.addSubview(target)
+    window.show()
+    window.isFullscreen = true
+    try display.connection.dispatch(until: { window.isFullscreen && (window.toplevel?.frameNumber ?? 0) > 0 }, timeout: 10)
+    let input = try mutter.input()
+    let loop = app.loop!
+    try loop.turn(for: 0.5)   // mutter shows the fullscreen window
+    let motions = 80
+    let cpu0 = cpuTime(), t0 = MonotonicClock.now
+    for i in 0..<motions {
+        try input.movePointer(toX: 100 + Double(i * 13 % 1000), y: 200 + Double(i * 7 % 300))
+        try loop.turn(for: 0.025)
+    }
+    try loop.turn(for: 0.2)
+    let seconds = MonotonicClock.now - t0, cpu = cpuTime() - cpu0
+    let frames = window.toplevel?.statistics.frames ?? []
+    let latencies = arrivals.compactMap { arrival in
+        frames.first { ($0.callbackTime ?? $0.commitTime) >= arrival }.map { $0.commitTime - arrival }
+    }
+    return [
+        Figure(scene: "input latency (mutter, pointer)", metric: "motion arrival → commit p50", value: (FrameStatistics.percentile(latencies, 50) ?? .nan) * 1e3, unit: "ms", repetitions: latencies.count),
+        Figure(scene: "input latency (mutter, pointer)", metric: "motion arrival → commit p99", value: (FrameStatistics.percentile(latencies, 99) ?? .nan) * 1e3, unit: "ms", repetitions: latencies.count),
+        Figure(scene: "input latency (mutter, pointer)", metric: "client CPU per second while moving", value: cpu / seconds * 1e3, unit: "ms/s", repetitions: 1),
+    ]
+}

@@ -20,6 +20,7 @@ MainActor.assumeIsolated {
     }
     if wants("input-latency") {
         do { try sceneInputLatency().forEach { $0.print() } } catch { print("input-latency: \(error)") }
+        do { try scenePointerLatency().forEach { $0.print() } } catch { print("input-latency (pointer): \(error)") }
     }
     if wants("text-500") { sceneText500(repetitions: 41).forEach { $0.print() } }
     if wants("list-fling") {
