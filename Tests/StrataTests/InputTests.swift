@@ -635,4 +635,40 @@ extension CursorTests {
         #expect(all.allSatisfy { Seat.cursorShape(named: $0.names[0]) != nil }, "each cursor's first name is a shape")
         #expect(Seat.cursorShape(named: "left_ptr") == nil && Seat.cursorShape(named: "") == nil && Seat.cursorShape(named: "Default") == nil)
     }
+
+    @Test("wp_cursor_shape_v1 on the wire (a libwayland-server harness: no compositor here offers it): set_shape quotes the enter's serial; without the global, a themed cursor surface")
+    func cursorShapesOnTheWire() throws {
+        for offered in [true, false] {
+            let harness = try ProtocolHarness(cursorShapes: offered)
+            defer { harness.stop() }
+            let display = try harness.connect()
+            #expect((display.cursorShapeManager != nil) == offered)
+            let seat = try #require(display.seats.values.first)
+            var entered: UInt32?
+            seat.onEvent = { if case let .pointerEntered(_, _, _, serial) = $0 { entered = serial } }
+            let surface = display.compositor.createSurface()
+            try display.connection.dispatch(until: { entered != nil }, timeout: 5, what: "the harness's pointer entering")
+            seat.setCursor(Cursor.text.names)
+            seat.setCursor(Cursor.resizeBottomRight.names)
+            try display.connection.roundtrip()
+            harness.read(timeout: 0.5)
+            let serial = try #require(entered)
+            #expect(harness.lines.contains("enter \(serial)"))
+            if offered {
+                #expect(harness.lines.filter { $0.hasPrefix("set_shape") } == ["set_shape \(serial) 9", "set_shape \(serial) 23"], "\(harness.lines)")
+                #expect(!harness.lines.contains { $0.hasPrefix("set_cursor") })
+                #expect(seat.cursorNames == ["se-resize"])
+                // A name the protocol lacks falls back to the theme.
+                seat.setCursor(["left_ptr"])
+                try display.connection.roundtrip()
+                harness.read(timeout: 0.5)
+                #expect(harness.lines.last == "set_cursor \(serial)", "\(harness.lines)")
+            } else {
+                #expect(!harness.lines.contains { $0.hasPrefix("set_shape") })
+                #expect(harness.lines.filter { $0 == "set_cursor \(serial)" }.count == 2, "\(harness.lines)")
+                #expect(seat.cursorNames.first == "se-resize" || seat.cursorNames.first == "bottom_right_corner", "\(seat.cursorNames)")
+            }
+            withExtendedLifetime(surface) {}
+        }
+    }
 }
