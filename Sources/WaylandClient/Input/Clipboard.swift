@@ -92,15 +92,10 @@ public final class Clipboard {
                          completion: @escaping @MainActor @Sendable (Result<String?, PipeTransfer.Failure>) -> Void) {
         if let ownText { return completion(.success(ownText)) }
         guard let selection, let type = Self.textTypes.first(where: selection.types.contains) else { return completion(.success(nil)) }
-        var fds: [Int32] = [0, 0]
-        guard pipe(&fds) == 0 else { return completion(.failure(.failed(errno: errno))) }
-        for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
-        selection.offer.receive(mimeType: type, fd: fds[1])
-        close(fds[1])
-        try? connection.flush()
-        track(PipeTransfer.read(fds[0], limit: limit, timeout: timeout, deliver: connection.post) { result in
+        let transfer = selection.offer.receive(type, on: connection, limit: limit, timeout: timeout) { result in
             completion(result.map { String(decoding: $0, as: UTF8.self) })
-        })
+        }
+        if let transfer { track(transfer) }
     }
 
     /// Keeps a transfer alive until it finishes.

@@ -114,13 +114,7 @@ public final class DragAndDrop {
     public func receive(mimeType: String, limit: Int = 64 << 20, timeout: Double = 5,
                         completion: @escaping @MainActor @Sendable (Result<[UInt8], PipeTransfer.Failure>) -> Void) {
         guard let offer = dropped?.offer ?? current?.offer else { return completion(.failure(.failed(errno: ENOENT))) }
-        var fds: [Int32] = [0, 0]
-        guard pipe(&fds) == 0 else { return completion(.failure(.failed(errno: errno))) }
-        for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
-        offer.receive(mimeType: mimeType, fd: fds[1])
-        close(fds[1])
-        try? connection.flush()
-        track(PipeTransfer.read(fds[0], limit: limit, timeout: timeout, deliver: connection.post, completion: completion))
+        if let t = offer.receive(mimeType, on: connection, limit: limit, timeout: timeout, completion: completion) { track(t) }
     }
 
     /// Ends the drop: tells the source it succeeded (protocol version 3) and lets the offer go.

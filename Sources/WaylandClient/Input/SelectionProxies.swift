@@ -1,3 +1,5 @@
+import Glibc
+
 /// What a `Clipboard` needs of an offer, from either selection protocol
 /// (`wl_data_offer`, `zwp_primary_selection_offer_v1`).
 @MainActor
@@ -51,5 +53,25 @@ extension ZwpPrimarySelectionSourceV1: SelectionSource {
             case .cancelled: cancelled(); destroy()
             }
         }
+    }
+}
+
+extension SelectionOffer {
+    /// Asks the offer's client for its data of `mimeType` through a new pipe and
+    /// reads it without blocking (at most `limit` bytes within `timeout`
+    /// seconds): the transfer, which the caller keeps until it finishes; nil
+    /// when no pipe could be made (the completion has been told).
+    func receive(_ mimeType: String, on connection: Connection, limit: Int, timeout: Double,
+                 completion: @escaping @MainActor @Sendable (Result<[UInt8], PipeTransfer.Failure>) -> Void) -> PipeTransfer? {
+        var fds: [Int32] = [0, 0]
+        guard pipe(&fds) == 0 else {
+            completion(.failure(.failed(errno: errno)))
+            return nil
+        }
+        for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+        receive(mimeType: mimeType, fd: fds[1])
+        close(fds[1])
+        try? connection.flush()
+        return PipeTransfer.read(fds[0], limit: limit, timeout: timeout, deliver: connection.post, completion: completion)
     }
 }
