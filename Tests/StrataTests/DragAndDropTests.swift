@@ -73,7 +73,7 @@ struct DragAndDropTests {
         _ = inner
     }
 
-    @Test("a drag begun on a view (10 points of movement) is dropped on another view of the window offscreen; the source's touches are cancelled; didEnd reports it")
+    @Test("a drag begun on a view (10 points of movement, pointer or finger) is dropped on another view of the window offscreen; the source's touches are cancelled; didEnd reports it")
     func dragWithinWindow() {
         let (f, driver, _, _, log) = targets()
         let source = RecordingView(frame: Rect(x: 20, y: 20, width: 100, height: 100))
@@ -96,6 +96,13 @@ struct DragAndDropTests {
         // Dropped where nothing takes it: cancel.
         driver.drag(from: Point(x: 30, y: 30), to: Point(x: 150, y: 350), steps: 20)
         #expect(ended == [.copy, .cancel])
+        // A finger drags too, dropped where it lifts.
+        log.entries = []
+        driver.touchDown(7, at: Point(x: 30, y: 30))
+        for i in 1...10 { driver.touchMove(7, to: Point(x: 30 + 27 * Double(i), y: 30 + 15 * Double(i))) }
+        driver.touchUp(7)
+        #expect(ended == [.copy, .cancel, .copy])
+        #expect(log.entries == ["outer dropped [Strata.DragItem.text(\"dragged\")] at (100.0, 130.0)"])
         source.removeInteraction(drag)
         #expect(source.interactions.isEmpty && source.gestureRecognizers.isEmpty)
     }

@@ -19,7 +19,9 @@ public final class DragInteraction: Interaction {
     private lazy var recognizer: PanGestureRecognizer = {
         let r = PanGestureRecognizer { [unowned self] r in
             guard r.state == .began, let window = view?.window else { return }
-            window.beginDrag(items, allowed: allowedOperations, touchID: r.touches.first?.id ?? -1) { [weak self] in self?.didEnd($0) }
+            window.beginDrag(items, allowed: allowedOperations, touchID: r.touches.first?.id ?? -1, at: r.location(in: nil)) { [weak self] in
+                self?.didEnd($0)
+            }
             items = []
         }
         // Nothing to drag from here: the gesture fails and the view keeps its touches.

@@ -344,10 +344,10 @@ extension Window {
     public func handleDrop(_ input: DropInput) -> DropOperation { drop.handle(input) }
 
     /// Starts dragging `items` with the touch or pointer press that holds the
-    /// window now (`DragInteraction` calls it): through the compositor to any
+    /// window now, at `point` (`DragInteraction` calls it): through the compositor to any
     /// app when the window is on one, else within the window. `completion`
     /// gets the operation the drop performed, or `.cancel`.
-    func beginDrag(_ items: [DragItem], allowed: Set<DropOperation>, touchID: Int, completion: @escaping (DropOperation) -> Void) {
+    func beginDrag(_ items: [DragItem], allowed: Set<DropOperation>, touchID: Int, at point: Point, completion: @escaping (DropOperation) -> Void) {
         let offers = DragItem.offers(items)
         guard !offers.isEmpty else { return completion(.cancel) }
         input.grabbed(touchID: touchID)
@@ -360,8 +360,7 @@ extension Window {
             return
         }
         input.localDrag = InputDispatcher.LocalDrag(touchID: touchID, completion: completion)
-        let p = input.pointerLocation ?? .zero
-        drop.handle(.entered(p, types: offers.map(\.mimeType), allowed: allowed.isEmpty ? [.copy] : allowed) { type, done in
+        drop.handle(.entered(point, types: offers.map(\.mimeType), allowed: allowed.isEmpty ? [.copy] : allowed) { type, done in
             done(offers.first { $0.mimeType == type }?.bytes)
         })
     }
