@@ -64,14 +64,17 @@ public final class AttachedCompositor: Compositor {
 
     public func connect() throws(WaylandError) -> Display { try Display(socket: socketName) }
 
-    /// Captures the compositor's output with the tool for the capture protocol
-    /// it offers: `grim` for wlroots' screencopy, `weston-screenshooter` for
-    /// weston's; an error naming what is missing otherwise.
+    /// Captures the compositor's output through the capture protocol it offers:
+    /// `ext-image-copy-capture-v1` in this process (``ImageCopyCapture``), else
+    /// `grim` for wlroots' screencopy, `weston-screenshooter` for weston's; an
+    /// error naming what is missing otherwise.
     public func screenshot(timeout: Double) throws(CompositorError) -> RenderedImage {
-        let globals: [String: UInt32]
-        do { globals = CompositorCapabilities(try connect()).globals } catch {
+        let display: Display
+        do { display = try connect() } catch {
             throw .screenshotFailed("cannot connect to \(socketName): \(error)")
         }
+        if ImageCopyCapture.isOffered(by: display) { return try ImageCopyCapture.capture(display, timeout: timeout) }
+        let globals = CompositorCapabilities(display).globals
         let dir = try makePrivateDirectory("capture")
         defer { removeTree(dir) }
         let command: [String]
@@ -80,7 +83,7 @@ public final class AttachedCompositor: Compositor {
         } else if globals["weston_screenshooter"] != nil {
             command = ["weston-screenshooter"]
         } else {
-            throw .screenshotFailed("\(socketName) offers no capture protocol this kit speaks (wlroots screencopy or weston's screenshooter)")
+            throw .screenshotFailed("\(socketName) offers no capture protocol this kit speaks (ext-image-copy-capture, wlroots screencopy or weston's screenshooter)")
         }
         return try captureScreen(command, environment: ["WAYLAND_DISPLAY": socketName, "XDG_RUNTIME_DIR": runtimeDirectory],
                                  in: dir, timeout: timeout)

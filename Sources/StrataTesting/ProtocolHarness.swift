@@ -2,12 +2,15 @@ import Glibc
 import WaylandClient
 
 /// A minimal Wayland server (`Tools/ProtocolHarness`, libwayland-server) for the
-/// protocol paths no compositor on this machine offers — today cursor shapes
-/// (`wp_cursor_shape_v1`, in mutter 46, kwin 6 and wlroots 0.17, none of them
-/// here). Not a compositor: it offers a compositor, shm, xdg_wm_base, a seat
-/// with a pointer and the protocol under test, sends the pointer into the
+/// protocol paths no compositor on this machine offers — cursor shapes
+/// (`wp_cursor_shape_v1`, in mutter 46, kwin 6 and wlroots 0.17) and output
+/// capture through `ext-image-copy-capture-v1` (wlroots 0.18), none of them
+/// here. Not a compositor: it offers a compositor, shm, xdg_wm_base, a seat
+/// with a pointer and the protocols under test, sends the pointer into the
 /// client's first surface, and reports the requests a test asserts on
-/// (``lines``). Compiled with `cc` and `wayland-scanner` on first use.
+/// (``lines``). Its output (64×48) captures as a known pattern: pixel x, y is
+/// red 4x, green 5y, blue 0x80, opaque. Compiled with `cc` and
+/// `wayland-scanner` on first use.
 @MainActor
 public final class ProtocolHarness {
     public let runtimeDirectory: String
@@ -19,20 +22,28 @@ public final class ProtocolHarness {
     /// `set_shape SERIAL SHAPE`, `set_cursor SERIAL`).
     public private(set) var lines: [String] = []
 
-    /// Starts it; `cursorShapes: false` leaves `wp_cursor_shape_manager_v1` out.
-    public init(cursorShapes: Bool = true) throws(CompositorError) {
+    /// How the harness offers output capture.
+    public enum Capture: Sendable { case none, output, refusingBuffers }
+
+    /// Starts it; `cursorShapes: false` leaves `wp_cursor_shape_manager_v1` out;
+    /// `capture` adds an output and `ext-image-copy-capture-v1` (which fails every
+    /// frame with `refusingBuffers`).
+    public init(cursorShapes: Bool = true, capture: Capture = .none) throws(CompositorError) {
         runtimeDirectory = try makePrivateDirectory("harness")
         socketPath = runtimeDirectory + "/harness-0"
         do {
             let tool = try buildTool("protocol-harness", source: "ProtocolHarness/protocol-harness.c", packages: "wayland-server",
-                                     protocols: ["/usr/share/wayland-protocols/stable/xdg-shell/xdg-shell.xml", "Protocols/cursor-shape-v1.xml"],
+                                     protocols: ["/usr/share/wayland-protocols/stable/xdg-shell/xdg-shell.xml", "Protocols/cursor-shape-v1.xml",
+                                                 "Protocols/ext-image-copy-capture-v1.xml"],
                                      in: runtimeDirectory)
             var fds: [Int32] = [0, 0]
             guard pipe(&fds) == 0 else { throw CompositorError.launchFailed(command: "pipe", errno: errno) }
             for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
             defer { Glibc.close(fds[1]) }
             output = fds[0]
-            process = try Subprocess.spawn(["setpriv", "--pdeathsig", "KILL", "--", tool, socketPath] + (cursorShapes ? [] : ["--no-cursor-shape"]),
+            let options = (cursorShapes ? [] : ["--no-cursor-shape"])
+                + [.none: [], .output: ["--image-copy-capture"], .refusingBuffers: ["--image-copy-capture=bad"]][capture]!
+            process = try Subprocess.spawn(["setpriv", "--pdeathsig", "KILL", "--", tool, socketPath] + options,
                                            environment: [:], directory: runtimeDirectory, logPath: runtimeDirectory + "/harness.log",
                                            standardOutput: fds[1])
             let deadline = now() + 10

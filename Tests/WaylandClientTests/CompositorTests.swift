@@ -79,6 +79,27 @@ struct CompositorTests {
         #expect(throws: CompositorError.notReady("mutter has been stopped")) { try mutter.input() }
     }
 
+    @Test("ext-image-copy-capture (a libwayland-server harness: no compositor here offers it): an attached compositor's output captured pixel for pixel; a refused buffer is a clear error")
+    func imageCopyCapture() throws {
+        let harness = try ProtocolHarness(capture: .output)
+        defer { harness.stop() }
+        let attached = try AttachedCompositor(socket: harness.socketPath)
+        #expect(CompositorCapabilities(try attached.connect()).has(.screencopy))
+        let shot = try attached.screenshot(timeout: 5)
+        #expect(shot.width == 64 && shot.height == 48)
+        #expect(shot.rgba8(x: 0, y: 0) == (0, 0, 0x80, 255))
+        #expect(shot.rgba8(x: 10, y: 7) == (40, 35, 0x80, 255))
+        #expect(shot.rgba8(x: 63, y: 47) == (252, 235, 0x80, 255))
+        harness.read(timeout: 0.5)
+        #expect(harness.lines.contains("captured 64 48 1"), "xrgb8888 preferred: \(harness.lines)")
+
+        let refusing = try ProtocolHarness(capture: .refusingBuffers)
+        defer { refusing.stop() }
+        #expect(throws: CompositorError.screenshotFailed("ext-image-copy-capture: the compositor could not capture (reason 1: buffer constraints)")) {
+            try AttachedCompositor(socket: refusing.socketPath).screenshot(timeout: 5)
+        }
+    }
+
     @Test("attaching to a running compositor through WAYLAND_DISPLAY; a missing one is a clear error")
     func attach() throws {
         let weston = try HeadlessWeston()

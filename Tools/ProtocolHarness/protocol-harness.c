@@ -1,17 +1,22 @@
-/* protocol-harness SOCKET [--no-cursor-shape]: a minimal Wayland server for the
- * protocol paths no compositor on this machine offers (today: cursor shapes,
- * wp_cursor_shape_v1). It offers wl_compositor, wl_shm, xdg_wm_base, a seat with
- * a pointer and — unless told not to — wp_cursor_shape_manager_v1; when a
- * client has a pointer and a surface it sends the pointer into that surface,
- * and it prints each request a test asserts on, one a line on stdout:
+/* protocol-harness SOCKET [--no-cursor-shape] [--image-copy-capture[=bad]]: a
+ * minimal Wayland server for the protocol paths no compositor on this machine
+ * offers (cursor shapes, wp_cursor_shape_v1; output capture through
+ * ext-image-copy-capture-v1). It offers wl_compositor, libwayland's wl_shm,
+ * xdg_wm_base, a seat with a pointer, — unless told not to —
+ * wp_cursor_shape_manager_v1, and on request a 64×48 output whose captures
+ * are a known pattern (pixel x, y: red 4x, green 5y, blue 0x80; "=bad" asks for
+ * a buffer size it then refuses, to test failures). When a client has a
+ * pointer and a surface it sends the pointer into that surface, and it prints
+ * each request a test asserts on, one a line on stdout:
  *
  *   enter SERIAL            the pointer entered the client's first surface
  *   set_shape SERIAL SHAPE  wp_cursor_shape_device_v1.set_shape
  *   set_cursor SERIAL       wl_pointer.set_cursor (a themed cursor surface)
+ *   captured W H FORMAT     a frame copied into the client's buffer
  *
  * It is not a compositor: nothing is drawn, buffers are never used. StrataTesting
  * compiles it on first use (with wayland-scanner for the protocols' glue).
- * It stops when the client disconnects or on SIGTERM. */
+ * It serves one client after another and stops on SIGTERM. */
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,6 +24,7 @@
 #include <unistd.h>
 #include <wayland-server.h>
 #include "cursor-shape-v1-server-protocol.h"
+#include "ext-image-copy-capture-v1-server-protocol.h"
 #include "xdg-shell-server-protocol.h"
 
 static struct wl_display *display;
@@ -76,27 +82,6 @@ static void bind_compositor(struct wl_client *c, void *data, uint32_t version, u
     wl_resource_set_implementation(r, &compositor_impl, NULL, NULL);
 }
 
-/* wl_shm: formats only; a pool is an object that does nothing. */
-static void pool_buffer(struct wl_client *c, struct wl_resource *r, uint32_t id, int32_t o, int32_t w, int32_t h, int32_t s, uint32_t f) {
-    static const struct wl_buffer_interface buffer_impl = {destroy_request};
-    struct wl_resource *b = wl_resource_create(c, &wl_buffer_interface, 1, id);
-    wl_resource_set_implementation(b, &buffer_impl, NULL, NULL);
-}
-static void pool_resize(struct wl_client *c, struct wl_resource *r, int32_t size) {}
-static const struct wl_shm_pool_interface pool_impl = {pool_buffer, destroy_request, pool_resize};
-static void shm_create_pool(struct wl_client *c, struct wl_resource *r, uint32_t id, int32_t fd, int32_t size) {
-    close(fd);
-    struct wl_resource *p = wl_resource_create(c, &wl_shm_pool_interface, 1, id);
-    wl_resource_set_implementation(p, &pool_impl, NULL, NULL);
-}
-static const struct wl_shm_interface shm_impl = {shm_create_pool};
-static void bind_shm(struct wl_client *c, void *data, uint32_t version, uint32_t id) {
-    struct wl_resource *r = wl_resource_create(c, &wl_shm_interface, 1, id);
-    wl_resource_set_implementation(r, &shm_impl, NULL, NULL);
-    wl_shm_send_format(r, WL_SHM_FORMAT_ARGB8888);
-    wl_shm_send_format(r, WL_SHM_FORMAT_XRGB8888);
-}
-
 /* xdg_wm_base: bound, never used by the tests. */
 static void wm_positioner(struct wl_client *c, struct wl_resource *r, uint32_t id) { wl_client_post_no_memory(c); }
 static void wm_surface(struct wl_client *c, struct wl_resource *r, uint32_t id, struct wl_resource *s) { wl_client_post_no_memory(c); }
@@ -151,9 +136,100 @@ static void bind_shapes(struct wl_client *c, void *data, uint32_t version, uint3
     wl_resource_set_implementation(r, &shapes_impl, NULL, NULL);
 }
 
-static void client_gone(struct wl_listener *l, void *data) { wl_display_terminate(display); }
-static struct wl_listener gone = {.notify = client_gone};
-static void client_came(struct wl_listener *l, void *data) { wl_client_add_destroy_listener(data, &gone); }
+/* An output and captures of it (ext-image-capture-source-v1, ext-image-copy-capture-v1). */
+enum { OUTPUT_W = 64, OUTPUT_H = 48 };
+static int refuse_buffers;
+
+static void bind_output(struct wl_client *c, void *data, uint32_t version, uint32_t id) {
+    static const struct wl_output_interface output_impl = {destroy_request};
+    struct wl_resource *r = wl_resource_create(c, &wl_output_interface, version, id);
+    wl_resource_set_implementation(r, &output_impl, NULL, NULL);
+    wl_output_send_geometry(r, 0, 0, 0, 0, WL_OUTPUT_SUBPIXEL_UNKNOWN, "strata", "harness", WL_OUTPUT_TRANSFORM_NORMAL);
+    wl_output_send_mode(r, WL_OUTPUT_MODE_CURRENT, OUTPUT_W, OUTPUT_H, 60000);
+    if (version >= 2) wl_output_send_scale(r, 1), wl_output_send_done(r);
+}
+
+static const struct ext_image_capture_source_v1_interface source_impl = {destroy_request};
+static void create_source(struct wl_client *c, struct wl_resource *r, uint32_t id, struct wl_resource *output) {
+    struct wl_resource *s = wl_resource_create(c, &ext_image_capture_source_v1_interface, 1, id);
+    wl_resource_set_implementation(s, &source_impl, NULL, NULL);
+}
+static const struct ext_output_image_capture_source_manager_v1_interface sources_impl = {create_source, destroy_request};
+static void bind_sources(struct wl_client *c, void *data, uint32_t version, uint32_t id) {
+    struct wl_resource *r = wl_resource_create(c, &ext_output_image_capture_source_manager_v1_interface, 1, id);
+    wl_resource_set_implementation(r, &sources_impl, NULL, NULL);
+}
+
+struct frame { struct wl_resource *buffer; int captured; };
+static void frame_attach(struct wl_client *c, struct wl_resource *r, struct wl_resource *buffer) {
+    ((struct frame *)wl_resource_get_user_data(r))->buffer = buffer;
+}
+static void frame_damage(struct wl_client *c, struct wl_resource *r, int32_t x, int32_t y, int32_t w, int32_t h) {
+    if (x < 0 || y < 0 || w <= 0 || h <= 0)
+        wl_resource_post_error(r, EXT_IMAGE_COPY_CAPTURE_FRAME_V1_ERROR_INVALID_BUFFER_DAMAGE, "damage %d,%d %dx%d", x, y, w, h);
+}
+static void frame_capture(struct wl_client *c, struct wl_resource *r) {
+    struct frame *f = wl_resource_get_user_data(r);
+    if (f->captured) return wl_resource_post_error(r, EXT_IMAGE_COPY_CAPTURE_FRAME_V1_ERROR_ALREADY_CAPTURED, "captured");
+    if (!f->buffer) return wl_resource_post_error(r, EXT_IMAGE_COPY_CAPTURE_FRAME_V1_ERROR_NO_BUFFER, "no buffer");
+    f->captured = 1;
+    struct wl_shm_buffer *shm = wl_shm_buffer_get(f->buffer);
+    if (refuse_buffers || !shm || wl_shm_buffer_get_width(shm) != OUTPUT_W || wl_shm_buffer_get_height(shm) != OUTPUT_H) {
+        ext_image_copy_capture_frame_v1_send_failed(r, EXT_IMAGE_COPY_CAPTURE_FRAME_V1_FAILURE_REASON_BUFFER_CONSTRAINTS);
+        return;
+    }
+    int32_t stride = wl_shm_buffer_get_stride(shm);
+    uint32_t format = wl_shm_buffer_get_format(shm);
+    wl_shm_buffer_begin_access(shm);
+    uint8_t *rows = wl_shm_buffer_get_data(shm);
+    for (int y = 0; y < OUTPUT_H; y++)
+        for (int x = 0; x < OUTPUT_W; x++)
+            ((uint32_t *)(rows + y * stride))[x] = 0xff000000u | (uint32_t)(x * 4) << 16 | (uint32_t)(y * 5) << 8 | 0x80;
+    wl_shm_buffer_end_access(shm);
+    ext_image_copy_capture_frame_v1_send_transform(r, WL_OUTPUT_TRANSFORM_NORMAL);
+    ext_image_copy_capture_frame_v1_send_damage(r, 0, 0, OUTPUT_W, OUTPUT_H);
+    ext_image_copy_capture_frame_v1_send_presentation_time(r, 0, 1, 0);
+    ext_image_copy_capture_frame_v1_send_ready(r);
+    printf("captured %d %d %u\n", OUTPUT_W, OUTPUT_H, format);
+    fflush(stdout);
+}
+static const struct ext_image_copy_capture_frame_v1_interface frame_impl = {destroy_request, frame_attach, frame_damage, frame_capture};
+static void frame_gone(struct wl_resource *r) { free(wl_resource_get_user_data(r)); }
+static void session_frame(struct wl_client *c, struct wl_resource *r, uint32_t id) {
+    struct wl_resource *f = wl_resource_create(c, &ext_image_copy_capture_frame_v1_interface, 1, id);
+    wl_resource_set_implementation(f, &frame_impl, calloc(1, sizeof(struct frame)), frame_gone);
+}
+static const struct ext_image_copy_capture_session_v1_interface session_impl = {session_frame, destroy_request};
+static void create_session(struct wl_client *c, struct wl_resource *r, uint32_t id, struct wl_resource *source, uint32_t options) {
+    if (options > EXT_IMAGE_COPY_CAPTURE_MANAGER_V1_OPTIONS_PAINT_CURSORS)
+        return wl_resource_post_error(r, EXT_IMAGE_COPY_CAPTURE_MANAGER_V1_ERROR_INVALID_OPTION, "options %u", options);
+    struct wl_resource *s = wl_resource_create(c, &ext_image_copy_capture_session_v1_interface, 1, id);
+    wl_resource_set_implementation(s, &session_impl, NULL, NULL);
+    ext_image_copy_capture_session_v1_send_buffer_size(s, OUTPUT_W, OUTPUT_H);
+    ext_image_copy_capture_session_v1_send_shm_format(s, WL_SHM_FORMAT_XRGB8888);
+    ext_image_copy_capture_session_v1_send_shm_format(s, WL_SHM_FORMAT_ARGB8888);
+    ext_image_copy_capture_session_v1_send_done(s);
+}
+static void cursor_session(struct wl_client *c, struct wl_resource *r, uint32_t id, struct wl_resource *s, struct wl_resource *p) {
+    wl_client_post_no_memory(c);
+}
+static const struct ext_image_copy_capture_manager_v1_interface captures_impl = {create_session, cursor_session, destroy_request};
+static void bind_captures(struct wl_client *c, void *data, uint32_t version, uint32_t id) {
+    struct wl_resource *r = wl_resource_create(c, &ext_image_copy_capture_manager_v1_interface, 1, id);
+    wl_resource_set_implementation(r, &captures_impl, NULL, NULL);
+}
+
+/* Each client starts afresh: its pointer enters its own first surface. */
+static void client_gone(struct wl_listener *l, void *data) {
+    wl_list_remove(&l->link);
+    free(l);
+    entered = 0;
+}
+static void client_came(struct wl_listener *l, void *data) {
+    struct wl_listener *gone = calloc(1, sizeof *gone);
+    gone->notify = client_gone;
+    wl_client_add_destroy_listener(data, gone);
+}
 static struct wl_listener came = {.notify = client_came};
 
 static int stop(int signal, void *data) {
@@ -163,7 +239,7 @@ static int stop(int signal, void *data) {
 
 int main(int argc, char **argv) {
     if (argc < 2) {
-        fprintf(stderr, "usage: protocol-harness SOCKET [--no-cursor-shape]\n");
+        fprintf(stderr, "usage: protocol-harness SOCKET [--no-cursor-shape] [--image-copy-capture[=bad]]\n");
         return 2;
     }
     display = wl_display_create();
@@ -172,11 +248,20 @@ int main(int argc, char **argv) {
         return 1;
     }
     wl_global_create(display, &wl_compositor_interface, 4, NULL, bind_compositor);
-    wl_global_create(display, &wl_shm_interface, 1, NULL, bind_shm);
+    wl_display_init_shm(display);
     wl_global_create(display, &xdg_wm_base_interface, 1, NULL, bind_wm);
     wl_global_create(display, &wl_seat_interface, 5, NULL, bind_seat);
-    if (!(argc > 2 && strcmp(argv[2], "--no-cursor-shape") == 0))
-        wl_global_create(display, &wp_cursor_shape_manager_v1_interface, 1, NULL, bind_shapes);
+    int shapes = 1, captures = 0;
+    for (int i = 2; i < argc; i++) {
+        if (strcmp(argv[i], "--no-cursor-shape") == 0) shapes = 0;
+        if (strncmp(argv[i], "--image-copy-capture", 20) == 0) captures = 1, refuse_buffers = strcmp(argv[i] + 20, "=bad") == 0;
+    }
+    if (shapes) wl_global_create(display, &wp_cursor_shape_manager_v1_interface, 1, NULL, bind_shapes);
+    if (captures) {
+        wl_global_create(display, &wl_output_interface, 2, NULL, bind_output);
+        wl_global_create(display, &ext_output_image_capture_source_manager_v1_interface, 1, NULL, bind_sources);
+        wl_global_create(display, &ext_image_copy_capture_manager_v1_interface, 1, NULL, bind_captures);
+    }
     wl_display_add_client_created_listener(display, &came);
     wl_event_loop_add_signal(wl_display_get_event_loop(display), SIGTERM, stop, NULL);
     printf("ready\n");
