@@ -208,6 +208,11 @@ struct WindowOnWestonTests {
             try ImageComparison(tolerance: 1).check(shot, against: expected, name: "halves-on-weston", artifactsDirectory: weston.runtimeDirectory)
         }
         #expect(shot.rgba8(x: 500, y: 240).b == 255 && shot.rgba8(x: 100, y: 240).r == 255)
+        // The client's own last committed buffer is what the compositor shows.
+        let own = try #require(window.lastCommittedFrame())
+        #expect(throws: Never.self) {
+            try ImageComparison(tolerance: 1).check(own, against: shot, name: "halves-own-buffer", artifactsDirectory: weston.runtimeDirectory)
+        }
     }
 
     @Test("frames show the presentation at media times of the installed clock, a ManualMediaClock too")

@@ -356,6 +356,11 @@ public final class ToplevelWindow {
         present(buffer, number: number, callbackTime: d.callbackTime, damage: damage)
     }
 
+    /// The buffer committed last: what the compositor was given. Its pixels are
+    /// that frame's until the pool draws a later frame into it (not while
+    /// ``isDrawing``, and not before the compositor released it).
+    public private(set) var lastCommittedBuffer: ShmBuffer?
+
     /// Attaches and commits a drawn frame (nothing, for no damage), asking for the
     /// next callback while animating or when a redraw is due.
     private func present(_ buffer: ShmBuffer, number next: UInt64, callbackTime: Double?, damage: FrameDamage) {
@@ -381,6 +386,7 @@ public final class ToplevelWindow {
         if wantsFrame && frameCallback == nil { requestFrameCallback() }
         requestPresentationFeedback(frame: next)
         pool.markAttached(buffer, frame: next)
+        lastCommittedBuffer = buffer
         surface.commit()
         _ = statistics.commit(number: next, callbackTime: callbackTime, at: MonotonicClock.now)
     }
