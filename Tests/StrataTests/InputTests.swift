@@ -476,9 +476,10 @@ extension KWinInputTests {
         try display.connection.dispatch(until: { !window.isMaximized }, timeout: 5, what: "a double click on the title bar restoring the window")
         window.isMaximized = true
         try display.connection.dispatch(until: { window.isMaximized }, timeout: 5, what: "the window maximized again")
-        // Its frame at the new size must be on screen before the click lands on it.
-        let shown = window.toplevel?.frameNumber ?? 0
-        try display.connection.dispatch(until: { (window.toplevel?.frameNumber ?? 0) > shown }, timeout: 5, what: "a frame at the maximized size")
+        // Its frame at the new size must be committed (and a round trip later, shown) before the click lands on it.
+        try display.connection.dispatch(until: { window.toplevel?.lastCommittedBuffer?.width == 640 && window.toplevel?.isDrawing == false },
+                                        timeout: 5, what: "a frame at the maximized size")
+        try display.connection.roundtrip()
         try input.movePointer(toX: 300, y: 300)
         try display.connection.roundtrip()
         try input.click(atX: 640 - 6 - 12, y: 16)   // the close button, at the bar's right end
