@@ -51,16 +51,23 @@ func sceneInputLatency() throws -> [Figure] {
     while (target.arrivals.count < keys || MonotonicClock.now - (target.arrivals.last ?? 0) < 0.2) && MonotonicClock.now < deadline {
         try loop.turn(timeout: 0.02)
     }
-    let seconds = MonotonicClock.now - t0, cpu = cpuTime() - cpu0
+    return latencyFigures(scene: "input latency (sway, keys)", event: "key", doing: "typing", arrivals: target.arrivals, window: window,
+                          seconds: MonotonicClock.now - t0, cpu: cpuTime() - cpu0)
+}
+
+/// From each event's arrival to the commit of the first frame drawn after it
+/// (p50, p99), and the client's CPU per second over the run.
+@MainActor
+private func latencyFigures(scene: String, event: String, doing: String, arrivals: [Double], window: Window,
+                            seconds: Double, cpu: Double) -> [Figure] {
     let frames = window.toplevel?.statistics.frames ?? []
-    let latencies = target.arrivals.compactMap { arrival in
+    let latencies = arrivals.compactMap { arrival in
         frames.first { ($0.callbackTime ?? $0.commitTime) >= arrival }.map { $0.commitTime - arrival }
     }
-    return [
-        Figure(scene: "input latency (sway, keys)", metric: "key arrival → commit p50", value: (FrameStatistics.percentile(latencies, 50) ?? .nan) * 1e3, unit: "ms", repetitions: latencies.count),
-        Figure(scene: "input latency (sway, keys)", metric: "key arrival → commit p99", value: (FrameStatistics.percentile(latencies, 99) ?? .nan) * 1e3, unit: "ms", repetitions: latencies.count),
-        Figure(scene: "input latency (sway, keys)", metric: "client CPU per second while typing", value: cpu / seconds * 1e3, unit: "ms/s", repetitions: 1),
-    ]
+    return [50.0, 99].map { p in
+        Figure(scene: scene, metric: "\(event) arrival → commit p\(Int(p))", value: (FrameStatistics.percentile(latencies, p) ?? .nan) * 1e3,
+               unit: "ms", repetitions: latencies.count)
+    } + [Figure(scene: scene, metric: "client CPU per second while \(doing)", value: cpu / seconds * 1e3, unit: "ms/s", repetitions: 1)]
 }
 
 /// Pointer input latency on headless mutter, whose RemoteDesktop pointer
@@ -105,14 +112,6 @@ func scenePointerLatency() throws -> [Figure] {
         try loop.turn(for: 0.025)
     }
     try loop.turn(for: 0.2)
-    let seconds = MonotonicClock.now - t0, cpu = cpuTime() - cpu0
-    let frames = window.toplevel?.statistics.frames ?? []
-    let latencies = arrivals.compactMap { arrival in
-        frames.first { ($0.callbackTime ?? $0.commitTime) >= arrival }.map { $0.commitTime - arrival }
-    }
-    return [
-        Figure(scene: "input latency (mutter, pointer)", metric: "motion arrival → commit p50", value: (FrameStatistics.percentile(latencies, 50) ?? .nan) * 1e3, unit: "ms", repetitions: latencies.count),
-        Figure(scene: "input latency (mutter, pointer)", metric: "motion arrival → commit p99", value: (FrameStatistics.percentile(latencies, 99) ?? .nan) * 1e3, unit: "ms", repetitions: latencies.count),
-        Figure(scene: "input latency (mutter, pointer)", metric: "client CPU per second while moving", value: cpu / seconds * 1e3, unit: "ms/s", repetitions: 1),
-    ]
+    return latencyFigures(scene: "input latency (mutter, pointer)", event: "motion", doing: "moving", arrivals: arrivals, window: window,
+                          seconds: MonotonicClock.now - t0, cpu: cpuTime() - cpu0)
 }

@@ -26,6 +26,9 @@ public final class HeadlessMutter: Compositor {
     private var process: Subprocess?
     private var media: [Subprocess] = []
     private var remote: MutterRemoteInput?
+    /// What mutter and its helpers run with: this directory for everything
+    /// (runtime, home, configuration), the private bus, no other display.
+    private var environment: [String: String] = [:]
 
     /// Starts a session bus and mutter, and waits (up to `timeout` seconds) for its socket.
     public init(width: Int = 640, height: Int = 480, timeout: Double = 20) throws(CompositorError) {
@@ -35,6 +38,11 @@ public final class HeadlessMutter: Compositor {
         do {
             let bus = try SessionBus(in: runtimeDirectory)
             self.bus = bus
+            let home = runtimeDirectory + "/home"
+            mkdir(home, 0o700)
+            environment = ["XDG_RUNTIME_DIR": runtimeDirectory, "DBUS_SESSION_BUS_ADDRESS": bus.address, "HOME": home,
+                           "XDG_CONFIG_HOME": home + "/config", "XDG_DATA_HOME": home + "/data", "XDG_CACHE_HOME": home + "/cache",
+                           "GSETTINGS_BACKEND": "memory", "WAYLAND_DISPLAY": "", "DISPLAY": ""]
             let process = try Subprocess.spawn(
                 ["setpriv", "--pdeathsig", "KILL", "--", "mutter", "--headless", "--wayland", "--no-x11",
                  "--virtual-monitor", "\(width)x\(height)", "--wayland-display", socketName],
@@ -49,16 +57,6 @@ public final class HeadlessMutter: Compositor {
     }
 
     isolated deinit { stop() }
-
-    /// What mutter and its helpers run with: this directory for everything
-    /// (runtime, home, configuration), the private bus, no other display.
-    private var environment: [String: String] {
-        let home = runtimeDirectory + "/home"
-        mkdir(home, 0o700)
-        return ["XDG_RUNTIME_DIR": runtimeDirectory, "DBUS_SESSION_BUS_ADDRESS": bus?.address ?? "", "HOME": home,
-                "XDG_CONFIG_HOME": home + "/config", "XDG_DATA_HOME": home + "/data", "XDG_CACHE_HOME": home + "/cache",
-                "GSETTINGS_BACKEND": "memory", "WAYLAND_DISPLAY": "", "DISPLAY": ""]
-    }
 
     public var socketPath: String { runtimeDirectory + "/" + socketName }
 

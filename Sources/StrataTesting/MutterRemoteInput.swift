@@ -13,13 +13,15 @@ public final class MutterRemoteInput: InjectedInput {
     public private(set) var node: UInt32
     private var helper: Subprocess?
     private var commands: Int32
-    private var replies: Int32
-    private var pending: [UInt8] = []
+    private var replies: PipeLines
 
     init(tool: String, environment: [String: String], directory: String) throws(CompositorError) {
-        var toHelper: [Int32] = [0, 0], fromHelper: [Int32] = [0, 0]
-        guard pipe(&toHelper) == 0, pipe(&fromHelper) == 0 else { throw .launchFailed(command: "pipe", errno: errno) }
-        for fd in toHelper + fromHelper { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }   // the helper gets its two ends as stdin and stdout only
+        let toHelper = try closeOnExecPipe()   // the helper gets one end of each as stdin and stdout
+        let fromHelper: [Int32]
+        do { fromHelper = try closeOnExecPipe() } catch {
+            for fd in toHelper { Glibc.close(fd) }
+            throw error
+        }
         let log = directory + "/mutter-remote.log"
         do {
             helper = try Subprocess.spawn([tool], environment: environment, directory: directory, logPath: log,
@@ -31,9 +33,9 @@ public final class MutterRemoteInput: InjectedInput {
         Glibc.close(toHelper[0])
         Glibc.close(fromHelper[1])
         commands = toHelper[1]
-        replies = fromHelper[0]
+        replies = PipeLines(fd: fromHelper[0])
         node = 0
-        guard let ready = readLine(timeout: 15), ready.hasPrefix("ready "), let n = UInt32(ready.dropFirst(6)) else {
+        guard let ready = replies.next(timeout: 15), ready.hasPrefix("ready "), let n = UInt32(ready.dropFirst(6)) else {
             close()
             throw .notReady("mutter's RemoteDesktop session did not start: " + tail(of: log))
         }
@@ -48,28 +50,7 @@ public final class MutterRemoteInput: InjectedInput {
         commands = -1
         helper?.terminate(grace: 2)
         helper = nil
-        if replies >= 0 { Glibc.close(replies) }
-        replies = -1
-    }
-
-    /// One line from the helper, or nil after `timeout` seconds or at its end.
-    private func readLine(timeout: Double) -> String? {
-        let deadline = now() + timeout
-        while true {
-            if let newline = pending.firstIndex(of: 0x0a) {
-                let line = String(decoding: pending[..<newline], as: UTF8.self)
-                pending.removeSubrange(...newline)
-                return line
-            }
-            let left = deadline - now()
-            guard left > 0, replies >= 0 else { return nil }
-            var p = pollfd(fd: replies, events: Int16(POLLIN), revents: 0)
-            guard poll(&p, 1, Int32(left * 1000) + 1) > 0 else { continue }
-            var chunk = [UInt8](repeating: 0, count: 256)
-            let n = read(replies, &chunk, chunk.count)
-            guard n > 0 else { return nil }
-            pending += chunk[..<n]
-        }
+        replies.close()
     }
 
     private func send(_ command: String) throws {
@@ -78,7 +59,7 @@ public final class MutterRemoteInput: InjectedInput {
         guard write(commands, line, line.count) == line.count else {
             throw InputUnavailable(description: "mutter's RemoteDesktop helper is gone (errno \(errno))")
         }
-        guard let reply = readLine(timeout: 10) else { throw InputUnavailable(description: "mutter did not answer `\(command)` within 10 s") }
+        guard let reply = replies.next(timeout: 10) else { throw InputUnavailable(description: "mutter did not answer `\(command)` within 10 s") }
         guard reply == "ok" else { throw InputUnavailable(description: "mutter refused `\(command)`: \(reply)") }
     }
 

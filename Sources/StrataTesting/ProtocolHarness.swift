@@ -16,8 +16,7 @@ public final class ProtocolHarness {
     public let runtimeDirectory: String
     public let socketPath: String
     private var process: Subprocess?
-    private var output: Int32 = -1
-    private var pending: [UInt8] = []
+    private var output = PipeLines(fd: -1)
     /// What the harness reported so far, a request a line (`enter SERIAL`,
     /// `set_shape SERIAL SHAPE`, `set_cursor SERIAL`).
     public private(set) var lines: [String] = []
@@ -36,11 +35,9 @@ public final class ProtocolHarness {
                                      protocols: ["/usr/share/wayland-protocols/stable/xdg-shell/xdg-shell.xml", "Protocols/cursor-shape-v1.xml",
                                                  "Protocols/ext-image-copy-capture-v1.xml"],
                                      in: runtimeDirectory)
-            var fds: [Int32] = [0, 0]
-            guard pipe(&fds) == 0 else { throw CompositorError.launchFailed(command: "pipe", errno: errno) }
-            for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+            let fds = try closeOnExecPipe()
             defer { Glibc.close(fds[1]) }
-            output = fds[0]
+            output = PipeLines(fd: fds[0])
             let options = (cursorShapes ? [] : ["--no-cursor-shape"])
                 + [.none: [], .output: ["--image-copy-capture"], .refusingBuffers: ["--image-copy-capture=bad"]][capture]!
             process = try Subprocess.spawn(["setpriv", "--pdeathsig", "KILL", "--", tool, socketPath] + options,
@@ -66,24 +63,17 @@ public final class ProtocolHarness {
 
     /// Reads what the harness has reported, waiting at most `timeout` seconds for more.
     public func read(timeout: Double = 0) {
-        guard output >= 0 else { return }
-        var p = pollfd(fd: output, events: Int16(POLLIN), revents: 0)
-        guard poll(&p, 1, Int32(timeout * 1000)) > 0 else { return }
-        var chunk = [UInt8](repeating: 0, count: 4096)
-        let n = Glibc.read(output, &chunk, chunk.count)
-        guard n > 0 else { return }
-        pending += chunk[..<n]
-        while let newline = pending.firstIndex(of: 0x0a) {
-            lines.append(String(decoding: pending[..<newline], as: UTF8.self))
-            pending.removeSubrange(...newline)
+        var wait = timeout
+        while let line = output.next(timeout: wait) {
+            lines.append(line)
+            wait = 0
         }
     }
 
     public func stop() {
         process?.terminate(grace: 1)
         process = nil
-        if output >= 0 { Glibc.close(output) }
-        output = -1
+        output.close()
         if access(runtimeDirectory, F_OK) == 0 { removeTree(runtimeDirectory) }
     }
 }

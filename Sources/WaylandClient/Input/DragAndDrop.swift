@@ -104,9 +104,10 @@ public final class DragAndDrop {
     /// change of place.
     public func accept(mimeType: String?, action: Action) {
         guard let c = current, let offer = c.offer else { return }
+        let accepted: Action = mimeType == nil ? [] : action
         offer.accept(serial: c.serial, mimeType: mimeType)
-        if offer.version >= 3 { offer.setActions(dndActions: mimeType == nil ? [] : action, preferredAction: mimeType == nil ? [] : action) }
-        current?.accepted = mimeType == nil ? [] : action
+        if offer.version >= 3 { offer.setActions(dndActions: accepted, preferredAction: accepted) }
+        current?.accepted = accepted
         try? connection.flush()
     }
 
