@@ -66,10 +66,13 @@ func sceneImplicit100k(repetitions: Int) -> [Figure] {
 
 /// Scene S3 `anim-eval-10k`: 10,000 layers, each with an explicit 1 s animation
 /// of `position` and one of `opacity`; advance the clock by 1/60 s and compute
-/// every presentation value. Also with only 10 of the 10,000 animating.
+/// every presentation value: in the timeline's one pass (the figure compared with
+/// C), per layer through `presentationState(atTime:)`, and as presentation
+/// layers. Also with only 10 of the 10,000 animating.
 @MainActor
 func sceneAnimEval10k(repetitions: Int) -> [Figure] {
-    func measure(animating: Int, copies: Bool = false) -> Double {
+    enum Way { case pass, perLayer, copies }
+    func measure(animating: Int, _ way: Way = .pass) -> Double {
         let clock = ManualMediaClock(now: 2000)
         MediaTime.clock = clock
         let root = Layer()
@@ -104,14 +107,20 @@ func sceneAnimEval10k(repetitions: Int) -> [Figure] {
             clock.advance(by: 1.0 / 60)
             let t0 = now()
             let t = clock.now
-            if copies {
-                AnimationTimeline.forEachAnimatedLayer { l in
-                    let p = l.presentation(atTime: t)
-                    checksum += p.position.x + p.opacity
+            switch way {
+            case .pass:
+                AnimationTimeline.evaluate(atTime: t)
+                AnimationTimeline.withShownStates { states in
+                    for i in states.indices { checksum += states[i].position.x + states[i].opacity }
                 }
-            } else {
+            case .perLayer:
                 AnimationTimeline.forEachAnimatedLayer { l in
                     let p = l.presentationState(atTime: t)
+                    checksum += p.position.x + p.opacity
+                }
+            case .copies:
+                AnimationTimeline.forEachAnimatedLayer { l in
+                    let p = l.presentation(atTime: t)
                     checksum += p.position.x + p.opacity
                 }
             }
@@ -123,10 +132,12 @@ func sceneAnimEval10k(repetitions: Int) -> [Figure] {
     }
     let all = measure(animating: 10_000)
     let few = measure(animating: 10)
-    let layers = measure(animating: 10_000, copies: true)
+    let perLayer = measure(animating: 10_000, .perLayer)
+    let layers = measure(animating: 10_000, .copies)
     let c = engineReference
     return [
         Figure(scene: "S3 anim-eval-10k", metric: "all 10,000 animating", value: all, unit: "µs/frame", repetitions: repetitions),
+        Figure(scene: "S3 anim-eval-10k", metric: "all 10,000, presentationState(atTime:) per layer", value: perLayer, unit: "µs/frame", repetitions: repetitions),
         Figure(scene: "S3 anim-eval-10k", metric: "all 10,000, as presentation layers", value: layers, unit: "µs/frame", repetitions: repetitions),
         Figure(scene: "S3 anim-eval-10k", metric: "10 of 10,000 animating", value: few, unit: "µs/frame", repetitions: repetitions),
         Figure(scene: "S3 anim-eval-10k", metric: "ratio few/all", value: few / all, unit: "x", repetitions: repetitions),

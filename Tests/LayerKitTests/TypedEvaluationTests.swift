@@ -61,7 +61,11 @@ struct TypedEvaluationTests {
         for _ in 0..<9 {
             f.advance(0.23)
             seen.append(String(describing: layer.presentation()!.state))
-            seen.append(String(describing: layer.presentationState(atTime: currentMediaTime())))
+            let state = String(describing: layer.presentationState(atTime: currentMediaTime()))
+            seen.append(state)
+            AnimationTimeline.evaluate(atTime: currentMediaTime())
+            let shown = AnimationTimeline.withShownStates { String(describing: $0[layer.timelineIndex]) }
+            #expect(shown == state, "\(keyPath): the timeline's pass shows what presentationState(atTime:) does")
         }
         // (An additive animation with no values has nothing to add — but a missing colour counts as clear.)
         let expected = typed && !(additive && ends == 6 && !keyPath.hasSuffix("Color"))
@@ -138,5 +142,66 @@ struct TypedEvaluationTests {
         #expect(layer.untypedAnimations == 2)
         layer.removeAllAnimations()
         #expect(layer.untypedAnimations == 0)
+    }
+
+    /// What the pass computed for `layer`, next to what `presentationState(atTime:)` says.
+    func passAgrees(_ layers: [Layer], _ note: String) {
+        let t = currentMediaTime()
+        AnimationTimeline.evaluate(atTime: t)
+        for (i, layer) in layers.enumerated() where layer.timelineIndex >= 0 {
+            let shown = AnimationTimeline.withShownStates { String(describing: $0[layer.timelineIndex]) }
+            #expect(shown == String(describing: layer.presentationState(atTime: t)), "layer \(i): \(note)")
+        }
+    }
+
+    @Test("the timeline's one pass shows what each layer's presentationState shows, through model changes, ends, overlaps, timing and moves")
+    func timelinePass() {
+        let f = Fixture()
+        let root = f.presentedLayer()
+        let group = Layer()
+        let layers = (0..<6).map { _ in Layer() }
+        Transaction.withoutActions {
+            root.addSublayer(group)
+            for (i, l) in layers.enumerated() { (i < 3 ? root : group).addSublayer(l) }
+            group.speed = 2
+            group.timeOffset = 0.1
+        }
+        Transaction.flush()
+        func move(_ key: String, _ from: Any, _ to: Any, duration: Double = 1, fill: FillMode = .removed, additive: Bool = false) -> BasicAnimation {
+            let a = BasicAnimation(keyPath: key)
+            a.fromValue = from
+            a.toValue = to
+            a.duration = duration
+            a.fillMode = fill
+            a.isAdditive = additive
+            return a
+        }
+        layers[0].add(move("position", Point(x: 0, y: 0), Point(x: 100, y: 50)), forKey: "p")
+        layers[0].add(move("position.x", 5.0, 10.0, duration: 0.3, additive: true), forKey: "x")      // additive, overlapping
+        let early = move("opacity", 0.0, 1.0, duration: 0.4)                                            // ends early, kept, no fill
+        early.isRemovedOnCompletion = false
+        layers[1].add(early, forKey: "o")
+        layers[1].add(move("backgroundColor", Color.red, Color.blue, duration: 2), forKey: "c")
+        layers[2].add(move("transform", Transform3D.identity, Transform3D(rotationAngle: 1, x: 0, y: 0, z: 1)), forKey: "t")
+        layers[3].add(move("bounds.size.width", 10.0, 90.0, fill: .forwards), forKey: "w")             // under a faster group
+        let spring = SpringAnimation(keyPath: "position.y")
+        spring.fromValue = 0.0
+        spring.toValue = 40.0
+        layers[4].add(spring, forKey: "s")                                                               // untyped
+        layers[5].opacity = 0.5                                                                          // implicit: its end is the model
+        passAgrees(layers, "before the commit")
+        Transaction.flush()
+        for step in 0..<8 {
+            f.advance(0.15)
+            passAgrees(layers, "step \(step)")
+            switch step {
+            case 1: Transaction.withoutActions { layers[0].position = Point(x: 7, y: 9) }      // the model changes mid-animation
+            case 2: layers[5].opacity = 0.9                                                     // a new implicit animation over it
+            case 3: Transaction.withoutActions { root.addSublayer(layers[3]) }                  // moves out of the faster group
+            case 4: layers[1].removeAnimation(forKey: "c")
+            case 5: Transaction.withoutActions { group.speed = 0.5 }
+            default: break
+            }
+        }
     }
 }

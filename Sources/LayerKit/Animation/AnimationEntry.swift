@@ -27,6 +27,8 @@ final class AnimationEntry {
     /// The animation resolved into typed values, if it can be (`TypedTrack`), at
     /// its layer's first evaluation after it was added.
     var track: TypedTrack?
+    /// A transform track's ends, kept alive here (the track holds them unretained).
+    var transformEnds: TransformEnds?
     private(set) var isResolved = false
 
     func resolve(on layer: Layer) {

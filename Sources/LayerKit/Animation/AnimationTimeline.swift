@@ -52,6 +52,7 @@ public enum AnimationTimeline {
         if layer.timelineIndex < 0 {
             layer.timelineIndex = layers.count
             layers.append(Unmanaged.passUnretained(layer))
+            appendShownState(for: layer)
         }
         mutations &+= 1
     }
@@ -73,6 +74,7 @@ public enum AnimationTimeline {
     public static func reset() {
         for l in layers { l.takeUnretainedValue().timelineIndex = -1 }
         layers.removeAll()
+        removeAllShownStates()
         timers.removeAll()
         quietUntil = -.infinity
     }
@@ -82,6 +84,7 @@ public enum AnimationTimeline {
         let i = layer.timelineIndex
         guard i >= 0 else { return }
         layer.timelineIndex = -1
+        removeShownState(at: i)
         let last = layers.removeLast()
         if i < layers.count {
             layers[i] = last

@@ -17,13 +17,16 @@ struct TypedTrack {
 
     let slot: StateSlot
     /// Nil only for a missing colour whose other end is the model's: clear, unless
-    /// the model has no colour either (then the animation shows nothing).
+    /// the model has no colour either (then the animation shows nothing); and for
+    /// transforms, whose ends are in `transforms`.
     let from: SlotValue?
     /// Nil: the model's value at each evaluation (rule E2: `fromValue` alone, or no value).
     let to: SlotValue?
-    /// Both ends of a transform animation, decomposed once (boxed: tracks of other
-    /// properties stay small).
-    let decomposed: DecomposedEnds?
+    /// A transform animation's ends (boxed, so the other tracks stay small), owned
+    /// by the animation's entry: the track itself holds only plain numbers and
+    /// copies without reference counting.
+    let transformEnds: Unmanaged<TransformEnds>?
+    var transforms: TransformEnds? { transformEnds?.takeUnretainedValue() }
     var timingFunction: MediaTimingFunction?
     let isAdditive: Bool
     /// The running copy's timing (with `timingFunction`), as added, stamped at the
@@ -50,6 +53,22 @@ struct TypedTrack {
         }
         // A missing colour animates as clear when the other end is a colour (as
         // `BasicAnimation.endpoints` fills it); other values must be of the slot's type.
+        self.slot = slot
+        self.timingFunction = a.timingFunction
+        self.isAdditive = a.isAdditive
+        self.timing = a.timingValues
+        self.isCommitted = entry.isCommitted
+        if slot.kind == .transform {
+            guard let f = rawFrom as? Transform3D else { return nil }
+            let t = rawTo as? Transform3D
+            guard toIsModel || t != nil else { return nil }
+            (from, to) = (nil, nil)
+            let ends = TransformEnds(from: f, to: t)
+            entry.transformEnds = ends
+            transformEnds = Unmanaged.passUnretained(ends)
+            return
+        }
+        transformEnds = nil
         let missing = { (v: Any?) in v == nil && slot.isColor }
         var from = SlotValue(rawFrom, for: slot), to = toIsModel ? nil : SlotValue(rawTo, for: slot)
         guard from != nil || missing(rawFrom) else { return nil }
@@ -58,35 +77,38 @@ struct TypedTrack {
             from = from ?? .color(.clear)
             to = to ?? .color(.clear)
         }
-        self.slot = slot
-        self.timingFunction = a.timingFunction
-        self.isAdditive = a.isAdditive
-        self.timing = a.timingValues
-        self.isCommitted = entry.isCommitted
         self.from = from
         self.to = to
-        if case .transform(let f)? = from, case .transform(let t)? = to, let df = f.decomposed, let dt = t.decomposed {
-            decomposed = DecomposedEnds(from: df, to: dt)
-        } else {
-            decomposed = nil
-        }
     }
 
     /// Writes the value at `layer`'s local time `t` into `state`, if the animation
     /// has an effect then (`now`: the local time of the commit, worked out once).
     @MainActor @inline(__always)
     func apply(atLocalTime t: Double, now: inout Double?, of layer: Layer, to state: inout LayerState) {
-        let begin = layer.begin(of: timing.beginTime, committed: isCommitted, now: &now)
-        guard let (fraction, _) = timing.timing(atActiveTime: timing.activeTime(atLayerTime: t, begin: begin)) else { return }
-        apply(fraction: fraction, to: &state, model: layer)
+        guard let fraction = fraction(atLocalTime: t, now: &now, of: layer) else { return }
+        apply(fraction: fraction, to: &state, modelValue: to == nil ? slot.read(layer.state) : nil, model: layer)
     }
 
-    /// Writes the value at `fraction` of a cycle into `state`; an end that is the
-    /// model's value is read from `model`.
-    @MainActor
-    func apply(fraction: Double, to state: inout LayerState, model: Layer) {
+    /// Where in a cycle the animation is at `layer`'s local time `t`; nil when it
+    /// has no effect then.
+    @MainActor @inline(__always)
+    func fraction(atLocalTime t: Double, now: inout Double?, of layer: Layer) -> Double? {
+        // Committed, or with its own begin time: no need to look at the layer.
+        let begin = isCommitted || timing.beginTime != 0
+            ? timing.beginTime : layer.begin(of: timing.beginTime, committed: isCommitted, now: &now)
+        return timing.timing(atActiveTime: timing.activeTime(atLayerTime: t, begin: begin))?.fraction
+    }
+
+    /// Writes the value at `fraction` of a cycle into `state`; `modelValue` is the
+    /// slot's model value (read only when the end is the model's; transforms read
+    /// `model`).
+    @MainActor @inline(__always)
+    func apply(fraction: Double, to state: inout LayerState, modelValue: SlotValue?, model: Layer) {
         let progress = timingFunction?.value(at: fraction) ?? fraction
-        let end = to ?? slot.read(model.state)
+        if let transforms {
+            return applyTransform(transforms, progress: progress, to: &state, model: model)
+        }
+        let end = to ?? modelValue
         guard let start = from ?? end.map({ _ in .color(.clear) }), let end = end ?? .color(.clear) as SlotValue? else { return }
         let value: SlotValue
         switch (start, end) {
@@ -97,15 +119,34 @@ struct TypedTrack {
         case let (.color(a), .color(b)):
             // Additive colours are offsets, not colours: component by component.
             value = .color(isAdditive ? a.adding(b.subtracting(a).scaled(by: progress)) : a.interpolated(to: b, fraction: progress))
-        case let (.transform(a), .transform(b)):
-            if progress == 0 || progress == 1 || decomposed == nil {
-                value = .transform(a.interpolated(to: b, fraction: progress))
-            } else {
-                value = .transform(decomposed!.from.interpolated(to: decomposed!.to, fraction: progress).recomposed)
-            }
         default: return   // cannot happen: both ends are of the slot's type
         }
         slot.write(isAdditive ? Self.add(value, to: slot.read(state)) : value, to: &state)
+    }
+
+    @MainActor
+    private func applyTransform(_ ends: TransformEnds, progress: Double, to state: inout LayerState, model: Layer) {
+        let value: Transform3D
+        if let to = ends.to {
+            if progress == 0 || progress == 1 || ends.decomposed == nil {
+                value = ends.from.interpolated(to: to, fraction: progress)
+            } else {
+                value = ends.decomposed!.from.interpolated(to: ends.decomposed!.to, fraction: progress).recomposed
+            }
+        } else {
+            value = ends.from.interpolated(to: slot.readTransform(model.state), fraction: progress)
+        }
+        slot.writeTransform(isAdditive ? slot.readTransform(state).adding(value) : value, to: &state)
+    }
+
+    /// Puts back the slot's model value (`modelValue`, or for a transform `model`'s).
+    @MainActor @inline(__always)
+    func restoreModel(_ modelValue: SlotValue?, of model: Layer, to state: inout LayerState) {
+        if transformEnds != nil {
+            slot.writeTransform(slot.readTransform(model.state), to: &state)
+        } else {
+            slot.restore(modelValue, to: &state)
+        }
     }
 
     /// An additive animation's value on top of what is shown (no colour counts as clear).
@@ -115,7 +156,6 @@ struct TypedTrack {
         case let (.point(b)?, .point(x)): .point(b.adding(x))
         case let (.size(b)?, .size(x)): .size(b.adding(x))
         case let (.rect(b)?, .rect(x)): .rect(b.adding(x))
-        case let (.transform(b)?, .transform(x)): .transform(b.adding(x))
         case let (.color(b)?, .color(x)): .color(b.adding(x))
         case let (nil, .color(x)): .color(Color.clear.adding(x))
         default: v
@@ -123,12 +163,17 @@ struct TypedTrack {
     }
 }
 
-final class DecomposedEnds {
-    let from: DecomposedTransform
-    let to: DecomposedTransform
-    init(from: DecomposedTransform, to: DecomposedTransform) {
+/// The ends of a transform track; decomposed once when both are fixed.
+final class TransformEnds {
+    let from: Transform3D
+    /// Nil: the model's value at each evaluation.
+    let to: Transform3D?
+    let decomposed: (from: DecomposedTransform, to: DecomposedTransform)?
+
+    init(from: Transform3D, to: Transform3D?) {
         self.from = from
         self.to = to
+        if let to, let df = from.decomposed, let dt = to.decomposed { decomposed = (df, dt) } else { decomposed = nil }
     }
 }
 
@@ -139,8 +184,6 @@ enum SlotValue {
     case size(Size)
     case rect(Rect)
     case color(Color)
-    /// Boxed: the other cases stay small.
-    indirect case transform(Transform3D)
 
     /// `value` (an animation's, as `Any`) as the slot's type; nil when it is not.
     init?(_ value: Any?, for slot: StateSlot) {
@@ -162,8 +205,7 @@ enum SlotValue {
             guard let v = value as? Color else { return nil }
             self = .color(v)
         case .transform:
-            guard let v = value as? Transform3D else { return nil }
-            self = .transform(v)
+            return nil   // a transform track keeps its ends in `TransformEnds`
         }
     }
 }
@@ -231,7 +273,19 @@ enum StateSlot {
 
     var isColor: Bool { kind == .color }
 
-    /// The slot's value in `s`; nil for a missing colour.
+    /// A transform slot's value in `s`.
+    @inline(__always)
+    func readTransform(_ s: LayerState) -> Transform3D {
+        self == .sublayerTransform ? s.sublayerTransform : s.transform
+    }
+
+    @inline(__always)
+    func writeTransform(_ value: Transform3D, to s: inout LayerState) {
+        if self == .sublayerTransform { s.sublayerTransform = value } else { s.transform = value }
+    }
+
+    /// The slot's value in `s`; nil for a missing colour (and for transforms,
+    /// which `readTransform` reads).
     @inline(__always)
     func read(_ s: LayerState) -> SlotValue? {
         switch self {
@@ -250,8 +304,7 @@ enum StateSlot {
         case .boundsSize: .size(s.bounds.size)
         case .boundsWidth: .double(s.bounds.size.width)
         case .boundsHeight: .double(s.bounds.size.height)
-        case .transform: .transform(s.transform)
-        case .sublayerTransform: .transform(s.sublayerTransform)
+        case .transform, .sublayerTransform: nil
         case .opacity: .double(s.opacity)
         case .cornerRadius: .double(s.cornerRadius)
         case .borderWidth: .double(s.borderWidth)
@@ -265,6 +318,18 @@ enum StateSlot {
         case .backgroundColor: s.backgroundColor.map(SlotValue.color)
         case .borderColor: s.borderColor.map(SlotValue.color)
         case .shadowColor: s.shadowColor.map(SlotValue.color)
+        }
+    }
+
+    /// Puts back a value `read` gave (nil: no colour).
+    @inline(__always)
+    func restore(_ value: SlotValue?, to s: inout LayerState) {
+        if let value { return write(value, to: &s) }
+        switch self {
+        case .backgroundColor: s.backgroundColor = nil
+        case .borderColor: s.borderColor = nil
+        case .shadowColor: s.shadowColor = nil
+        default: break
         }
     }
 
@@ -287,8 +352,6 @@ enum StateSlot {
         case let (.boundsSize, .size(v)): s.bounds.size = v
         case let (.boundsWidth, .double(v)): s.bounds.size.width = v
         case let (.boundsHeight, .double(v)): s.bounds.size.height = v
-        case let (.transform, .transform(v)): s.transform = v
-        case let (.sublayerTransform, .transform(v)): s.sublayerTransform = v
         case let (.opacity, .double(v)): s.opacity = v
         case let (.cornerRadius, .double(v)): s.cornerRadius = v
         case let (.borderWidth, .double(v)): s.borderWidth = v

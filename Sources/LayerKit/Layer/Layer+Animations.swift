@@ -80,6 +80,7 @@ extension Layer {
         guard let entry = animationEntries.first(where: { !$0.isAnonymous && $0.key == key }), !entry.hasStopped else { return false }
         change(entry.animation)
         entry.timingDidChange()
+        tracksAreCurrent = false
         AnimationTimeline.invalidate()
         propertyDidChange("animations")
         return true
@@ -95,6 +96,7 @@ extension Layer {
         guard !entry.isRemoved else { return }
         entry.isRemoved = true
         animationEntries.removeAll { $0 === entry }
+        tracksAreCurrent = false
         if !entry.isResolved { unresolvedAnimations -= 1 } else if entry.track == nil { untypedAnimations -= 1 }
         if animationEntries.isEmpty { AnimationTimeline.unregister(self) }
         propertyDidChange("animations")
@@ -125,13 +127,16 @@ extension Layer {
 
     /// Resolves the animations added since the last evaluation into typed tracks
     /// where they can be (`TypedTrack`).
+    @inline(__always)
     func resolveTracks() {
-        guard unresolvedAnimations > 0 else { return }
+        guard unresolvedAnimations > 0 || !tracksAreCurrent else { return }
         for entry in animationEntries where !entry.isResolved {
             entry.resolve(on: self)
             if entry.track == nil { untypedAnimations += 1 }
         }
         unresolvedAnimations = 0
+        tracks = untypedAnimations == 0 ? animationEntries.map { $0.track.unsafelyUnwrapped } : []
+        tracksAreCurrent = true
     }
 
     /// When an animation begins, in local time: its `beginTime`, or — not committed
@@ -157,10 +162,7 @@ extension Layer {
         var shown = state
         let t = localTime(fromRoot: time)
         var nowLocal: Double?
-        for entry in animationEntries {
-            guard let track = entry.track else { return presentation(atTime: time).state }
-            track.apply(atLocalTime: t, now: &nowLocal, of: self, to: &shown)
-        }
+        for track in tracks { track.apply(atLocalTime: t, now: &nowLocal, of: self, to: &shown) }
         return shown
     }
 }

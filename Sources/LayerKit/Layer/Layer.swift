@@ -18,7 +18,10 @@ open class Layer {
     /// Key of the action run on the new layer of `replaceSublayer(_:with:)` (`kCATransition`).
     public static let transition = "transition"
 
-    var state = LayerState()
+    // The fields a frame's pass reads for every animated layer carry no run-time
+    // exclusivity check (`@exclusivity(unchecked)`): all access is on the main
+    // actor, and the checks cost more than the reads.
+    @exclusivity(unchecked) var state = LayerState()
     var sublayerStorage: [Layer] = []
     /// The animations, in the order they were added (they combine in that order).
     var animationEntries: [AnimationEntry] = []
@@ -26,7 +29,13 @@ open class Layer {
     /// how many are not resolved yet (resolving waits for the first evaluation, so
     /// adding stays cheap: an implicit change is usually one of thousands).
     var untypedAnimations = 0
-    var unresolvedAnimations = 0
+    @exclusivity(unchecked) var unresolvedAnimations = 0
+    /// The typed tracks of `animationEntries`, in order, side by side in one buffer:
+    /// what a frame evaluates, without visiting the entries. Empty while any
+    /// animation has no track; rebuilt after an entry is added, removed, committed
+    /// or retimed (`tracksAreCurrent` false).
+    var tracks: [TypedTrack] = []
+    @exclusivity(unchecked) var tracksAreCurrent = true
     /// Where the layer is in `AnimationTimeline.layers`; −1 when it has no animations.
     var timelineIndex = -1
     /// Set by a commit while the layer is in a tree that a window or renderer presents (rule B5).
@@ -58,7 +67,9 @@ open class Layer {
     /// The superlayer link. Not retained (a superlayer owns its sublayers) and not
     /// `weak`: weak references move every layer's reference count to a slow side
     /// table. A superlayer clears its sublayers' links when it goes away.
-    unowned(unsafe) var superlayerLink: Layer?
+    @exclusivity(unchecked) unowned(unsafe) var superlayerLink: Layer? {
+        didSet { if timelineIndex >= 0 { AnimationTimeline.superlayerDidChange(at: timelineIndex) } }
+    }
 
     /// The layer's superlayer, if it is in a tree. On a presentation copy, the
     /// presentation of its model's superlayer at the same time (rule E12).
@@ -375,7 +386,7 @@ open class Layer {
     /// Changes, to a number never used before by any layer, whenever the layer's
     /// model changes: renderers compare it to know what to redraw. Unique across
     /// layers, so a new layer never passes for a gone one that had its address.
-    public private(set) var modelVersion = Layer.nextVersion()
+    @exclusivity(unchecked) public private(set) var modelVersion = Layer.nextVersion()
     /// The same for the layer and everything below it — sublayers at any depth and
     /// their masks — so a renderer can pass over a subtree whose version it has
     /// seen before without looking inside.

@@ -147,6 +147,7 @@ public enum Transaction {
                 entry.timingDidChange()
             }
             entry.isCommitted = true
+            layer.tracksAreCurrent = false
         }
         AnimationTimeline.deliverDueEvents()
         for observer in commitObservers { observer() }

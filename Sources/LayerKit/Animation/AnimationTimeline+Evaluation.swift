@@ -1,0 +1,158 @@
+/// One pass per frame over every animated layer, writing what each shows into
+/// contiguous storage (issue 13's design): renderers and benchmarks read values
+/// there instead of making a presentation layer per animated layer.
+///
+/// Three arrays run in step with ``AnimationTimeline/layers`` (the order layers
+/// got their first animation, roughly allocation order): what each layer shows,
+/// and for each an `Evaluation` — its typed tracks copied side by side with the
+/// model values they need, and its own timing. A frame reads those, the layer's
+/// versions and its superlayer; it copies a model state whole only when the
+/// model or its animations changed since the last pass. Otherwise the values a
+/// track leaves are overwritten by the track itself, and only a track not in
+/// effect (or an additive one) puts back its slot's model value first. Layers
+/// with an animation that has no typed track (springs, keyframes, groups,
+/// transitions, …) get the state of a full presentation copy, as
+/// ``Layer/presentationState(atTime:)`` gives them.
+extension AnimationTimeline {
+    /// What each layer in `layers` shows as of the last ``evaluate(atTime:)``, same order.
+    static var shownStates: [LayerState] = []
+    static var evaluations: [Evaluation] = []
+
+    /// A layer's part of the pass, as of its model version `version`.
+    struct Evaluation {
+        /// The layer's `modelVersion` when this was made; 0: make it again.
+        var version: UInt64 = 0
+        /// The layer's tracks, in memory this owns (plain values: freed without
+        /// deinitializing). Not an array: reaching an array's elements takes a
+        /// closure per layer, and each such closure checks its actor at run time.
+        var tracks = UnsafeMutableBufferPointer<EvaluatedTrack>(start: nil, count: 0)
+        /// Two tracks animate the same property: every model value goes back
+        /// before any track writes, so none undoes another's.
+        var tracksOverlap = false
+        /// The layer's timing (its local time from its superlayer's).
+        var beginTime = 0.0, speed = 1.0, timeOffset = 0.0
+        /// The layer's superlayer (a change makes this again), not retained.
+        var superlayer: Unmanaged<Layer>?
+
+        func free() { tracks.deallocate() }
+    }
+
+    /// A typed track with what its slot holds in the model.
+    struct EvaluatedTrack {
+        let track: TypedTrack
+        let modelValue: SlotValue?
+    }
+
+    /// Computes what every animated layer shows at root time `time`, in one pass.
+    /// Read the results with ``forEachShownState(_:)``; they are the values
+    /// ``Layer/presentationState(atTime:)`` returns for the same time.
+    public static func evaluate(atTime time: Double) {
+        layers.withUnsafeBufferPointer { layers in
+            evaluations.withUnsafeMutableBufferPointer { evaluations in
+                shownStates.withUnsafeMutableBufferPointer { states in
+                    // Siblings share their superlayer's time: worked out once for a run of them.
+                    var parentTime = (layer: UnsafeMutableRawPointer?.none, time: time)
+                    for i in layers.indices {
+                        withBorrowed(layers[i]) { evaluate($0, &evaluations[i], into: &states[i], atTime: time, parentTime: &parentTime) }
+                    }
+                }
+            }
+        }
+    }
+
+    /// The layer at `index` moved to another superlayer (or none): its time comes from elsewhere.
+    static func superlayerDidChange(at index: Int) {
+        evaluations[index].version = 0
+    }
+
+    /// Calls `body` with the states the last ``evaluate(atTime:)`` computed, in
+    /// the order of ``forEachAnimatedLayer(_:)`` (`withUnsafeBufferPointer`'s
+    /// rules: the buffer is valid only inside `body`, which must not add or remove
+    /// animations). Read in place: a state is not copied.
+    public static func withShownStates<R>(_ body: (UnsafeBufferPointer<LayerState>) throws -> R) rethrows -> R {
+        try shownStates.withUnsafeBufferPointer(body)
+    }
+
+    /// Calls `body` with the layer, not retained (the timeline's layers stay alive
+    /// during the pass). Forwarding the closure keeps the standard library from
+    /// seeing a closure literal, which would check its actor at run time per layer.
+    @inline(__always)
+    private static func withBorrowed(_ layer: Unmanaged<Layer>, _ body: (Layer) -> Void) {
+        layer._withUnsafeGuaranteedRef(body)
+    }
+
+    @inline(__always)
+    private static func evaluate(_ layer: Layer, _ e: inout Evaluation, into shown: inout LayerState, atTime time: Double,
+                                 parentTime: inout (layer: UnsafeMutableRawPointer?, time: Double)) {
+        if e.version != layer.modelVersion || !layer.tracksAreCurrent {
+            layer.resolveTracks()
+            guard layer.untypedAnimations == 0 else {
+                shown = layer.presentation(atTime: time).state
+                e.free()
+                e = Evaluation()
+                return
+            }
+            shown = layer.state
+            e.free()
+            e = Evaluation(of: layer)
+        }
+        if let parent = e.superlayer, parent.toOpaque() != parentTime.layer {
+            withBorrowed(parent) { parentTime = (parent.toOpaque(), $0.localTime(fromRoot: time)) }
+        }
+        let t = ((e.superlayer == nil ? time : parentTime.time) - e.beginTime) * e.speed + e.timeOffset
+        var nowLocal: Double?
+        let tracks = e.tracks
+        if e.tracksOverlap {
+            for i in tracks.indices { tracks[i].track.restoreModel(tracks[i].modelValue, of: layer, to: &shown) }
+        }
+        for i in tracks.indices {
+            guard let fraction = tracks[i].track.fraction(atLocalTime: t, now: &nowLocal, of: layer) else {
+                if !e.tracksOverlap { tracks[i].track.restoreModel(tracks[i].modelValue, of: layer, to: &shown) }
+                continue
+            }
+            if tracks[i].track.isAdditive && !e.tracksOverlap {
+                tracks[i].track.restoreModel(tracks[i].modelValue, of: layer, to: &shown)
+            }
+            tracks[i].track.apply(fraction: fraction, to: &shown, modelValue: tracks[i].modelValue, model: layer)
+        }
+    }
+
+    /// Keeps the arrays in step with `layers`: a new place at the end.
+    static func appendShownState(for layer: Layer) {
+        shownStates.append(LayerState())
+        evaluations.append(Evaluation())
+    }
+
+    /// The place `i` goes, the last one takes it (as in `layers`).
+    static func removeShownState(at i: Int) {
+        let last = shownStates.count - 1
+        if i < last {
+            shownStates.swapAt(i, last)
+            evaluations.swapAt(i, last)
+        }
+        shownStates.removeLast()
+        evaluations.removeLast().free()
+    }
+
+    static func removeAllShownStates() {
+        shownStates.removeAll()
+        for e in evaluations { e.free() }
+        evaluations.removeAll()
+    }
+}
+
+extension AnimationTimeline.Evaluation {
+    /// The pass's copy of `layer`'s typed tracks (every animation has one) and timing.
+    @MainActor
+    init(of layer: Layer) {
+        let s = layer.state
+        version = layer.modelVersion
+        let made = layer.tracks.map { AnimationTimeline.EvaluatedTrack(track: $0, modelValue: $0.slot.read(s)) }
+        tracks = .allocate(capacity: made.count)
+        _ = tracks.initialize(from: made)
+        var properties: Set<String> = []
+        tracksOverlap = !made.allSatisfy { properties.insert($0.track.slot.property).inserted }
+        (beginTime, speed, timeOffset) = (s.beginTime, s.speed, s.timeOffset)
+        superlayer = layer.superlayerLink.map(Unmanaged.passUnretained)
+    }
+}
