@@ -72,7 +72,11 @@ extension Layer {
         }
         guard let property = type(of: self).propertyDescriptors[key], property.isImplicitlyAnimatable else { return nil }
         let animation = BasicAnimation(keyPath: key)
-        animation.fromValue = animationEntries.isEmpty ? property.read(self) : presentationValue(forKeyPath: key)
+        if animationEntries.isEmpty {
+            animation.fromValue = changingValues?.old ?? property.read(self)
+        } else {
+            animation.fromValue = presentationValue(forKeyPath: key)
+        }
         animation.duration = Transaction.animationDuration
         animation.timingFunction = Transaction.animationTimingFunction ?? .default
         animation.isImplicit = true
@@ -84,7 +88,7 @@ extension Layer {
     /// The action is looked up before the model changes (so the implicit animation
     /// starts from what the presentation showed) and run after (so it sees the new
     /// model value). Nothing happens for an unchanged value.
-    func changeProperty(_ key: String, changed: Bool, _ apply: (Layer) -> Void) {
+    func changeProperty(_ key: String, changed: Bool, values: (old: Any, new: Any)? = nil, _ apply: (Layer) -> Void) {
         // A presentation copy changes without actions; so does the write a change
         // makes through a property's own setter (`setValue(_:forKey:)` on a subclass
         // property), which must not run the action a second time.
@@ -95,7 +99,9 @@ extension Layer {
         if !styledKeys.isEmpty || !style.isEmpty { markExplicit(key) }
         guard changed else { return }
         Transaction.ensureOpen()
+        changingValues = values
         let action = actionToRun(forKey: key)
+        changingValues = nil
         captureTransitionSnapshot(for: action)
         let outerKey = changingKey
         changingKey = key
@@ -105,7 +111,7 @@ extension Layer {
         if let implicit = action as? BasicAnimation, implicit.isImplicit {
             // Made by the search for this change alone: no one else holds it, so it
             // is added as is rather than copied.
-            if implicit.toValue == nil { implicit.toValue = value(forKeyPath: key) }
+            if implicit.toValue == nil { implicit.toValue = values?.new ?? value(forKeyPath: key) }
             addEntry(implicit, forKey: key)
         } else if let action {
             action.run(forKey: key, object: self, arguments: nil)

@@ -47,6 +47,7 @@ extension AnimationTimeline {
     /// Read the results with ``forEachShownState(_:)``; they are the values
     /// ``Layer/presentationState(atTime:)`` returns for the same time.
     public static func evaluate(atTime time: Double) {
+        makeShownStates()
         layers.withUnsafeBufferPointer { layers in
             evaluations.withUnsafeMutableBufferPointer { evaluations in
                 shownStates.withUnsafeMutableBufferPointer { states in
@@ -62,7 +63,7 @@ extension AnimationTimeline {
 
     /// The layer at `index` moved to another superlayer (or none): its time comes from elsewhere.
     static func superlayerDidChange(at index: Int) {
-        evaluations[index].version = 0
+        if index < evaluations.count { evaluations[index].version = 0 }
     }
 
     /// Calls `body` with the states the last ``evaluate(atTime:)`` computed, in
@@ -117,21 +118,30 @@ extension AnimationTimeline {
         }
     }
 
-    /// Keeps the arrays in step with `layers`: a new place at the end.
-    static func appendShownState(for layer: Layer) {
-        shownStates.append(LayerState())
-        evaluations.append(Evaluation())
+    /// The places of layers that got animations since the last pass, made by the
+    /// pass (not when an animation is added: thousands of implicit changes in one
+    /// transaction should not pay for states nobody has read yet).
+    private static func makeShownStates() {
+        let missing = layers.count - shownStates.count
+        guard missing > 0 else { return }
+        shownStates.append(contentsOf: repeatElement(LayerState(), count: missing))
+        evaluations.append(contentsOf: repeatElement(Evaluation(), count: missing))
     }
 
-    /// The place `i` goes, the last one takes it (as in `layers`).
-    static func removeShownState(at i: Int) {
-        let last = shownStates.count - 1
-        if i < last {
-            shownStates.swapAt(i, last)
-            evaluations.swapAt(i, last)
+    /// The layer at `i` left `layers`, and the last one took its place.
+    static func removeShownState(at i: Int, layerCount: Int) {
+        let count = shownStates.count
+        guard i < count else { return }
+        if count == layerCount {
+            shownStates.swapAt(i, count - 1)
+            evaluations.swapAt(i, count - 1)
+            shownStates.removeLast()
+            evaluations.removeLast().free()
+        } else {
+            // The layer moved here has no place yet: this one is made again for it.
+            evaluations[i].free()
+            evaluations[i] = Evaluation()
         }
-        shownStates.removeLast()
-        evaluations.removeLast().free()
     }
 
     static func removeAllShownStates() {

@@ -52,7 +52,6 @@ public enum AnimationTimeline {
         if layer.timelineIndex < 0 {
             layer.timelineIndex = layers.count
             layers.append(Unmanaged.passUnretained(layer))
-            appendShownState(for: layer)
         }
         mutations &+= 1
     }
@@ -84,7 +83,7 @@ public enum AnimationTimeline {
         let i = layer.timelineIndex
         guard i >= 0 else { return }
         layer.timelineIndex = -1
-        removeShownState(at: i)
+        removeShownState(at: i, layerCount: layers.count)
         let last = layers.removeLast()
         if i < layers.count {
             layers[i] = last

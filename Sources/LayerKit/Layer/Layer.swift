@@ -50,6 +50,9 @@ open class Layer {
     public internal(set) var contentsTransition: ContentsTransition?
     /// The key whose change is being applied (``changeProperty``), if any.
     var changingKey: String?
+    /// The value before and after the change being applied, when its setter knows
+    /// them (the implicit animation's ends, rule B1).
+    var changingValues: (old: Any, new: Any)?
     /// The state before a change whose action is a transition, until the transition takes it.
     var pendingTransitionSnapshot: LayerSnapshot?
     /// Set on a presentation copy while a ``Transition`` runs on the layer.
@@ -118,6 +121,7 @@ open class Layer {
     }
 
     isolated deinit {
+        if presenterCount > 0 { PresentationHosts.forget(self) }
         for sublayer in sublayerStorage where sublayer.superlayerLink === self {
             sublayer.superlayerLink = nil
         }
@@ -337,10 +341,13 @@ open class Layer {
 
     /// Number-based values must be finite: NaN or ±∞ is refused with a diagnostic.
     func setState<T: Equatable & FiniteValue>(_ key: String, _ slot: WritableKeyPath<LayerState, T>, _ value: T) {
+        let old = state[keyPath: slot]
         guard value.isAllFinite else {
-            return Diagnostics.report(.invalidValue(key: key, reason: "not finite: \(value); kept \(state[keyPath: slot])"))
+            return Diagnostics.report(.invalidValue(key: key, reason: "not finite: \(value); kept \(old)"))
         }
-        setState(key, slot, value, changed: state[keyPath: slot] != value)
+        guard old != value else { return changeProperty(key, changed: false) { _ in } }
+        // The implicit animation's ends are at hand: no lookup by key for them.
+        changeProperty(key, changed: true, values: (old, value)) { $0.state[keyPath: slot] = value }
     }
 
     func setState<T: Equatable & FiniteValue>(_ key: String, _ slot: WritableKeyPath<LayerState, T?>, _ value: T?) {

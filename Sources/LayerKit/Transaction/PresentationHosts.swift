@@ -5,13 +5,16 @@
 /// also what rule A7 calls a *visible* tree: inserting into it runs `onOrderIn`.
 @MainActor
 public enum PresentationHosts {
-    static var roots: [ObjectIdentifier: WeakLayer] = [:]
+    /// Not retained, and not `weak`: a weak reference moves the root's reference
+    /// counting to a slow side table, and every change below it retains the root
+    /// on the way. A root leaves here in its deinit (``forget(_:)``).
+    static var roots: [ObjectIdentifier: Unmanaged<Layer>] = [:]
 
     /// Declares that `root`'s tree is presented (called by windows and renderers).
     /// Balance every call with ``detach(_:)``.
     public static func attach(_ root: Layer) {
         root.presenterCount += 1
-        roots[ObjectIdentifier(root)] = WeakLayer(root)
+        roots[ObjectIdentifier(root)] = Unmanaged.passUnretained(root)
         Transaction.noteTreeChange()
         Transaction.ensureOpen()
     }
@@ -26,15 +29,13 @@ public enum PresentationHosts {
     static func markPresented() {
         guard Transaction.treeChanged else { return }
         Transaction.treeChanged = false
-        for (id, weak) in roots {
-            guard let root = weak.layer else { roots[id] = nil; continue }
-            root.forEachInSubtree { $0.hasBeenPresented = true }
+        for root in roots.values {
+            root.takeUnretainedValue().forEachInSubtree { $0.hasBeenPresented = true }
         }
     }
-}
 
-@MainActor
-struct WeakLayer {
-    weak var layer: Layer?
-    init(_ layer: Layer) { self.layer = layer }
+    /// A presented root goes away without having been detached.
+    static func forget(_ root: Layer) {
+        roots[ObjectIdentifier(root)] = nil
+    }
 }

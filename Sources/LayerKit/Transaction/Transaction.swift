@@ -31,8 +31,19 @@ public enum Transaction {
         /// The duration and timing function in force, the same way (rule T2): every
         /// implicit animation reads them, so they are kept here rather than looked up
         /// through each frame's `values`.
-        var duration: Any?
-        var timingFunction: Any?
+        var duration: Any? {
+            didSet {
+                let d = AnyValue.normalized(duration) as? Double
+                implicitDuration = d.flatMap { $0.isFinite && $0 >= 0 ? $0 : nil } ?? 0.25
+            }
+        }
+        var timingFunction: Any? {
+            didSet { implicitTimingFunction = timingFunction as? MediaTimingFunction }
+        }
+        /// `duration` and `timingFunction` as implicit animations use them, worked
+        /// out when set rather than cast at every change.
+        private(set) var implicitDuration = 0.25
+        private(set) var implicitTimingFunction: MediaTimingFunction?
         /// The group of animations the frame's completion block waits for.
         var completion: CompletionGroup?
         init(isImplicit: Bool, enclosing: Frame?) {
@@ -40,6 +51,8 @@ public enum Transaction {
             actionsDisabled = enclosing?.actionsDisabled ?? false
             duration = enclosing?.duration
             timingFunction = enclosing?.timingFunction
+            implicitDuration = enclosing?.implicitDuration ?? 0.25
+            implicitTimingFunction = enclosing?.implicitTimingFunction
         }
     }
 
@@ -211,16 +224,13 @@ public enum Transaction {
 
     /// The duration of implicit animations; 0.25 s unless set.
     public static var animationDuration: Double {
-        get {
-            guard let d = AnyValue.normalized(stack.last?.duration) as? Double, d.isFinite, d >= 0 else { return 0.25 }
-            return d
-        }
+        get { stack.last?.implicitDuration ?? 0.25 }
         set { setValue(newValue, forKey: animationDurationKey) }
     }
 
     /// The timing function of implicit animations; nil means the `default` curve.
     public static var animationTimingFunction: MediaTimingFunction? {
-        get { stack.last?.timingFunction as? MediaTimingFunction }
+        get { stack.last?.implicitTimingFunction }
         set { setValue(newValue, forKey: animationTimingFunctionKey) }
     }
 
