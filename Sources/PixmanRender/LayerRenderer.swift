@@ -87,6 +87,13 @@ public final class LayerRenderer {
         }.count
     }
 
+    /// The last frame rendered was dropped instead of shown (a window's frame drawn
+    /// ahead, `ToplevelWindow.onDiscardAhead`): its damage is repainted with the next.
+    public func discardLastFrame() {
+        waitForFrameInFlight()
+        damage.discardLastFrame()
+    }
+
     /// Runs `body` on the main actor from the main dispatch queue.
     public static let onMainQueue: @Sendable (@escaping @MainActor @Sendable () -> Void) -> Void = { body in
         DispatchQueue.main.async { MainActor.assumeIsolated { body() } }

@@ -139,6 +139,35 @@ struct BandTests {
         #expect(same, "differs by \(drawn.maximumDifference(from: reference) ?? -1)")
     }
 
+    @Test("a frame drawn and dropped (a window's frame drawn ahead) counts its damage into the next, so an older buffer is repainted where it must be")
+    func droppedFrameCarriesDamage() {
+        func run(discarding: Bool) -> Bool {
+            let (_, root, _) = makeRenderer(width: 200, height: 60)
+            _ = box(Rect(x: 0, y: 0, width: 200, height: 60), .black, in: root)
+            let mover = box(Rect(x: 10, y: 10, width: 30, height: 30), .red, in: root)
+            Transaction.flush()
+            let renderer = LayerRenderer()
+            let (older, newer, dropped) = (Canvas(width: 200, height: 60), Canvas(width: 200, height: 60), Canvas(width: 200, height: 60))
+            func move(to x: Double) { Transaction.withoutActions { mover.position.x = x + 15 }; Transaction.flush() }
+            _ = renderer.render(root, into: older.image, scale: 1, atTime: 100, background: .black, bufferAge: 0)      // frame 1: at 10
+            move(to: 50)
+            _ = renderer.render(root, into: newer.image, scale: 1, atTime: 100, background: .black, bufferAge: 0)      // frame 2: at 50
+            move(to: 90)
+            _ = renderer.render(root, into: dropped.image, scale: 1, atTime: 100, background: .black, bufferAge: 0)    // drawn ahead: at 90
+            if discarding { renderer.discardLastFrame() }
+            move(to: 130)
+            // Frame 3 into the buffer that holds frame 1: two frames old.
+            _ = renderer.render(root, into: older.image, scale: 1, atTime: 100, background: .black, bufferAge: 2)
+            let expected = OffscreenRenderer(width: 200, height: 60)
+            expected.backgroundColor = .black
+            expected.rootLayer = root
+            defer { expected.rootLayer = nil }
+            return RenderedImage(width: 200, height: 60, pixels: older.words) == expected.render(atTime: 100)
+        }
+        #expect(run(discarding: true), "the buffer two frames old equals a full render of the last frame")
+        #expect(!run(discarding: false), "(without the discard the mover's first place stays red: the check can fail)")
+    }
+
     @Test("random trees with every effect come out the same in any number of bands")
     func randomTreesInBands() {
         var rng = SeededRandom(seed: 2026)

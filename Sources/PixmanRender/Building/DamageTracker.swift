@@ -67,6 +67,9 @@ final class DamageTracker {
     private(set) var presentations: [ObjectIdentifier: Layer] = [:]
     /// Damage of recent frames, newest last, for buffers of some age.
     private var history: [[Rect]] = []
+    /// The damage of frames drawn but never shown, counted into the next frame.
+    private var carried: [Rect] = []
+    private var lastPassAddedHistory = false
     private let historyLength = 8
     /// Layers looked at by the last pass (for tests).
     private(set) var visited = 0
@@ -91,10 +94,13 @@ final class DamageTracker {
         }
         visit(root, Inputs(parent: nil, transform: AffineTransform(scaleX: scale, y: scale), opacity: 1, ancestry: 0, index: 0),
               parentPresentation: nil, time: time, animated: animated, into: &rects, depth: 0)
+        rects += carried
+        carried = []
         let canvas = Rect(x: 0, y: 0, width: Double(width), height: Double(height))
         var damage = rects.map { $0.intersection(canvas) }.filter { !$0.isEmpty }.map(Self.pixelAligned)
         if damage.count > 64 { damage = [damage.dropFirst().reduce(damage[0]) { $0.union($1) }] }
         // Frames without damage are not drawn or committed: they leave no mark on any buffer.
+        lastPassAddedHistory = !damage.isEmpty
         if !damage.isEmpty { history.append(damage) }
         if history.count > historyLength { history.removeFirst() }
         return damage
@@ -124,6 +130,16 @@ final class DamageTracker {
         records.removeAll()
         root = nil
         history.removeAll()
+        carried = []
+    }
+
+    /// The last frame was dropped, not shown: what it changed is counted into the
+    /// next frame's damage (the records already describe the dropped frame, so the
+    /// next pass alone would see only what changed since it).
+    func discardLastFrame() {
+        guard lastPassAddedHistory, let last = history.popLast() else { return }
+        lastPassAddedHistory = false
+        carried += last
     }
 
     private static func pixelAligned(_ r: Rect) -> Rect {

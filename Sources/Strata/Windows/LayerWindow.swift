@@ -48,6 +48,7 @@ public final class LayerWindow {
             }
             Transaction.flush()
         }
+        window.onDiscardAhead = { [unowned self] in renderer.discardLastFrame() }
         // The layers are read on the main thread; the pixels are drawn on the render
         // workers while the main thread goes back to its events.
         window.onDrawAsync = { [unowned self] ctx, finish in

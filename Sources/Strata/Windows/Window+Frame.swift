@@ -41,6 +41,7 @@ final class OnscreenWindow {
             if self.window.shouldClose?(self.window) ?? true { self.window.close() }
         }
         toplevel.onDrawAsync = { [unowned self] context, finish in drawFrame(context, finish: finish) }
+        toplevel.onDiscardAhead = { [unowned self] in renderer.discardLastFrame() }
         decorationPreferenceChanged()
     }
 

@@ -18,6 +18,26 @@ public struct DrawContext {
     public let targetTime: Double
 }
 
+/// When a window draws frames ahead of the compositor's frame callbacks.
+///
+/// Drawing a frame at its callback costs the frame's whole drawing time between
+/// the callback and the commit; a window whose frames take long to draw (many
+/// animated layers) then commits late in the refresh period. Drawn ahead, the
+/// next frame is started as soon as one is committed, for the time it will be
+/// shown (a refresh later than a frame drawn at its callback), and the callback
+/// is answered with it at once. A change made meanwhile (anything that calls
+/// `setNeedsDisplay`) drops it and the frame is drawn at the callback, so input
+/// is not shown a frame late.
+public enum DrawAhead: Sendable {
+    /// Frames are drawn when their callback comes.
+    case never
+    /// Drawn ahead while animating, once a frame takes over a third of the
+    /// refresh interval from its callback to its commit.
+    case automatic
+    /// Drawn ahead whenever animating.
+    case always
+}
+
 /// The damage a draw handler reports.
 public enum FrameDamage: Sendable {
     /// Nothing changed: the frame is not committed.
@@ -48,6 +68,15 @@ public final class ToplevelWindow {
 
     /// Draws a frame; returns what changed.
     public var onDraw: ((DrawContext) -> FrameDamage)?
+    /// When frames are drawn ahead of their frame callback (with ``onDrawAsync``
+    /// only): `.automatic` does it while animating once a frame takes more than a
+    /// third of the refresh interval to draw, so the callback is answered at once
+    /// with a frame drawn for the time it will be shown. See ``DrawAhead``.
+    public var drawAhead: DrawAhead = .automatic
+    /// Called when a frame drawn ahead is dropped because the content changed after
+    /// it began: a drawer that tracks damage counts that frame's damage into the
+    /// next one (the dropped frame was never shown).
+    public var onDiscardAhead: (() -> Void)?
     /// Draws a frame on other threads (used instead of ``onDraw`` when set): starts
     /// the drawing and returns at once, and calls `finish` on the main actor, once,
     /// when the buffer holds the frame. Until then the window starts no other frame
@@ -105,8 +134,16 @@ public final class ToplevelWindow {
     public private(set) var frameNumber: UInt64 = 0
 
     private var frameCallback: WlCallback?
-    /// The frame ``onDrawAsync`` is drawing.
-    private var drawing: (buffer: ShmBuffer, number: UInt64, callbackTime: Double?)?
+    /// The frame ``onDrawAsync`` is drawing (`isAhead`: for a callback still to come).
+    private var drawing: (buffer: ShmBuffer, number: UInt64, callbackTime: Double?, isAhead: Bool)?
+    /// A frame drawn ahead, waiting for its callback.
+    private var ahead: (buffer: ShmBuffer, number: UInt64, damage: FrameDamage)?
+    /// The content changed after the frame ahead began: it is dropped, not shown.
+    private var aheadIsStale = false
+    /// A callback that came while the frame ahead was still being drawn.
+    private var callbackWhileDrawingAhead: Double?
+    /// How long the last frame drawn at a callback took, callback to commit.
+    private var lastDrawDuration = 0.0
     private var needsRedraw = true
     private var entered: [WlOutput] = []
     private var integerScale: Int32 = 1
@@ -178,6 +215,7 @@ public final class ToplevelWindow {
     /// Asks for a redraw at the next frame callback.
     public func setNeedsDisplay() {
         needsRedraw = true
+        if ahead != nil || drawing?.isAhead == true { aheadIsStale = true }
         guard isConfigured else { return }
         requestFrameIfIdle()
     }
@@ -297,9 +335,51 @@ public final class ToplevelWindow {
         frameCallback = nil
         statistics.noteCallback()
         let now = MonotonicClock.now
+        if drawing?.isAhead == true {
+            callbackWhileDrawingAhead = now   // shown as soon as it is drawn
+            return
+        }
+        if ahead != nil {
+            return presentAhead(callbackTime: now)
+        }
         if needsRedraw || isAnimating() {
             draw(callbackTime: now)
         }
+    }
+
+    /// Shows the frame drawn ahead in answer to a callback at `callbackTime` —
+    /// or, when the content changed since it began or the size did, drops it and
+    /// draws a fresh frame.
+    private func presentAhead(callbackTime: Double) {
+        guard let a = ahead else { return }
+        ahead = nil
+        let (pw, ph) = pixelSize
+        if aheadIsStale || a.buffer.width != pw || a.buffer.height != ph {
+            discardAhead(a.buffer)
+            draw(callbackTime: callbackTime)
+            return
+        }
+        present(a.buffer, number: a.number, callbackTime: callbackTime, damage: a.damage)
+        drawAheadIfWanted(after: callbackTime)
+    }
+
+    private func discardAhead(_ buffer: ShmBuffer) {
+        buffer.contentFrame = 0   // it holds no committed frame
+        aheadIsStale = false
+        needsRedraw = true
+        onDiscardAhead?()
+    }
+
+    /// After a frame was committed in answer to the callback at `callbackTime`:
+    /// starts the next one now, for the callback after, when that is wanted.
+    private func drawAheadIfWanted(after callbackTime: Double) {
+        guard onDrawAsync != nil, drawing == nil, ahead == nil, isAnimating() else { return }
+        switch drawAhead {
+        case .never: return
+        case .always: break
+        case .automatic: guard lastDrawDuration > refreshInterval / 3 else { return }
+        }
+        draw(callbackTime: callbackTime + refreshInterval, isAhead: true)
     }
 
     /// The refresh interval of the fastest output the window is on (1/60 s when unknown).
@@ -308,10 +388,17 @@ public final class ToplevelWindow {
         return mhz.map { 1000 / Double($0) } ?? 1.0 / 60
     }
 
-    private func draw(callbackTime: Double?) {
+    /// Draws a frame for the callback at `callbackTime` (nil: none, draw now) —
+    /// with `isAhead`, one expected then, drawn before it comes.
+    private func draw(callbackTime: Double?, isAhead: Bool = false) {
         guard drawing == nil else {
             needsRedraw = true   // after the frame being drawn
             return
+        }
+        if let a = ahead {
+            // Drawn now instead (a configure): the frame ahead is not wanted.
+            ahead = nil
+            discardAhead(a.buffer)
         }
         let (pw, ph) = pixelSize
         let buffer: ShmBuffer
@@ -326,8 +413,9 @@ public final class ToplevelWindow {
                                   bufferAge: buffer.age(atFrame: next),
                                   targetTime: (callbackTime ?? MonotonicClock.now) + refreshInterval)
         needsRedraw = false
+        if isAhead { aheadIsStale = false }
         if let onDrawAsync {
-            drawing = (buffer, next, callbackTime)
+            drawing = (buffer, next, callbackTime, isAhead)
             onDrawAsync(context) { [weak self] damage in self?.finishDrawing(buffer, next, damage) }
         } else {
             present(buffer, number: next, callbackTime: callbackTime, damage: onDraw?(context) ?? .full)
@@ -349,11 +437,24 @@ public final class ToplevelWindow {
         let (pw, ph) = pixelSize
         guard buffer.width == pw, buffer.height == ph else {
             // Resized while drawing: this frame is not wanted, and its buffer holds no whole frame.
-            buffer.contentFrame = 0
+            if d.isAhead { discardAhead(buffer) } else { buffer.contentFrame = 0 }
+            callbackWhileDrawingAhead = nil
             draw(callbackTime: nil)
             return
         }
+        if d.isAhead {
+            ahead = (buffer, number, damage)
+            if let callback = callbackWhileDrawingAhead {
+                callbackWhileDrawingAhead = nil
+                presentAhead(callbackTime: callback)
+            }
+            return
+        }
         present(buffer, number: number, callbackTime: d.callbackTime, damage: damage)
+        if let callbackTime = d.callbackTime {
+            lastDrawDuration = MonotonicClock.now - callbackTime
+            drawAheadIfWanted(after: callbackTime)
+        }
     }
 
     /// The buffer committed last: what the compositor was given. Its pixels are
@@ -418,6 +519,7 @@ public final class ToplevelWindow {
     public func close() {
         frameCallback = nil
         drawing = nil
+        ahead = nil
         feedbacks.removeAll()
         decoration?.destroy()
         fractional?.destroy()
