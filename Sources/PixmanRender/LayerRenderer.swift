@@ -10,6 +10,7 @@ public final class LayerRenderer {
     let aligned = AlignedShapes()
     let shadows = ShadowCache()
     let shapes = ShapeCoverageCache()
+    let leaves = LeafItemCache()
     let damage = DamageTracker()
 
     /// Threads a frame is drawn on at most (bands of the damaged area; default:
@@ -34,6 +35,7 @@ public final class LayerRenderer {
     /// show, such as the background colour).
     public func repaintEverything() {
         damage.reset()
+        leaves.removeAll()
     }
 
     /// Draws `root` at media time `time` into `image` (`pixman_image_t *`,
@@ -125,9 +127,10 @@ public final class LayerRenderer {
         let region = damage.damage(forBufferAge: bufferAge)
         if let region, region.isEmpty { return nil }
         var builder = DisplayListBuilder(frame: PixelBox(x0: 0, y0: 0, x1: width, y1: height), scale: scale, time: time,
-                                         contents: contents, aligned: aligned, shadows: shadows, shapes: shapes)
+                                         contents: contents, aligned: aligned, shadows: shadows, shapes: shapes, leaves: leaves)
         builder.repaintArea = region.map { Rect.boundingBox(of: $0.flatMap(\.corners)) }
         builder.damage = damage
+        leaves.beginFrame()
         lastItems = builder.build(root)
         return Prepared(items: lastItems, region: region,
                         boxes: region?.map { PixelBox(x0: Int($0.minX), y0: Int($0.minY), x1: Int($0.maxX), y1: Int($0.maxY)) },

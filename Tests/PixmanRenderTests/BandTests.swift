@@ -168,6 +168,60 @@ struct BandTests {
         #expect(!run(discarding: false), "(without the discard the mover's first place stays red: the check can fail)")
     }
 
+    @Test("still leaves keep their display items from frame to frame; a change to a leaf, its superlayer, its place or its mask is drawn")
+    func keptLeafItems() {
+        let (_, root, clock) = makeRenderer(width: 160, height: 100)
+        let group = box(Rect(x: 10, y: 10, width: 140, height: 80), Color(red: 0.1, green: 0.1, blue: 0.2), in: root)
+        var leaves: [Layer] = []
+        for i in 0..<12 {
+            let x = Double(i % 4) * 32 + 4, y = Double(i / 4) * 24 + 4, shade = Double(i) / 12
+            leaves.append(box(Rect(x: x, y: y, width: 28, height: 20), Color(red: shade, green: 0.5, blue: 1 - shade), in: group))
+        }
+        Transaction.withoutActions { for l in leaves where l !== leaves[0] { l.cornerRadius = 5; l.borderWidth = 2; l.borderColor = .white } }
+        let mover = box(Rect(x: 0, y: 0, width: 20, height: 20), .red, in: root)
+        Transaction.flush()
+        let renderer = LayerRenderer()
+        let canvas = Canvas(width: 160, height: 100)
+        var age = 0
+        func frame(_ note: String, _ change: () -> Void) {
+            Transaction.withoutActions(change)
+            Transaction.flush()
+            _ = renderer.render(root, into: canvas.image, scale: 1, atTime: clock.now, background: .black, bufferAge: age)
+            age = 1
+            let expected = OffscreenRenderer(width: 160, height: 100)
+            expected.backgroundColor = .black
+            expected.rootLayer = root
+            defer { expected.rootLayer = nil }
+            let drawn = RenderedImage(width: 160, height: 100, pixels: canvas.words)
+            let reference = expected.render(atTime: clock.now)
+            #expect(drawn == reference, "\(note): differs by \(drawn.maximumDifference(from: reference) ?? -1)")
+        }
+        frame("first") {}
+        for x in stride(from: 10.0, through: 130, by: 20) { frame("the mover over still leaves at \(x)") { mover.position = Point(x: x, y: 40) } }
+        #expect(renderer.leaves.reuses > 0, "leaves under the mover reuse their items")
+        frame("a leaf's colour") { leaves[5].backgroundColor = Color.green; mover.position.x += 1 }
+        frame("the superlayer's sublayer transform") { group.sublayerTransform = Transform3D(translationX: 3, y: 2, z: 0) }
+        frame("the superlayer's bounds origin") { group.bounds.origin = Point(x: -4, y: 0) }
+        frame("the superlayer moved") { group.position.x += 7 }
+        frame("a mask on a leaf") {
+            let m = Layer()
+            m.frame = Rect(x: 0, y: 0, width: 10, height: 10)
+            m.backgroundColor = .white
+            leaves[6].mask = m
+        }
+        frame("the mask's content changes") { leaves[6].mask?.bounds.size.width = 20 }
+        frame("... and again") { leaves[6].mask?.bounds.size.height = 4 }
+        let fade = BasicAnimation(keyPath: "opacity")
+        fade.fromValue = 1.0
+        fade.toValue = 0.2
+        fade.duration = 1
+        group.add(fade, forKey: "fade")
+        frame("the superlayer animating") { clock.advance(by: 0.25) }
+        frame("... later") { clock.advance(by: 0.25) }
+        frame("a leaf removed") { leaves[2].removeFromSuperlayer() }
+        frame("a leaf inserted in its place") { group.insertSublayer(leaves[2], at: 2) }
+    }
+
     @Test("random trees with every effect come out the same in any number of bands")
     func randomTreesInBands() {
         var rng = SeededRandom(seed: 2026)

@@ -12,6 +12,9 @@ extension Layer {
                 problems.append("\(layer.name ?? "a layer") appears twice in the tree")
                 continue
             }
+            if layer.sublayerVersions != layer.sublayerStorage.map(\.subtreeVersion) {
+                problems.append("\(layer.name ?? "a layer")'s record of its sublayers' versions is out of step")
+            }
             for s in layer.sublayerStorage.reversed() {
                 if s.superlayer !== layer { problems.append("\(s.name ?? "a sublayer") does not point back to its superlayer") }
                 stack.append(s)

@@ -33,6 +33,8 @@ extension Layer {
         captureTransitionSnapshot(for: sublayersAction)
         layer.detachFromSuperlayer()
         sublayerStorage.insert(layer, at: index)
+        sublayerVersions.insert(layer.subtreeVersion, at: index)
+        layer.indexHint = index
         layer.superlayerLink = self
         adoptPending(of: layer)
         treeDidChange()
@@ -83,6 +85,8 @@ extension Layer {
         new.detachFromSuperlayer()
         let index = indexOfSublayer(old) ?? i
         sublayerStorage[index] = new
+        sublayerVersions[index] = new.subtreeVersion
+        new.indexHint = index
         old.superlayerLink = nil
         new.superlayerLink = self
         adoptPending(of: new)
@@ -107,7 +111,10 @@ extension Layer {
 
     private func detachFromSuperlayer() {
         guard let parent = superlayer else { return }
-        if let i = parent.indexOfSublayer(self) { parent.sublayerStorage.remove(at: i) }
+        if let i = parent.indexOfSublayer(self) {
+            parent.sublayerStorage.remove(at: i)
+            parent.sublayerVersions.remove(at: i)
+        }
         superlayerLink = nil
         parent.noteSubtreeChange()   // also when the layer moves to another superlayer
     }
@@ -181,5 +188,20 @@ extension Layer {
             let words = raw.bindMemory(to: UInt.self)
             return words.firstIndex(of: target)
         }
+    }
+}
+
+extension Layer {
+    /// The indices of the sublayers that are not `ids[i]` with subtree version
+    /// `versions[i]` — what changed below this layer since a renderer last looked,
+    /// found by comparing numbers side by side (`sublayerVersions`) without reading
+    /// the sublayers, for renderers whose layers have thousands of siblings.
+    package func changedSublayers(ids: [ObjectIdentifier], versions: [UInt64]) -> [Int] {
+        guard ids.count == sublayerStorage.count, versions.count == sublayerStorage.count else { return Array(sublayerStorage.indices) }
+        var changed: [Int] = []
+        for i in sublayerVersions.indices where sublayerVersions[i] != versions[i] || ObjectIdentifier(sublayerStorage[i]) != ids[i] {
+            changed.append(i)
+        }
+        return changed
     }
 }

@@ -23,6 +23,12 @@ open class Layer {
     // actor, and the checks cost more than the reads.
     @exclusivity(unchecked) var state = LayerState()
     var sublayerStorage: [Layer] = []
+    /// The sublayers' subtree versions, side by side in the same order: a renderer
+    /// finds which of thousands of siblings changed by comparing numbers, without
+    /// reading each sublayer. Kept in step by `noteSubtreeChange`.
+    var sublayerVersions: [UInt64] = []
+    /// Where this layer was last seen among its superlayer's sublayers (checked before use).
+    var indexHint = 0
     /// The animations, in the order they were added (they combine in that order).
     var animationEntries: [AnimationEntry] = []
     /// How many of them evaluate through the general path (no `TypedTrack`), and
@@ -129,11 +135,13 @@ open class Layer {
         // this layer is the last owner of hands its own sublayers up before it goes.
         var pending = sublayerStorage
         sublayerStorage = []
+        sublayerVersions = []
         while var layer = pending.popLast() {
             guard isKnownUniquelyReferenced(&layer) else { continue }
             for s in layer.sublayerStorage where s.superlayerLink === layer { s.superlayerLink = nil }
             pending.append(contentsOf: layer.sublayerStorage)
             layer.sublayerStorage = []
+            layer.sublayerVersions = []
         }
         if let mask = state.mask, mask.maskOwnerLink === self { mask.maskOwnerLink = nil }
         if !animationEntries.isEmpty {
@@ -438,9 +446,26 @@ open class Layer {
         var steps = 0
         while let l = layer, steps < 100_000 {   // a mask cycle must not loop forever
             l.subtreeVersion = version
-            layer = l.superlayerLink ?? l.maskOwnerLink
+            if let parent = l.superlayerLink {
+                parent.noteSublayerVersion(version, of: l)
+                layer = parent
+            } else {
+                layer = l.maskOwnerLink
+            }
             steps += 1
         }
+    }
+
+    /// Records a sublayer's new subtree version in `sublayerVersions`.
+    @inline(__always)
+    private func noteSublayerVersion(_ version: UInt64, of child: Layer) {
+        var i = child.indexHint
+        if i >= sublayerStorage.count || sublayerStorage[i] !== child {
+            guard let found = indexOfSublayer(child) else { return }
+            i = found
+            child.indexHint = found
+        }
+        sublayerVersions[i] = version
     }
 
     // MARK: Display and layout

@@ -57,8 +57,35 @@ final class DamageTracker {
         /// comparing these, without looking up their records.
         var passedDown: Inputs? = nil
         var childVersions: [UInt64] = []
-        /// Their device bounds (nil: draws nothing), for the display list's culling.
+        /// Their device bounds (nil: draws nothing), their model `zPosition`, and
+        /// whether they have no sublayers: the display list culls and orders them
+        /// from these arrays without looking at each sublayer.
         var childBounds: [Rect?] = []
+        var childZ: [Double] = []
+        var childIsLeaf: [Bool] = []
+    }
+
+    /// What the last pass saw of a layer's sublayers, index by index.
+    struct Sublayers {
+        let ids: [ObjectIdentifier]
+        let bounds: [Rect?]
+        let z: [Double]
+        let isLeaf: [Bool]
+
+        // (Plain loops: a closure made on the main actor checks its actor when called.)
+
+        /// True when `layers` are these, in this order (compared by identity only).
+        func describe(_ layers: [Layer]) -> Bool {
+            guard layers.count == ids.count else { return false }
+            for i in ids.indices where ObjectIdentifier(layers[i]) != ids[i] { return false }
+            return true
+        }
+
+        /// True when the z positions never decrease: the sublayers draw in index order.
+        var inZOrder: Bool {
+            for i in z.indices.dropFirst() where z[i] < z[i - 1] { return false }
+            return true
+        }
     }
 
     private var records: [ObjectIdentifier: Record] = [:]
@@ -112,10 +139,11 @@ final class DamageTracker {
     }
 
     /// The sublayers seen under `layer` at the last pass, in order, with their device
-    /// bounds: one lookup for all of them.
-    func sublayerBounds(of layer: Layer) -> (ids: [ObjectIdentifier], bounds: [Rect?])? {
-        guard let r = records[ObjectIdentifier(layer)], r.childBounds.count == r.children.count else { return nil }
-        return (r.children, r.childBounds)
+    /// bounds, z positions and whether they are leaves: one lookup for all of them.
+    func sublayers(of layer: Layer) -> Sublayers? {
+        guard let r = records[ObjectIdentifier(layer)], r.childBounds.count == r.children.count,
+              r.childZ.count == r.children.count, r.childIsLeaf.count == r.children.count else { return nil }
+        return Sublayers(ids: r.children, bounds: r.childBounds, z: r.childZ, isLeaf: r.childIsLeaf)
     }
 
     /// What to repaint in a buffer whose contents are `age` frames old (1: the last
@@ -155,8 +183,14 @@ final class DamageTracker {
         visited += 1
         let below = look(layer, inputs, parentPresentation: parentPresentation, time: time, animated: animated, into: &rects)
         if let below {
-            let pass = SublayerPass(layer, below, records[ObjectIdentifier(layer)])
-            for (i, s) in pass.sublayers.enumerated() where !pass.isUnchanged(i, s, animated: animated) {
+            let pass = SublayerPass(layer, below, takingArraysFrom: &records[ObjectIdentifier(layer)])
+            // With nothing animating, the sublayers whose identity or version changed
+            // come from one tight pass in LayerKit; the rest are as last seen.
+            let candidates = pass.same && animated.isEmpty
+                ? layer.changedSublayers(ids: pass.children, versions: pass.versions) : Array(pass.sublayers.indices)
+            for i in candidates {
+                let s = pass.sublayers[i]
+                guard !pass.isUnchanged(i, s, animated: animated) else { continue }
                 visit(s, pass.inputs(i), parentPresentation: below.presentation, time: time, animated: animated, into: &rects, depth: depth + 1)
                 pass.seen(i, s, bounds: bounds(of: s))
             }
@@ -178,16 +212,30 @@ final class DamageTracker {
         let same: Bool
         var versions: [UInt64]
         var bounds: [Rect?]
+        var z: [Double]
+        var isLeaf: [Bool]
 
-        init(_ layer: Layer, _ below: Below, _ old: Record?) {
+        /// Moves the record's arrays here (left in the record too they would be
+        /// copied on the first change: thousands of entries a frame).
+        init(_ layer: Layer, _ below: Below, takingArraysFrom record: inout Record?) {
+            let old = record
+            if record != nil {
+                record!.childVersions = []
+                record!.childBounds = []
+                record!.childZ = []
+                record!.childIsLeaf = []
+            }
             sublayers = layer.sublayers
             passed = Inputs(parent: ObjectIdentifier(layer), transform: below.transform, opacity: below.opacity, ancestry: below.ancestry,
                             index: 0, inProjection: below.inProjection, shadowSpread: below.shadowSpread)
             let n = sublayers.count
             children = old?.children ?? []
             same = old?.passedDown == passed && children.count == n && old?.childVersions.count == n && old?.childBounds.count == n
+                && old?.childZ.count == n && old?.childIsLeaf.count == n
             versions = same ? old!.childVersions : Array(repeating: 0, count: n)
             bounds = same ? old!.childBounds : Array(repeating: nil, count: n)
+            z = same ? old!.childZ : Array(repeating: 0, count: n)
+            isLeaf = same ? old!.childIsLeaf : Array(repeating: false, count: n)
         }
 
         func isUnchanged(_ i: Int, _ s: Layer, animated: Set<ObjectIdentifier>) -> Bool {
@@ -204,12 +252,16 @@ final class DamageTracker {
         func seen(_ i: Int, _ s: Layer, bounds b: Rect?) {
             versions[i] = s.subtreeVersion
             bounds[i] = b
+            z[i] = s.zPosition
+            isLeaf[i] = s.sublayers.isEmpty
         }
 
         func store(in record: inout Record?) {
             record?.passedDown = passed
             record?.childVersions = versions
             record?.childBounds = bounds
+            record?.childZ = z
+            record?.childIsLeaf = isLeaf
         }
     }
 
@@ -227,12 +279,20 @@ final class DamageTracker {
     private func remember(_ layer: Layer, drewSublayers: Bool, into rects: inout [Rect]) {
         let id = ObjectIdentifier(layer)
         let before = records[id]?.children ?? []
-        guard drewSublayers && !layer.sublayers.isEmpty || !before.isEmpty else { return }   // a leaf, then and now
-        let children = drewSublayers ? layer.sublayers.map(ObjectIdentifier.init) : []
-        guard children != before else { return }
+        let sublayers = layer.sublayers
+        guard drewSublayers && !sublayers.isEmpty || !before.isEmpty else { return }   // a leaf, then and now
+        if drewSublayers && Self.same(sublayers, before) { return }
+        let children = drewSublayers ? sublayers.map(ObjectIdentifier.init) : []
         let kept = Set(children)
         for child in before where !kept.contains(child) { forget(child, parent: id, into: &rects) }
         records[id]?.children = children
+    }
+
+    /// True when `layers` are `ids`, in order (a plain loop: no array is made).
+    private static func same(_ layers: [Layer], _ ids: [ObjectIdentifier]) -> Bool {
+        guard layers.count == ids.count else { return false }
+        for i in ids.indices where ObjectIdentifier(layers[i]) != ids[i] { return false }
+        return true
     }
 
     /// A subtree gone from under `parent`: its old bounds are damaged and its records
@@ -267,7 +327,8 @@ final class DamageTracker {
             if let b = drawing?.bounds { rects.append(b) }
         }
         records[id] = Record(inputs: inputs, subtreeVersion: layer.subtreeVersion, drawing: drawing, children: old?.children ?? [],
-                             passedDown: old?.passedDown, childVersions: old?.childVersions ?? [], childBounds: old?.childBounds ?? [])
+                             passedDown: old?.passedDown, childVersions: old?.childVersions ?? [], childBounds: old?.childBounds ?? [],
+                             childZ: old?.childZ ?? [], childIsLeaf: old?.childIsLeaf ?? [])
         return below
     }
 

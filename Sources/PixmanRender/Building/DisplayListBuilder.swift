@@ -29,6 +29,8 @@ struct DisplayListBuilder {
     let aligned: AlignedShapes
     let shadows: ShadowCache
     let shapes: ShapeCoverageCache
+    /// Items of still leaves from earlier frames (nil: built every time).
+    var leaves: LeafItemCache? = nil
     /// The damage pass of this frame: its presentation copies are reused, and the
     /// bounds it knows let leaves outside the repainted area be skipped unread.
     var damage: DamageTracker? = nil
@@ -68,6 +70,24 @@ struct DisplayListBuilder {
 
     private func drawLayer(_ layer: Layer, parent: Layer?, parentTransform: AffineTransform, into items: inout [DisplayItem], depth: Int) {
         if layer.sublayers.isEmpty, let area = repaintArea, let known = damage?.bounds(of: layer), !known.intersects(area) { return }
+        guard let leaves, snapshotPath == nil,
+              let key = LeafItemCache.key(layer, parent: parent, parentTransform: parentTransform, frame: frame, scale: scale) else {
+            return buildLayer(layer, parent: parent, parentTransform: parentTransform, into: &items, depth: depth)
+        }
+        switch leaves.use(for: layer, key: key) {
+        case .reuse(let kept):
+            items += kept
+        case .build:
+            buildLayer(layer, parent: parent, parentTransform: parentTransform, into: &items, depth: depth)
+        case .buildAndKeep:
+            var built: [DisplayItem] = []
+            buildLayer(layer, parent: parent, parentTransform: parentTransform, into: &built, depth: depth)
+            leaves.keep(built, for: layer)
+            items += built
+        }
+    }
+
+    private func buildLayer(_ layer: Layer, parent: Layer?, parentTransform: AffineTransform, into items: inout [DisplayItem], depth: Int) {
         let p: Layer = layer.hasAnimations ? (damage?.presentations[ObjectIdentifier(layer)] ?? layer.presentation(atTime: time)) : layer
         guard !p.isHidden, p.opacity > 0 else { return }
         let full = Layer.transform3D(of: p, in: parent).concatenating(Transform3D(parentTransform))
@@ -85,7 +105,11 @@ struct DisplayListBuilder {
            !DamageTracker.deviceBounds(p, m).intersects(area) {
             return
         }
-        let sublayers = Self.drawingOrder(layer.sublayers)
+        // The damage pass's record of the sublayers, when it describes them: ordered
+        // and culled from its arrays, without a look at each sublayer.
+        let model = layer.sublayers
+        let recorded = model.isEmpty ? nil : damage?.sublayers(of: layer)
+        let sublayers = recorded.map { $0.inZOrder && $0.describe(model) } == true ? model : Self.drawingOrder(model)
         if let transition = p.activeTransition, let snapshot = transition.snapshot {
             // The states are drawn moved, turned, and (the old one) with the layer's
             // values before the change: where the damage pass saw a sublayer says
@@ -243,12 +267,20 @@ struct DisplayListBuilder {
     /// Which of `sublayers` are leaves the damage pass saw outside the repainted
     /// area (empty when none can be): one lookup for all of them, not one each.
     @inline(never)
-    private func outsideRepaintArea(_ layer: Layer, _ sublayers: [Layer]) -> [Bool] {
-        guard let area = repaintArea, let known = damage?.sublayerBounds(of: layer) else { return [] }
-        return sublayers.enumerated().map { i, s in
-            guard i < known.ids.count, known.ids[i] == ObjectIdentifier(s), let b = known.bounds[i] else { return false }
-            return !b.intersects(area) && s.sublayers.isEmpty
+    /// The indices of `sublayers` to draw: every one, unless the damage pass saw
+    /// them in this order — then the leaves whose drawing misses the repaint area
+    /// are left out (a sublayer with sublayers of its own is always drawn: they may
+    /// draw outside it). Nil: every one.
+    private func sublayersToDraw(_ layer: Layer, _ sublayers: [Layer]) -> [Int]? {
+        guard let area = repaintArea, !sublayers.isEmpty, let known = damage?.sublayers(of: layer), known.describe(sublayers) else { return nil }
+        var drawn: [Int] = []
+        for i in known.bounds.indices {
+            // (Rect.intersects, unrolled: a thousand siblings are compared each frame.)
+            if known.isLeaf[i], let b = known.bounds[i],
+               !(b.minX < area.maxX && area.minX < b.maxX && b.minY < area.maxY && area.minY < b.maxY) { continue }
+            drawn.append(i)
         }
+        return drawn
     }
 
     /// The layer's shadow, under it: the alpha of `shadowPath` or else of the layer
@@ -331,9 +363,10 @@ struct DisplayListBuilder {
     private func drawContent(_ p: Layer, layer: Layer, sublayers: [Layer], transform m: AffineTransform, opacity: Double,
                              into items: inout [DisplayItem], depth: Int) {
         drawUnderSublayers(p, transform: m, opacity: opacity, into: &items)
-        let skipped = outsideRepaintArea(layer, sublayers)
-        for (i, s) in sublayers.enumerated() where skipped.isEmpty || !skipped[i] {
-            draw(s, parent: p, parentTransform: m, into: &items, depth: depth + 1)
+        if let drawn = sublayersToDraw(layer, sublayers) {
+            for i in drawn { draw(sublayers[i], parent: p, parentTransform: m, into: &items, depth: depth + 1) }
+        } else {
+            for s in sublayers { draw(s, parent: p, parentTransform: m, into: &items, depth: depth + 1) }
         }
         drawOverSublayers(p, transform: m, opacity: opacity, into: &items)
     }
