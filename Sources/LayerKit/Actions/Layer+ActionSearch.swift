@@ -107,13 +107,16 @@ extension Layer {
         changingKey = key
         apply(self)
         changingKey = outerKey
-        propertyDidChange(key)
-        if let implicit = action as? BasicAnimation, implicit.isImplicit {
+        let implicit = (action as? BasicAnimation).flatMap { $0.isImplicit ? $0 : nil }
+        if let implicit {
             // Made by the search for this change alone: no one else holds it, so it
-            // is added as is rather than copied.
+            // is added as is rather than copied (one new version, below, covers the
+            // value and the animation).
             if implicit.toValue == nil { implicit.toValue = values?.new ?? value(forKeyPath: key) }
-            addEntry(implicit, forKey: key)
-        } else if let action {
+            addEntry(implicit, forKey: key, notingChange: false)
+        }
+        propertyDidChange(key)
+        if implicit == nil, let action {
             action.run(forKey: key, object: self, arguments: nil)
         }
         if key == "hidden" {

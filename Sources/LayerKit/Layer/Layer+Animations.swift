@@ -32,8 +32,9 @@ extension Layer {
         addEntry(copy, forKey: key)
     }
 
-    /// Adds an animation the layer may keep as is (a copy, or the implicit animation).
-    func addEntry(_ animation: Animation, forKey key: String?) {
+    /// Adds an animation the layer may keep as is (a copy, or the implicit animation;
+    /// a property change that adds one notes the change itself, once).
+    func addEntry(_ animation: Animation, forKey key: String?, notingChange: Bool = true) {
         let anonymous = key == nil
         let entry = AnimationEntry(key: key ?? "", isAnonymous: anonymous, animation: animation)
         animation.prepare(for: self, entry: entry)
@@ -44,7 +45,7 @@ extension Layer {
         animationEntries.append(entry)
         AnimationTimeline.register(self)
         Transaction.didAdd(entry, to: self)
-        propertyDidChange("animations")
+        if notingChange { propertyDidChange("animations") }
     }
 
     /// True when any animation is attached (anonymous ones included): only then can

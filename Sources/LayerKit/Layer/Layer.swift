@@ -18,19 +18,36 @@ open class Layer {
     /// Key of the action run on the new layer of `replaceSublayer(_:with:)` (`kCATransition`).
     public static let transition = "transition"
 
-    // The fields a frame's pass reads for every animated layer carry no run-time
-    // exclusivity check (`@exclusivity(unchecked)`): all access is on the main
-    // actor, and the checks cost more than the reads.
-    @exclusivity(unchecked) var state = LayerState()
-    var sublayerStorage: [Layer] = []
+    // Stored properties are laid out in the order declared: those every change
+    // and every frame touch come first, close together, and the state (some 800
+    // bytes) last — with thousands of layers each is a cache miss of its own.
+    // Those read for every animated layer or written by every change carry no
+    // run-time exclusivity check (`@exclusivity(unchecked)`): all access is on
+    // the main actor, and the checks cost more than the accesses.
+
+    /// The superlayer link. Not retained (a superlayer owns its sublayers) and not
+    /// `weak`: weak references move every layer's reference count to a slow side
+    /// table. A superlayer clears its sublayers' links when it goes away.
+    @exclusivity(unchecked) unowned(unsafe) var superlayerLink: Layer? {
+        didSet { if timelineIndex >= 0 { AnimationTimeline.superlayerDidChange(at: timelineIndex) } }
+    }
+    /// Changes, to a number never used before by any layer, whenever the layer's
+    /// model changes: renderers compare it to know what to redraw. Unique across
+    /// layers, so a new layer never passes for a gone one that had its address.
+    @exclusivity(unchecked) public private(set) var modelVersion = Layer.nextVersion()
+    /// The same for the layer and everything below it — sublayers at any depth and
+    /// their masks — so a renderer can pass over a subtree whose version it has
+    /// seen before without looking inside.
+    @exclusivity(unchecked) public private(set) var subtreeVersion = Layer.nextVersion()
+    @exclusivity(unchecked) var sublayerStorage: [Layer] = []
     /// The sublayers' subtree versions, side by side in the same order: a renderer
     /// finds which of thousands of siblings changed by comparing numbers, without
     /// reading each sublayer. Kept in step by `noteSubtreeChange`.
-    var sublayerVersions: [UInt64] = []
+    @exclusivity(unchecked) var sublayerVersions: [UInt64] = []
     /// Where this layer was last seen among its superlayer's sublayers (checked before use).
-    var indexHint = 0
+    @exclusivity(unchecked) var indexHint = 0
     /// The animations, in the order they were added (they combine in that order).
-    var animationEntries: [AnimationEntry] = []
+    @exclusivity(unchecked) var animationEntries: [AnimationEntry] = []
     /// How many of them evaluate through the general path (no `TypedTrack`), and
     /// how many are not resolved yet (resolving waits for the first evaluation, so
     /// adding stays cheap: an implicit change is usually one of thousands).
@@ -73,12 +90,6 @@ open class Layer {
     public var isLayoutPendingInSubtree: Bool { layoutPendingBelow }
     private var displayPendingBelow = false
 
-    /// The superlayer link. Not retained (a superlayer owns its sublayers) and not
-    /// `weak`: weak references move every layer's reference count to a slow side
-    /// table. A superlayer clears its sublayers' links when it goes away.
-    @exclusivity(unchecked) unowned(unsafe) var superlayerLink: Layer? {
-        didSet { if timelineIndex >= 0 { AnimationTimeline.superlayerDidChange(at: timelineIndex) } }
-    }
 
     /// The layer's superlayer, if it is in a tree. On a presentation copy, the
     /// presentation of its model's superlayer at the same time (rule E12).
@@ -335,6 +346,7 @@ open class Layer {
 
     /// A length that cannot be negative (a corner radius, a border width, a shadow's
     /// blur): a negative value is refused with a diagnostic, as NaN and ±∞ are.
+    @inline(__always)
     func setNonNegative(_ key: String, _ slot: WritableKeyPath<LayerState, Double>, _ value: Double) {
         guard !(value < 0) else {
             return Diagnostics.report(.invalidValue(key: key, reason: "negative: \(value); kept \(state[keyPath: slot])"))
@@ -342,12 +354,17 @@ open class Layer {
         setState(key, slot, value)
     }
 
+    // (Inlined into each setter: there the key path is a literal, which the
+    // compiler turns into a direct field access instead of a run-time projection.)
+
     /// Changes a standard property through the action machinery (`Layer+Actions.swift`).
+    @inline(__always)
     func setState<T: Equatable>(_ key: String, _ slot: WritableKeyPath<LayerState, T>, _ value: T) {
         setState(key, slot, value, changed: state[keyPath: slot] != value)
     }
 
     /// Number-based values must be finite: NaN or ±∞ is refused with a diagnostic.
+    @inline(__always)
     func setState<T: Equatable & FiniteValue>(_ key: String, _ slot: WritableKeyPath<LayerState, T>, _ value: T) {
         let old = state[keyPath: slot]
         guard value.isAllFinite else {
@@ -358,6 +375,7 @@ open class Layer {
         changeProperty(key, changed: true, values: (old, value)) { $0.state[keyPath: slot] = value }
     }
 
+    @inline(__always)
     func setState<T: Equatable & FiniteValue>(_ key: String, _ slot: WritableKeyPath<LayerState, T?>, _ value: T?) {
         guard value?.isAllFinite ?? true else {
             return Diagnostics.report(.invalidValue(key: key, reason: "not finite: \(value!)"))
@@ -365,6 +383,7 @@ open class Layer {
         setState(key, slot, value, changed: state[keyPath: slot] != value)
     }
 
+    @inline(__always)
     func setState<T>(_ key: String, _ slot: WritableKeyPath<LayerState, T>, _ value: T, changed: Bool) {
         changeProperty(key, changed: changed) { $0.state[keyPath: slot] = value }
     }
@@ -398,16 +417,8 @@ open class Layer {
         creationCommit = 0
     }
 
-    /// Changes, to a number never used before by any layer, whenever the layer's
-    /// model changes: renderers compare it to know what to redraw. Unique across
-    /// layers, so a new layer never passes for a gone one that had its address.
-    @exclusivity(unchecked) public private(set) var modelVersion = Layer.nextVersion()
-    /// The same for the layer and everything below it — sublayers at any depth and
-    /// their masks — so a renderer can pass over a subtree whose version it has
-    /// seen before without looking inside.
-    public private(set) var subtreeVersion = Layer.nextVersion()
 
-    private static var versions: UInt64 = 0
+    @exclusivity(unchecked) private static var versions: UInt64 = 0
     private static func nextVersion() -> UInt64 {
         versions &+= 1
         return versions
@@ -578,6 +589,9 @@ open class Layer {
     public func model() -> Self {
         (modelLayer ?? self) as! Self
     }
+
+    /// The values of the standard properties (declared last: see the note at the top).
+    @exclusivity(unchecked) var state = LayerState()
 }
 
 /// A cross-fade of `contents` in progress, as seen on a presentation copy: the
