@@ -2,12 +2,13 @@
 /// contiguous storage (issue 13's design): renderers and benchmarks read values
 /// there instead of making a presentation layer per animated layer.
 ///
-/// Three arrays run in step with ``AnimationTimeline/layers`` (the order layers
-/// got their first animation, roughly allocation order): what each layer shows,
-/// and for each an `Evaluation` — its typed tracks copied side by side with the
-/// model values they need, and its own timing. A frame reads those, the layer's
-/// versions and its superlayer; it copies a model state whole only when the
-/// model or its animations changed since the last pass. Otherwise the values a
+/// Two arrays run in step with ``AnimationTimeline/layers`` (the order layers
+/// got their first animation, roughly allocation order), made up to its length by
+/// each pass: what each layer shows, and for each an `Evaluation` — its typed
+/// tracks copied side by side with the model values they need, its own timing
+/// and its superlayer. A frame reads those, the layer's versions and its
+/// superlayer's time; it copies a model state whole only when the model or its
+/// animations changed since the last pass. Otherwise the values a
 /// track leaves are overwritten by the track itself, and only a track not in
 /// effect (or an additive one) puts back its slot's model value first. Layers
 /// with an animation that has no typed track (springs, keyframes, groups,
@@ -44,7 +45,7 @@ extension AnimationTimeline {
     }
 
     /// Computes what every animated layer shows at root time `time`, in one pass.
-    /// Read the results with ``forEachShownState(_:)``; they are the values
+    /// Read the results with ``withShownStates(_:)``; they are the values
     /// ``Layer/presentationState(atTime:)`` returns for the same time.
     public static func evaluate(atTime time: Double) {
         makeShownStates()
@@ -66,8 +67,8 @@ extension AnimationTimeline {
         if index < evaluations.count { evaluations[index].version = 0 }
     }
 
-    /// Calls `body` with the states the last ``evaluate(atTime:)`` computed, in
-    /// the order of ``forEachAnimatedLayer(_:)`` (`withUnsafeBufferPointer`'s
+    /// Calls `body` with the states the last ``evaluate(atTime:)`` computed, one
+    /// per animated layer then, in the order of ``forEachAnimatedLayer(_:)`` (`withUnsafeBufferPointer`'s
     /// rules: the buffer is valid only inside `body`, which must not add or remove
     /// animations). Read in place: a state is not copied.
     public static func withShownStates<R>(_ body: (UnsafeBufferPointer<LayerState>) throws -> R) rethrows -> R {
