@@ -142,8 +142,10 @@ public final class ToplevelWindow {
     private var aheadIsStale = false
     /// A callback that came while the frame ahead was still being drawn.
     private var callbackWhileDrawingAhead: Double?
-    /// How long the last frame drawn at a callback took, callback to commit.
+    /// How long the last frame took to draw: callback to commit, or for a frame
+    /// drawn ahead, start to finish (`aheadStarted`).
     private var lastDrawDuration = 0.0
+    private var aheadStarted = 0.0
     private var needsRedraw = true
     private var entered: [WlOutput] = []
     private var integerScale: Int32 = 1
@@ -283,6 +285,7 @@ public final class ToplevelWindow {
         onConfigure?(self)
         updateGeometry()
         needsRedraw = true
+        if ahead != nil || drawing?.isAhead == true { aheadIsStale = true }   // drawn for the old states
         // The protocol wants a buffer committed after the ack: draw now, not at a
         // callback — also when one is pending but the size changed (mutter holds a
         // callback until it paints the surface, which its fullscreen transition
@@ -413,7 +416,10 @@ public final class ToplevelWindow {
                                   bufferAge: buffer.age(atFrame: next),
                                   targetTime: (callbackTime ?? MonotonicClock.now) + refreshInterval)
         needsRedraw = false
-        if isAhead { aheadIsStale = false }
+        if isAhead {
+            aheadIsStale = false
+            aheadStarted = MonotonicClock.now
+        }
         if let onDrawAsync {
             drawing = (buffer, next, callbackTime, isAhead)
             onDrawAsync(context) { [weak self] damage in self?.finishDrawing(buffer, next, damage) }
@@ -443,6 +449,7 @@ public final class ToplevelWindow {
             return
         }
         if d.isAhead {
+            lastDrawDuration = MonotonicClock.now - aheadStarted
             ahead = (buffer, number, damage)
             if let callback = callbackWhileDrawingAhead {
                 callbackWhileDrawingAhead = nil
