@@ -220,6 +220,11 @@ struct BandTests {
         frame("... later") { clock.advance(by: 0.25) }
         frame("a leaf removed") { leaves[2].removeFromSuperlayer() }
         frame("a leaf inserted in its place") { group.insertSublayer(leaves[2], at: 2) }
+        // Leaves gone from the tree are forgotten within a bounded number of frames.
+        frame("all leaves removed") { for l in leaves { l.removeFromSuperlayer() } }
+        #expect(renderer.leaves.count > 0)
+        for i in 0...(2 * LeafItemCache.idleFrames) { frame("the mover alone") { mover.position.x = 20 + Double(i % 50) } }
+        #expect(renderer.leaves.count <= 2, "only the mover and the emptied group are remembered, not the removed leaves (\(renderer.leaves.count))")
     }
 
     @Test("random trees with every effect come out the same in any number of bands")

@@ -35,8 +35,10 @@ final class LeafItemCache {
     private var frame = 0
     /// Leaves whose kept items were used (for tests).
     private(set) var reuses = 0
-    /// Past this many leaves, those not drawn for a while are forgotten.
-    private let limit = 1 << 15
+    /// Leaves not drawn for this many of the renderer's frames are forgotten
+    /// (looked at once per as many, so within twice as many): a gone layer's
+    /// items, and the images they hold, do not stay.
+    static let idleFrames = 64
 
     /// What to do for a leaf: reuse its items, build and keep them, or build them into the frame.
     enum Use {
@@ -57,11 +59,14 @@ final class LeafItemCache {
     /// A new frame begins.
     func beginFrame() {
         frame += 1
-        if entries.count > limit {
-            let recent = frame - 2
-            entries = entries.filter { $0.value.lastUse >= recent }
+        if frame % Self.idleFrames == 0 {
+            let recent = frame - Self.idleFrames
+            entries = entries.filter { $0.value.lastUse > recent }
         }
     }
+
+    /// How many leaves are remembered (for tests).
+    var count: Int { entries.count }
 
     func use(for layer: Layer, key: Key) -> Use {
         let id = ObjectIdentifier(layer)
