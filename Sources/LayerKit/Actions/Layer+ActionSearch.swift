@@ -22,8 +22,10 @@ extension Layer {
 
     /// The search itself: what was found (possibly a `NullAction`) and at which step.
     /// With `buildingImplicit` false, step 5 only reports that an implicit animation
-    /// exists (a `NullAction` stands in for it) without building one.
-    func searchAction(forKey event: String, buildingImplicit: Bool = true) -> (action: (any Action)?, step: ActionTrace.Step) {
+    /// exists (a `NullAction` stands in for it) without building one. `oldValue`:
+    /// the property's value before the change being made, when the caller has it.
+    func searchAction(forKey event: String, buildingImplicit: Bool = true,
+                      oldValue: Any? = nil) -> (action: (any Action)?, step: ActionTrace.Step) {
         if let delegate, let a = delegate.action(for: self, forKey: event) {
             return (a, .delegate)
         }
@@ -46,7 +48,7 @@ extension Layer {
         if !buildingImplicit {
             return hasImplicitAction(forKey: event) ? (NullAction.shared, .implicit) : (nil, .none)
         }
-        if let a = implicitAction(forKey: event) {
+        if let a = implicitAction(forKey: event, oldValue: oldValue) {
             return (a, .implicit)
         }
         return (nil, .none)
@@ -62,7 +64,7 @@ extension Layer {
         key == "sublayers" || type(of: self).propertyDescriptors[key]?.isImplicitlyAnimatable == true
     }
 
-    func implicitAction(forKey key: String) -> (any Action)? {
+    func implicitAction(forKey key: String, oldValue: Any? = nil) -> (any Action)? {
         if key == "sublayers" {
             let fade = Transition()
             fade.type = .fade
@@ -73,7 +75,7 @@ extension Layer {
         guard let property = type(of: self).propertyDescriptors[key], property.isImplicitlyAnimatable else { return nil }
         let animation = BasicAnimation(keyPath: key)
         if animationEntries.isEmpty {
-            animation.fromValue = changingValues?.old ?? property.read(self)
+            animation.fromValue = oldValue ?? property.read(self)
         } else {
             animation.fromValue = presentationValue(forKeyPath: key)
         }
@@ -87,8 +89,10 @@ extension Layer {
     ///
     /// The action is looked up before the model changes (so the implicit animation
     /// starts from what the presentation showed) and run after (so it sees the new
-    /// model value). Nothing happens for an unchanged value.
-    func changeProperty(_ key: String, changed: Bool, values: (old: Any, new: Any)? = nil, _ apply: (Layer) -> Void) {
+    /// model value). Nothing happens for an unchanged value. `old` and `new`: the
+    /// values before and after, when the setter has them at hand (the implicit
+    /// animation's ends, not read back by key).
+    func changeProperty(_ key: String, changed: Bool, old: Any? = nil, new: Any? = nil, _ apply: (Layer) -> Void) {
         // A presentation copy changes without actions; so does the write a change
         // makes through a property's own setter (`setValue(_:forKey:)` on a subclass
         // property), which must not run the action a second time.
@@ -99,9 +103,7 @@ extension Layer {
         if !styledKeys.isEmpty || !style.isEmpty { markExplicit(key) }
         guard changed else { return }
         Transaction.ensureOpen()
-        changingValues = values
-        let action = actionToRun(forKey: key)
-        changingValues = nil
+        let action = actionToRun(forKey: key, oldValue: old)
         captureTransitionSnapshot(for: action)
         let outerKey = changingKey
         changingKey = key
@@ -112,7 +114,7 @@ extension Layer {
             // Made by the search for this change alone: no one else holds it, so it
             // is added as is rather than copied (one new version, below, covers the
             // value and the animation).
-            if implicit.toValue == nil { implicit.toValue = values?.new ?? value(forKeyPath: key) }
+            if implicit.toValue == nil { implicit.toValue = new ?? value(forKeyPath: key) }
             addEntry(implicit, forKey: key, notingChange: false)
         }
         propertyDidChange(key)
@@ -135,13 +137,13 @@ extension Layer {
 
     /// The action a change of `key` should run now, honouring `disableActions`
     /// (rule T3) and the never-presented rule (B5), with the trace of why.
-    func actionToRun(forKey key: String) -> (any Action)? {
+    func actionToRun(forKey key: String, oldValue: Any? = nil) -> (any Action)? {
         if Transaction.disableActions {
             ActionTrace.record(self, key, .none, .actionsDisabled)
             return nil
         }
         // A layer never presented gets no implicit animation: do not build one.
-        let (found, step) = searchAction(forKey: key, buildingImplicit: hasBeenPresented)
+        let (found, step) = searchAction(forKey: key, buildingImplicit: hasBeenPresented, oldValue: oldValue)
         if step == .implicit && !hasBeenPresented {
             ActionTrace.record(self, key, step, .notYetPresented)
             return nil

@@ -11,8 +11,8 @@ public enum AnimationTimeline {
     /// place: `Layer.timelineIndex`). Not retained: a layer leaves in its deinit.
     /// An array, walked in that order, so a pass over thousands of layers reads
     /// memory roughly in the order it was allocated in.
-    static var layers: [Unmanaged<Layer>] = []
-    private static var mutations = 0
+    @exclusivity(unchecked) static var layers: [Unmanaged<Layer>] = []
+    @exclusivity(unchecked) private static var mutations = 0
     /// Nothing falls due before this root time, as long as `quietStamp` still
     /// matches: lets a frame skip scanning every animation when nothing is due.
     private static var quietUntil = -Double.infinity

@@ -56,13 +56,15 @@ public enum Transaction {
         }
     }
 
-    static var stack: [Frame] = []
+    // The statics every property change reads or appends to: no run-time
+    // exclusivity checks (all access is on the main actor).
+    @exclusivity(unchecked) static var stack: [Frame] = []
     /// Animations added since the last outermost commit; their `beginTime` is stamped at commit.
-    static var uncommitted: [(layer: Layer, entry: AnimationEntry)] = []
+    @exclusivity(unchecked) static var uncommitted: [(layer: Layer, entry: AnimationEntry)] = []
     /// How many outermost commits have happened.
     static private(set) var commitCount = 0
     static var treeChanged = false
-    private static var flushScheduled = false
+    @exclusivity(unchecked) private static var flushScheduled = false
 
     /// Schedules `body` to run at the end of the current run-loop turn. The default
     /// uses the main dispatch queue; an event loop installs its own end-of-turn hook.
