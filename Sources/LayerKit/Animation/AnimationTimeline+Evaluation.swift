@@ -55,7 +55,7 @@ extension AnimationTimeline {
                     // Siblings share their superlayer's time: worked out once for a run of them.
                     var parentTime = (layer: UnsafeMutableRawPointer?.none, time: time)
                     for i in layers.indices {
-                        withBorrowed(layers[i]) { evaluate($0, &evaluations[i], into: &states[i], atTime: time, parentTime: &parentTime) }
+                        Layer.borrowing(layers[i]) { evaluate($0, &evaluations[i], into: &states[i], atTime: time, parentTime: &parentTime) }
                     }
                 }
             }
@@ -75,14 +75,6 @@ extension AnimationTimeline {
         try shownStates.withUnsafeBufferPointer(body)
     }
 
-    /// Calls `body` with the layer, not retained (the timeline's layers stay alive
-    /// during the pass). Forwarding the closure keeps the standard library from
-    /// seeing a closure literal, which would check its actor at run time per layer.
-    @inline(__always)
-    private static func withBorrowed(_ layer: Unmanaged<Layer>, _ body: (Layer) -> Void) {
-        layer._withUnsafeGuaranteedRef(body)
-    }
-
     @inline(__always)
     private static func evaluate(_ layer: Layer, _ e: inout Evaluation, into shown: inout LayerState, atTime time: Double,
                                  parentTime: inout (layer: UnsafeMutableRawPointer?, time: Double)) {
@@ -99,7 +91,7 @@ extension AnimationTimeline {
             e = Evaluation(of: layer)
         }
         if let parent = e.superlayer, parent.toOpaque() != parentTime.layer {
-            withBorrowed(parent) { parentTime = (parent.toOpaque(), $0.localTime(fromRoot: time)) }
+            Layer.borrowing(parent) { parentTime = (parent.toOpaque(), $0.localTime(fromRoot: time)) }
         }
         let t = ((e.superlayer == nil ? time : parentTime.time) - e.beginTime) * e.speed + e.timeOffset
         var nowLocal: Double?
@@ -164,6 +156,6 @@ extension AnimationTimeline.Evaluation {
         var properties: Set<String> = []
         tracksOverlap = !made.allSatisfy { properties.insert($0.track.slot.property).inserted }
         (beginTime, speed, timeOffset) = (s.beginTime, s.speed, s.timeOffset)
-        superlayer = layer.superlayerLink.map(Unmanaged.passUnretained)
+        superlayer = layer.superlayerReference
     }
 }

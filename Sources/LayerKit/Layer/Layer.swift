@@ -32,9 +32,15 @@ open class Layer {
     /// The superlayer link. Not retained (a superlayer owns its sublayers) and not
     /// `weak`: weak references move every layer's reference count to a slow side
     /// table. A superlayer clears its sublayers' links when it goes away.
-    @exclusivity(unchecked) unowned(unsafe) var superlayerLink: Layer? {
-        didSet { if timelineIndex >= 0 { AnimationTimeline.superlayerDidChange(at: timelineIndex) } }
+    var superlayerLink: Layer? {
+        get { superlayerReference?.takeUnretainedValue() }
+        set {
+            superlayerReference = newValue.map(Unmanaged.passUnretained)
+            if timelineIndex >= 0 { AnimationTimeline.superlayerDidChange(at: timelineIndex) }
+        }
     }
+    /// The link as stored: walks up the tree follow it without reference counting.
+    @exclusivity(unchecked) private(set) var superlayerReference: Unmanaged<Layer>?
     /// Changes, to a number never used before by any layer, whenever the layer's
     /// model changes: renderers compare it to know what to redraw. Unique across
     /// layers, so a new layer never passes for a gone one that had its address.
@@ -463,27 +469,33 @@ open class Layer {
 
     /// Gives this layer and every layer above it (superlayers, mask owners) a new subtree version.
     func noteSubtreeChange(_ version: UInt64 = Layer.nextVersion()) {
-        // Not retained on the way up: every change walks to the root, and a root
-        // that a window holds weakly has slow reference counting.
-        unowned(unsafe) var layer: Layer? = self
+        // Not retained on the way up (every change walks to the root): the layers
+        // are borrowed through their unmanaged links.
+        var layer: Unmanaged<Layer>? = Unmanaged.passUnretained(self)
         var steps = 0
         while let l = layer, steps < 100_000 {   // a mask cycle must not loop forever
-            l.subtreeVersion = version
-            if let parent = l.superlayerLink {
-                parent.noteSublayerVersion(version, of: l)
-                layer = parent
-            } else {
-                layer = l.maskOwnerLink
+            layer = Self.borrowing(l) { l in
+                l.subtreeVersion = version
+                guard let parent = l.superlayerReference else { return l.maskOwnerLink.map(Unmanaged.passUnretained) }
+                Self.borrowing(parent) { $0.noteSublayerVersion(version, of: l) }
+                return parent
             }
             steps += 1
         }
+    }
+
+    /// Calls `body` with the layer, not retained. (Forwarded, not a closure literal
+    /// handed to the standard library: such a closure checks its actor at run time.)
+    @inline(__always)
+    static func borrowing<R>(_ layer: Unmanaged<Layer>, _ body: (Layer) -> R) -> R {
+        layer._withUnsafeGuaranteedRef(body)
     }
 
     /// Records a sublayer's new subtree version in `sublayerVersions`.
     @inline(__always)
     private func noteSublayerVersion(_ version: UInt64, of child: Layer) {
         var i = child.indexHint
-        if i >= sublayerStorage.count || sublayerStorage[i] !== child {
+        if i >= sublayerStorage.count || ObjectIdentifier(sublayerStorage[i]) != ObjectIdentifier(child) {
             guard let found = indexOfSublayer(child) else { return }
             i = found
             child.indexHint = found
