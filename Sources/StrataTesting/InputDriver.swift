@@ -51,8 +51,11 @@ public final class InputDriver {
     }
 
     /// Injects an event and waits for the window to receive one. A first pointer
-    /// move is tried twice (the second time from a point beside it): kwin adds its
-    /// fake pointer with the first input, which that input does not reach.
+    /// move is tried again, a second apart, from a point beside it: kwin adds its
+    /// fake pointer with the first input, which that input does not reach, and
+    /// mutter, busy mapping a window that just went fullscreen, may show it under
+    /// a pointer that has stopped without telling the window until the pointer
+    /// moves again (seen once in CI).
     private func inject(_ what: String, attempts: Int = 1, _ send: (InjectedInput) throws -> Void) {
         guard let injection else { return }
         guard let loop = injection.loop else { return errors.append("\(what): the application is not connected to a compositor") }
@@ -76,7 +79,7 @@ public final class InputDriver {
         let first = injection?.pointer == nil
         injection?.pointer = point
         var tries = 0
-        inject("the pointer moving to \(point)", attempts: first ? 2 : 1) { input in
+        inject("the pointer moving to \(point)", attempts: first ? 4 : 1) { input in
             tries += 1
             if tries > 1 { try input.movePointer(toX: origin.x + point.x + 1, y: origin.y + point.y) }
             try input.movePointer(toX: origin.x + point.x, y: origin.y + point.y)

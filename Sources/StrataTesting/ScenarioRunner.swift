@@ -147,8 +147,9 @@ public final class ScenarioRunner {
             if after != before { throw StepFailure(message: "\(after - before) frames committed while idle") }
         case let .expectPixel(x, y, color, tolerance):
             // A compositor shows a frame some time after it is committed (mutter under
-            // load: a few hundred milliseconds): captures are retried for up to 2 s.
-            let give = MonotonicClock.now + min(2, stepTimeout)
+            // load: a few hundred milliseconds, once in CI over two seconds after
+            // going fullscreen): captures are retried for up to 5 s.
+            let give = MonotonicClock.now + min(5, stepTimeout)
             while true {
                 try display.connection.roundtrip()
                 let shot = try compositor.screenshot(timeout: stepTimeout)
