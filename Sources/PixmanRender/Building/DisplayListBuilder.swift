@@ -264,13 +264,11 @@ struct DisplayListBuilder {
         return local
     }
 
-    /// Which of `sublayers` are leaves the damage pass saw outside the repainted
-    /// area (empty when none can be): one lookup for all of them, not one each.
-    @inline(never)
     /// The indices of `sublayers` to draw: every one, unless the damage pass saw
     /// them in this order — then the leaves whose drawing misses the repaint area
     /// are left out (a sublayer with sublayers of its own is always drawn: they may
     /// draw outside it). Nil: every one.
+    @inline(never)
     private func sublayersToDraw(_ layer: Layer, _ sublayers: [Layer]) -> [Int]? {
         guard let area = repaintArea, !sublayers.isEmpty, let known = damage?.sublayers(of: layer), known.describe(sublayers) else { return nil }
         var drawn: [Int] = []
