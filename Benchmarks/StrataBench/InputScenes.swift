@@ -30,15 +30,9 @@ func sceneInputLatency() throws -> [Figure] {
     let display = try useApplication(on: sway)
     let app = Application.shared
     defer { app.disconnect() }
-    let window = Window(title: "input", size: Size(width: 1280, height: 720))
-    window.backgroundColor = Color(rgba8: 0x20, 0x24, 0x28)
-    let marker = View(frame: Rect(x: 20, y: 340, width: 40, height: 40))
-    marker.backgroundColor = .red
+    let marker = latencyMarker()
     let target = KeyTarget(marker: marker)
-    for i in 0..<500 { target.addSubview(Card(i, 1280, 720).makeView()) }
-    target.addSubview(marker)
-    window.rootView.addSubview(target)
-    window.show()
+    let window = latencyWindow(title: "input", target: target, marker: marker, cardsTakeInput: true)
     target.becomeFirstResponder()
     try display.connection.dispatch(until: { window.toplevel?.frameNumber ?? 0 > 0 }, timeout: 5)
     let keys = 80
@@ -53,6 +47,30 @@ func sceneInputLatency() throws -> [Figure] {
     }
     return latencyFigures(scene: "input latency (sway, keys)", event: "key", doing: "typing", arrivals: target.arrivals, window: window,
                           seconds: MonotonicClock.now - t0, cpu: cpuTime() - cpu0)
+}
+
+/// The red marker the latency scenes move.
+@MainActor
+private func latencyMarker() -> View {
+    let marker = View(frame: Rect(x: 20, y: 340, width: 40, height: 40))
+    marker.backgroundColor = .red
+    return marker
+}
+
+/// A 1280×720 window, shown, whose `target` holds the 500 cards under `marker`.
+@MainActor
+private func latencyWindow(title: String, target: View, marker: View, cardsTakeInput: Bool) -> Window {
+    let window = Window(title: title, size: Size(width: 1280, height: 720))
+    window.backgroundColor = Color(rgba8: 0x20, 0x24, 0x28)
+    for i in 0..<500 {
+        let card = Card(i, 1280, 720).makeView()
+        card.isUserInteractionEnabled = cardsTakeInput
+        target.addSubview(card)
+    }
+    target.addSubview(marker)
+    window.rootView.addSubview(target)
+    window.show()
+    return window
 }
 
 /// From each event's arrival to the commit of the first frame drawn after it
@@ -81,25 +99,15 @@ func scenePointerLatency() throws -> [Figure] {
     let display = try useApplication(on: mutter)
     let app = Application.shared
     defer { app.disconnect() }
-    let window = Window(title: "pointer", size: Size(width: 1280, height: 720))
-    window.backgroundColor = Color(rgba8: 0x20, 0x24, 0x28)
-    let marker = View(frame: Rect(x: 20, y: 340, width: 40, height: 40))
-    marker.backgroundColor = .red
+    let marker = latencyMarker()
     marker.isUserInteractionEnabled = false
     let target = View(frame: Rect(x: 0, y: 0, width: 1280, height: 720))
-    for i in 0..<500 {
-        let card = Card(i, 1280, 720).makeView()
-        card.isUserInteractionEnabled = false
-        target.addSubview(card)
-    }
-    target.addSubview(marker)
     var arrivals: [Double] = []
     target.addGestureRecognizer(HoverGestureRecognizer { r in
         arrivals.append(MonotonicClock.now)
         marker.center = r.location(in: target)
     })
-    window.rootView.addSubview(target)
-    window.show()
+    let window = latencyWindow(title: "pointer", target: target, marker: marker, cardsTakeInput: false)
     window.isFullscreen = true
     try display.connection.dispatch(until: { window.isFullscreen && (window.toplevel?.frameNumber ?? 0) > 0 }, timeout: 10)
     let input = try mutter.input()

@@ -62,8 +62,9 @@ extension AnimationTimeline {
         }
     }
 
-    /// The layer at `index` moved to another superlayer (or none): its time comes from elsewhere.
-    static func superlayerDidChange(at index: Int) {
+    /// The layer at `index` has new tracks (added, removed, committed, retimed) or
+    /// another superlayer (its time comes from elsewhere): its record is made again.
+    static func evaluationIsStale(at index: Int) {
         if index < evaluations.count { evaluations[index].version = 0 }
     }
 
@@ -78,7 +79,9 @@ extension AnimationTimeline {
     @inline(__always)
     private static func evaluate(_ layer: Layer, _ e: inout Evaluation, into shown: inout LayerState, atTime time: Double,
                                  parentTime: inout (layer: UnsafeMutableRawPointer?, time: Double)) {
-        if e.version != layer.modelVersion || !layer.tracksAreCurrent {
+        // (Only the version is read here: whatever else makes a record stale resets
+        // it, `evaluationIsStale`, so the pass touches one line of each layer.)
+        if e.version != layer.modelVersion {
             layer.resolveTracks()
             guard layer.untypedAnimations == 0 else {
                 shown = layer.presentation(atTime: time).state
@@ -93,7 +96,8 @@ extension AnimationTimeline {
         if let parent = e.superlayer, parent.toOpaque() != parentTime.layer {
             Layer.borrowing(parent) { parentTime = (parent.toOpaque(), $0.localTime(fromRoot: time)) }
         }
-        let t = ((e.superlayer == nil ? time : parentTime.time) - e.beginTime) * e.speed + e.timeOffset
+        let t = Layer.localTime(fromParent: e.superlayer == nil ? time : parentTime.time,
+                                beginTime: e.beginTime, speed: e.speed, timeOffset: e.timeOffset)
         var nowLocal: Double?
         let tracks = e.tracks
         if e.tracksOverlap {

@@ -81,7 +81,7 @@ extension Layer {
         guard let entry = animationEntries.first(where: { !$0.isAnonymous && $0.key == key }), !entry.hasStopped else { return false }
         change(entry.animation)
         entry.timingDidChange()
-        tracksAreCurrent = false
+        tracksDidChange()
         AnimationTimeline.invalidate()
         propertyDidChange("animations")
         return true
@@ -97,7 +97,7 @@ extension Layer {
         guard !entry.isRemoved else { return }
         entry.isRemoved = true
         animationEntries.removeAll { $0 === entry }
-        tracksAreCurrent = false
+        tracksDidChange()
         if !entry.isResolved { unresolvedAnimations -= 1 } else if entry.track == nil { untypedAnimations -= 1 }
         if animationEntries.isEmpty { AnimationTimeline.unregister(self) }
         propertyDidChange("animations")
@@ -124,6 +124,13 @@ extension Layer {
             guard let (fraction, iteration) = a.timing(atActiveTime: a.activeTime(atLayerTime: t, begin: begin)) else { continue }
             a.applyEffect(to: copy, model: self, fraction: fraction, iteration: iteration, entry: entry)
         }
+    }
+
+    /// An entry was committed, retimed or removed: the typed tracks are copied
+    /// again, here and in the timeline's record of the layer.
+    func tracksDidChange() {
+        tracksAreCurrent = false
+        if timelineIndex >= 0 { AnimationTimeline.evaluationIsStale(at: timelineIndex) }
     }
 
     /// Resolves the animations added since the last evaluation into typed tracks

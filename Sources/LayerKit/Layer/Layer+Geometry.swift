@@ -53,8 +53,15 @@ extension Layer {
     /// Maps a root time (`currentMediaTime()`) into this layer's local time: each
     /// layer from the root down applies `(t − beginTime) · speed + timeOffset`.
     func localTime(fromRoot t: Double) -> Double {
-        let parentTime = superlayer?.localTime(fromRoot: t) ?? t
-        return (parentTime - state.beginTime) * state.speed + state.timeOffset
+        Self.localTime(fromParent: superlayer?.localTime(fromRoot: t) ?? t,
+                       beginTime: state.beginTime, speed: state.speed, timeOffset: state.timeOffset)
+    }
+
+    /// A layer's time from its superlayer's (rule L3); the timeline's pass uses it
+    /// with timing it keeps, so both give exactly the same times.
+    @inline(__always)
+    static func localTime(fromParent t: Double, beginTime: Double, speed: Double, timeOffset: Double) -> Double {
+        (t - beginTime) * speed + timeOffset
     }
 
     /// `localTime(fromRoot:)` as an affine map, local = scale · root + shift.

@@ -36,7 +36,7 @@ open class Layer {
         get { superlayerReference?.takeUnretainedValue() }
         set {
             superlayerReference = newValue.map(Unmanaged.passUnretained)
-            if timelineIndex >= 0 { AnimationTimeline.superlayerDidChange(at: timelineIndex) }
+            if timelineIndex >= 0 { AnimationTimeline.evaluationIsStale(at: timelineIndex) }
         }
     }
     /// The link as stored: walks up the tree follow it without reference counting.

@@ -162,7 +162,7 @@ public enum Transaction {
                 entry.timingDidChange()
             }
             entry.isCommitted = true
-            layer.tracksAreCurrent = false
+            layer.tracksDidChange()
         }
         AnimationTimeline.deliverDueEvents()
         for observer in commitObservers { observer() }

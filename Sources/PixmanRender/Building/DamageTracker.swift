@@ -52,37 +52,60 @@ final class DamageTracker {
         var drawing: Drawing?
         /// The sublayers visited under it.
         var children: [ObjectIdentifier]
-        /// What it passed down to them (their inputs but the index), and their
-        /// subtree versions then: sublayers found as they were are passed over by
+        /// What it passed down to them (their inputs but the index), and what was
+        /// seen of them then: sublayers found as they were are passed over by
         /// comparing these, without looking up their records.
         var passedDown: Inputs? = nil
-        var childVersions: [UInt64] = []
-        /// Their device bounds (nil: draws nothing), their model `zPosition`, and
-        /// whether they have no sublayers: the display list culls and orders them
-        /// from these arrays without looking at each sublayer.
-        var childBounds: [Rect?] = []
-        var childZ: [Double] = []
-        var childIsLeaf: [Bool] = []
+        var seen = SeenSublayers()
+    }
+
+    /// What a pass saw of a layer's sublayers, index by index, in arrays of the
+    /// same length: their subtree versions, device bounds (nil: draws nothing),
+    /// model `zPosition`, and whether they have no sublayers — the display list
+    /// culls and orders them from these without looking at each sublayer.
+    struct SeenSublayers {
+        private(set) var versions: [UInt64] = []
+        private(set) var bounds: [Rect?] = []
+        private(set) var z: [Double] = []
+        private(set) var isLeaf: [Bool] = []
+
+        init() {}
+
+        init(count n: Int) {
+            versions = Array(repeating: 0, count: n)
+            bounds = Array(repeating: nil, count: n)
+            z = Array(repeating: 0, count: n)
+            isLeaf = Array(repeating: false, count: n)
+        }
+
+        var count: Int { versions.count }
+
+        @MainActor
+        mutating func note(_ i: Int, _ s: Layer, bounds b: Rect?) {
+            versions[i] = s.subtreeVersion
+            bounds[i] = b
+            z[i] = s.zPosition
+            isLeaf[i] = s.sublayers.isEmpty
+        }
     }
 
     /// What the last pass saw of a layer's sublayers, index by index.
     struct Sublayers {
         let ids: [ObjectIdentifier]
-        let bounds: [Rect?]
-        let z: [Double]
-        let isLeaf: [Bool]
+        let seen: SeenSublayers
+        var bounds: [Rect?] { seen.bounds }
+        var isLeaf: [Bool] { seen.isLeaf }
 
         // (Plain loops: a closure made on the main actor checks its actor when called.)
 
         /// True when `layers` are these, in this order (compared by identity only).
         func describe(_ layers: [Layer]) -> Bool {
-            guard layers.count == ids.count else { return false }
-            for i in ids.indices where ObjectIdentifier(layers[i]) != ids[i] { return false }
-            return true
+            DamageTracker.same(layers, ids)
         }
 
         /// True when the z positions never decrease: the sublayers draw in index order.
         var inZOrder: Bool {
+            let z = seen.z
             for i in z.indices.dropFirst() where z[i] < z[i - 1] { return false }
             return true
         }
@@ -141,9 +164,8 @@ final class DamageTracker {
     /// The sublayers seen under `layer` at the last pass, in order, with their device
     /// bounds, z positions and whether they are leaves: one lookup for all of them.
     func sublayers(of layer: Layer) -> Sublayers? {
-        guard let r = records[ObjectIdentifier(layer)], r.childBounds.count == r.children.count,
-              r.childZ.count == r.children.count, r.childIsLeaf.count == r.children.count else { return nil }
-        return Sublayers(ids: r.children, bounds: r.childBounds, z: r.childZ, isLeaf: r.childIsLeaf)
+        guard let r = records[ObjectIdentifier(layer)], r.seen.count == r.children.count else { return nil }
+        return Sublayers(ids: r.children, seen: r.seen)
     }
 
     /// What to repaint in a buffer whose contents are `age` frames old (1: the last
@@ -187,12 +209,12 @@ final class DamageTracker {
             // With nothing animating, the sublayers whose identity or version changed
             // come from one tight pass in LayerKit; the rest are as last seen.
             let candidates = pass.same && animated.isEmpty
-                ? layer.changedSublayers(ids: pass.children, versions: pass.versions) : Array(pass.sublayers.indices)
+                ? layer.changedSublayers(ids: pass.children, versions: pass.seen.versions) : Array(pass.sublayers.indices)
             for i in candidates {
                 let s = pass.sublayers[i]
                 guard !pass.isUnchanged(i, s, animated: animated) else { continue }
                 visit(s, pass.inputs(i), parentPresentation: below.presentation, time: time, animated: animated, into: &rects, depth: depth + 1)
-                pass.seen(i, s, bounds: bounds(of: s))
+                pass.note(i, s, bounds: bounds(of: s))
             }
             pass.store(in: &records[ObjectIdentifier(layer)])
         }
@@ -210,37 +232,25 @@ final class DamageTracker {
         let passed: Inputs
         let children: [ObjectIdentifier]
         let same: Bool
-        var versions: [UInt64]
-        var bounds: [Rect?]
-        var z: [Double]
-        var isLeaf: [Bool]
+        var seen: SeenSublayers
 
         /// Moves the record's arrays here (left in the record too they would be
         /// copied on the first change: thousands of entries a frame).
         init(_ layer: Layer, _ below: Below, takingArraysFrom record: inout Record?) {
             let old = record
-            if record != nil {
-                record!.childVersions = []
-                record!.childBounds = []
-                record!.childZ = []
-                record!.childIsLeaf = []
-            }
+            record?.seen = SeenSublayers()
             sublayers = layer.sublayers
             passed = Inputs(parent: ObjectIdentifier(layer), transform: below.transform, opacity: below.opacity, ancestry: below.ancestry,
                             index: 0, inProjection: below.inProjection, shadowSpread: below.shadowSpread)
             let n = sublayers.count
             children = old?.children ?? []
-            same = old?.passedDown == passed && children.count == n && old?.childVersions.count == n && old?.childBounds.count == n
-                && old?.childZ.count == n && old?.childIsLeaf.count == n
-            versions = same ? old!.childVersions : Array(repeating: 0, count: n)
-            bounds = same ? old!.childBounds : Array(repeating: nil, count: n)
-            z = same ? old!.childZ : Array(repeating: 0, count: n)
-            isLeaf = same ? old!.childIsLeaf : Array(repeating: false, count: n)
+            same = old?.passedDown == passed && children.count == n && old?.seen.count == n
+            seen = same ? old!.seen : SeenSublayers(count: n)
         }
 
         func isUnchanged(_ i: Int, _ s: Layer, animated: Set<ObjectIdentifier>) -> Bool {
             let id = ObjectIdentifier(s)
-            return same && children[i] == id && versions[i] == s.subtreeVersion && (animated.isEmpty || !animated.contains(id))
+            return same && children[i] == id && seen.versions[i] == s.subtreeVersion && (animated.isEmpty || !animated.contains(id))
         }
 
         func inputs(_ i: Int) -> Inputs {
@@ -249,19 +259,13 @@ final class DamageTracker {
             return given
         }
 
-        func seen(_ i: Int, _ s: Layer, bounds b: Rect?) {
-            versions[i] = s.subtreeVersion
-            bounds[i] = b
-            z[i] = s.zPosition
-            isLeaf[i] = s.sublayers.isEmpty
+        func note(_ i: Int, _ s: Layer, bounds b: Rect?) {
+            seen.note(i, s, bounds: b)
         }
 
         func store(in record: inout Record?) {
             record?.passedDown = passed
-            record?.childVersions = versions
-            record?.childBounds = bounds
-            record?.childZ = z
-            record?.childIsLeaf = isLeaf
+            record?.seen = seen
         }
     }
 
@@ -289,7 +293,7 @@ final class DamageTracker {
     }
 
     /// True when `layers` are `ids`, in order (a plain loop: no array is made).
-    private static func same(_ layers: [Layer], _ ids: [ObjectIdentifier]) -> Bool {
+    nonisolated static func same(_ layers: [Layer], _ ids: [ObjectIdentifier]) -> Bool {
         guard layers.count == ids.count else { return false }
         for i in ids.indices where ObjectIdentifier(layers[i]) != ids[i] { return false }
         return true
@@ -327,8 +331,7 @@ final class DamageTracker {
             if let b = drawing?.bounds { rects.append(b) }
         }
         records[id] = Record(inputs: inputs, subtreeVersion: layer.subtreeVersion, drawing: drawing, children: old?.children ?? [],
-                             passedDown: old?.passedDown, childVersions: old?.childVersions ?? [], childBounds: old?.childBounds ?? [],
-                             childZ: old?.childZ ?? [], childIsLeaf: old?.childIsLeaf ?? [])
+                             passedDown: old?.passedDown, seen: old?.seen ?? SeenSublayers())
         return below
     }
 

@@ -217,7 +217,7 @@ public final class ToplevelWindow {
     /// Asks for a redraw at the next frame callback.
     public func setNeedsDisplay() {
         needsRedraw = true
-        if ahead != nil || drawing?.isAhead == true { aheadIsStale = true }
+        aheadIsNowStale()
         guard isConfigured else { return }
         requestFrameIfIdle()
     }
@@ -285,7 +285,7 @@ public final class ToplevelWindow {
         onConfigure?(self)
         updateGeometry()
         needsRedraw = true
-        if ahead != nil || drawing?.isAhead == true { aheadIsStale = true }   // drawn for the old states
+        aheadIsNowStale()   // drawn for the old states
         // The protocol wants a buffer committed after the ack: draw now, not at a
         // callback — also when one is pending but the size changed (mutter holds a
         // callback until it paints the surface, which its fullscreen transition
@@ -364,6 +364,11 @@ public final class ToplevelWindow {
         }
         present(a.buffer, number: a.number, callbackTime: callbackTime, damage: a.damage)
         drawAheadIfWanted(after: callbackTime)
+    }
+
+    /// What changed is not in a frame drawn ahead (ready or being drawn).
+    private func aheadIsNowStale() {
+        if ahead != nil || drawing?.isAhead == true { aheadIsStale = true }
     }
 
     private func discardAhead(_ buffer: ShmBuffer) {
