@@ -85,6 +85,19 @@ extension Layer {
         return animation
     }
 
+    /// Step 5 for a standard property whose values the setter has at hand: the
+    /// same animation as ``implicitAction(forKey:oldValue:)``'s, as a typed track
+    /// (an object is made only if someone asks for it). Nil when the property has
+    /// no slot in ``LayerState`` or the value shown is not of its type.
+    func implicitTrack(forKey key: String, from old: SlotValue, to new: SlotValue) -> TypedTrack? {
+        guard let slot = type(of: self).propertyDescriptors[key]?.slot else { return nil }
+        // Mid-animation, the animation starts from what is shown (rule B4).
+        let from = animationEntries.isEmpty ? old : slot.read(presentationState(atTime: MediaTime.clock.now))
+        guard let from else { return nil }
+        return TypedTrack(implicit: slot, from: from, to: new, duration: Transaction.animationDuration,
+                          timingFunction: Transaction.animationTimingFunction ?? .default)
+    }
+
     /// Changes a property and runs its action (rules A6, B5, B6, T3, T5).
     ///
     /// The action is looked up before the model changes (so the implicit animation
@@ -92,7 +105,7 @@ extension Layer {
     /// model value). Nothing happens for an unchanged value. `old` and `new`: the
     /// values before and after, when the setter has them at hand (the implicit
     /// animation's ends, not read back by key).
-    func changeProperty(_ key: String, changed: Bool, old: Any? = nil, new: Any? = nil, _ apply: (Layer) -> Void) {
+    func changeProperty(_ key: String, changed: Bool, old: SlotValue? = nil, new: SlotValue? = nil, _ apply: (Layer) -> Void) {
         // A presentation copy changes without actions; so does the write a change
         // makes through a property's own setter (`setValue(_:forKey:)` on a subclass
         // property), which must not run the action a second time.
@@ -103,24 +116,26 @@ extension Layer {
         if !styledKeys.isEmpty || !style.isEmpty { markExplicit(key) }
         guard changed else { return }
         Transaction.ensureOpen()
-        let action = actionToRun(forKey: key, oldValue: old)
+        let toRun = actionToRun(forKey: key, old: old, new: new)
+        var action: (any Action)?
+        if case .action(let a)? = toRun { action = a }
         captureTransitionSnapshot(for: action)
         let outerKey = changingKey
         changingKey = key
         apply(self)
         changingKey = outerKey
-        let implicit = (action as? BasicAnimation).flatMap { $0.isImplicit ? $0 : nil }
-        if let implicit {
-            // Made by the search for this change alone: no one else holds it, so it
-            // is added as is rather than copied (one new version, below, covers the
-            // value and the animation).
-            if implicit.toValue == nil { implicit.toValue = new ?? value(forKeyPath: key) }
+        // The implicit animation was made for this change alone: no one else holds
+        // it, so it is added as is rather than copied (one new version, below,
+        // covers the value and the animation).
+        if case .implicitTrack(let track)? = toRun {
+            addImplicitAnimation(track, forKey: key)
+        } else if let implicit = action as? BasicAnimation, implicit.isImplicit {
+            if implicit.toValue == nil { implicit.toValue = new?.anyValue ?? value(forKeyPath: key) }
             addEntry(implicit, forKey: key, notingChange: false)
+            action = nil
         }
         propertyDidChange(key)
-        if implicit == nil, let action {
-            action.run(forKey: key, object: self, arguments: nil)
-        }
+        action?.run(forKey: key, object: self, arguments: nil)
         if key == "hidden" {
             orderEvent(state.isHidden ? Layer.onOrderOut : Layer.onOrderIn)
         }
@@ -135,18 +150,40 @@ extension Layer {
         action.run(forKey: key, object: self, arguments: nil)
     }
 
+    /// What a property change runs (rule A6).
+    enum ActionToRun {
+        /// What the search found: an animation, a transition, anyone's action.
+        case action(any Action)
+        /// The implicit animation of a standard property, not yet an object.
+        case implicitTrack(TypedTrack)
+    }
+
     /// The action a change of `key` should run now, honouring `disableActions`
     /// (rule T3) and the never-presented rule (B5), with the trace of why.
-    func actionToRun(forKey key: String, oldValue: Any? = nil) -> (any Action)? {
+    func actionToRun(forKey key: String) -> (any Action)? {
+        if case .action(let a)? = actionToRun(forKey: key, old: nil, new: nil) { return a }
+        return nil
+    }
+
+    /// The same, for a change from `old` to `new` when the setter has them: then
+    /// the implicit animation of a standard property is its typed track.
+    func actionToRun(forKey key: String, old: SlotValue?, new: SlotValue?) -> ActionToRun? {
         if Transaction.disableActions {
             ActionTrace.record(self, key, .none, .actionsDisabled)
             return nil
         }
-        // A layer never presented gets no implicit animation: do not build one.
-        let (found, step) = searchAction(forKey: key, buildingImplicit: hasBeenPresented, oldValue: oldValue)
+        // A layer never presented gets no implicit animation: do not build one; nor
+        // an object where a track will do.
+        let typed = old != nil && new != nil
+        let (found, step) = searchAction(forKey: key, buildingImplicit: hasBeenPresented && !typed, oldValue: old?.anyValue)
         if step == .implicit && !hasBeenPresented {
             ActionTrace.record(self, key, step, .notYetPresented)
             return nil
+        }
+        if step == .implicit && typed, let old, let new {
+            ActionTrace.record(self, key, step, .ran)
+            if let track = implicitTrack(forKey: key, from: old, to: new) { return .implicitTrack(track) }
+            return implicitAction(forKey: key, oldValue: old.anyValue).map(ActionToRun.action)
         }
         if found is NullAction {
             ActionTrace.record(self, key, step, .stoppedByNullAction)
@@ -157,6 +194,6 @@ extension Layer {
             return nil
         }
         ActionTrace.record(self, key, step, .ran)
-        return found
+        return .action(found)
     }
 }

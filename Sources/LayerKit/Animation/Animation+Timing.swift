@@ -72,8 +72,14 @@ struct MediaTimingValues {
 extension Animation {
     /// The animation's timing numbers now.
     var timingValues: MediaTimingValues {
-        MediaTimingValues(beginTime: beginTime, duration: duration, speed: speed, timeOffset: timeOffset, repeatCount: repeatCount,
-                          repeatDuration: repeatDuration, autoreverses: autoreverses, fillMode: fillMode)
+        get {
+            MediaTimingValues(beginTime: beginTime, duration: duration, speed: speed, timeOffset: timeOffset, repeatCount: repeatCount,
+                              repeatDuration: repeatDuration, autoreverses: autoreverses, fillMode: fillMode)
+        }
+        set {
+            (beginTime, duration, speed, timeOffset) = (newValue.beginTime, newValue.duration, newValue.speed, newValue.timeOffset)
+            (repeatCount, repeatDuration, autoreverses, fillMode) = (newValue.repeatCount, newValue.repeatDuration, newValue.autoreverses, newValue.fillMode)
+        }
     }
 
     var simpleDuration: Double { timingValues.simpleDuration }

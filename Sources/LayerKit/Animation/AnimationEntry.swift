@@ -1,11 +1,19 @@
 /// An animation added to a layer: the layer's own copy and its progress through
 /// start, stop and removal, so each callback happens exactly once (rule E8).
+///
+/// The implicit animation of a standard property starts as its typed track alone
+/// (`init(key:implicitTrack:)`): nobody holds the `BasicAnimation` Core Animation
+/// would make, so it is made only when someone asks for it (``animation``,
+/// `animation(forKey:)`, a retiming). Until then the track's timing is the
+/// running copy's; after, the object's, copied to the track as before.
 @MainActor
 final class AnimationEntry {
     let key: String
     /// Added with a nil key: not listed in `animationKeys`, not replaceable.
     let isAnonymous: Bool
-    let animation: Animation
+    /// The layer's running copy (made now for an implicit animation kept as a track).
+    var animation: Animation { storedAnimation ?? makeImplicitAnimation() }
+    private var storedAnimation: Animation?
     /// Added in the same order as entries, to break ties between events.
     let sequence: Int
     /// The outermost transaction committed: `beginTime` is stamped (rule T2).
@@ -16,51 +24,131 @@ final class AnimationEntry {
     var hasStopped = false
     var isRemoved = false
     var completionGroups: [CompletionGroup] = []
-    /// The presentation value when added, for endpoints left unset (rule E2).
-    var capturedFrom: Any?
-    /// The animated key path, parsed once.
-    var target: ParsedKeyPath?
-    /// A basic animation's start and end, once known not to depend on the model.
-    var fixedEndpoints: (from: Any, to: Any)?
-    /// Arithmetic for the animated values' type, resolved on first use.
-    var ops: ValueOps?
     /// The animation resolved into typed values, if it can be (`TypedTrack`), at
     /// its layer's first evaluation after it was added.
     var track: TypedTrack?
-    /// A transform track's ends, kept alive here (the track holds them unretained).
-    var transformEnds: TransformEnds?
     private(set) var isResolved = false
 
     func resolve(on layer: Layer) {
         track = TypedTrack(animation, on: layer, entry: self)
         isResolved = true
     }
+
+    /// What the general path and the other kinds of animation work with, made on
+    /// first use (an implicit animation kept as a track never needs it, and the
+    /// entry stays a few cache lines long).
+    private final class Extras {
+        var capturedFrom: Any?
+        var target: ParsedKeyPath?
+        var fixedEndpoints: (from: Any, to: Any)?
+        var ops: ValueOps?
+        var transformEnds: TransformEnds?
+        var snapshot: LayerSnapshot?
+        var children: [AnimationEntry] = []
+    }
+    private var storedExtras: Extras?
+    private var extras: Extras {
+        if let storedExtras { return storedExtras }
+        let made = Extras()
+        storedExtras = made
+        return made
+    }
+
+    /// The presentation value when added, for endpoints left unset (rule E2).
+    var capturedFrom: Any? {
+        get { storedExtras?.capturedFrom }
+        set { extras.capturedFrom = newValue }
+    }
+    /// The animated key path, parsed once.
+    var target: ParsedKeyPath? {
+        get { storedExtras?.target }
+        set { extras.target = newValue }
+    }
+    /// A basic animation's start and end, once known not to depend on the model.
+    var fixedEndpoints: (from: Any, to: Any)? {
+        get { storedExtras?.fixedEndpoints }
+        set { extras.fixedEndpoints = newValue }
+    }
+    /// Arithmetic for the animated values' type, resolved on first use.
+    var ops: ValueOps? {
+        get { storedExtras?.ops }
+        set { extras.ops = newValue }
+    }
+    /// A transform track's ends, kept alive here (the track holds them unretained).
+    var transformEnds: TransformEnds? {
+        get { storedExtras?.transformEnds }
+        set { extras.transformEnds = newValue }
+    }
     /// For a transition: the state it starts from.
-    var snapshot: LayerSnapshot?
+    var snapshot: LayerSnapshot? {
+        get { storedExtras?.snapshot }
+        set { extras.snapshot = newValue }
+    }
     /// For a group: its children's entries.
-    var children: [AnimationEntry] = []
+    var children: [AnimationEntry] {
+        get { storedExtras?.children ?? [] }
+        set { extras.children = newValue }
+    }
 
     private static var nextSequence = 0
 
     init(key: String, isAnonymous: Bool, animation: Animation) {
         self.key = key
         self.isAnonymous = isAnonymous
-        self.animation = animation
+        storedAnimation = animation
         Self.nextSequence += 1
         sequence = Self.nextSequence
     }
 
+    /// The implicit animation for `key`, as its track (resolved from the start).
+    init(key: String, implicitTrack: TypedTrack) {
+        self.key = key
+        isAnonymous = false
+        track = implicitTrack
+        isResolved = true
+        Self.nextSequence += 1
+        sequence = Self.nextSequence
+    }
+
+    /// The `BasicAnimation` the action search would have made, with the timing
+    /// the track has now (stamped by a commit, perhaps).
+    private func makeImplicitAnimation() -> Animation {
+        let track = track.unsafelyUnwrapped
+        let a = BasicAnimation(keyPath: key)
+        a.isImplicit = true
+        a.fromValue = track.from?.anyValue
+        a.toValue = track.to?.anyValue
+        a.timingValues = track.timing
+        a.timingFunction = track.timingFunction
+        storedAnimation = a
+        return a
+    }
+
+    /// The running copy's timing, what the timeline's events are worked out from.
+    var timing: MediaTimingValues { storedAnimation?.timingValues ?? track.unsafelyUnwrapped.timing }
+    /// Only an animation made into an object can have a delegate or be kept at its end.
+    var delegate: (any AnimationDelegate)? { storedAnimation?.delegate }
+    var isRemovedOnCompletion: Bool { storedAnimation?.isRemovedOnCompletion ?? true }
+
+    /// The commit stamps the running copy's `beginTime` (rule T2).
+    func stampBeginTime(_ time: Double) {
+        guard let storedAnimation else { track!.timing.beginTime = time; return }
+        storedAnimation.beginTime = time
+        timingDidChange()
+    }
+
     /// The running copy's timing changed (its commit stamped `beginTime`, or it was retimed).
     func timingDidChange() {
-        track?.timing = animation.timingValues
-        track?.timingFunction = animation.timingFunction
+        guard let storedAnimation else { return }   // the track is the running copy
+        track?.timing = storedAnimation.timingValues
+        track?.timingFunction = storedAnimation.timingFunction
     }
 
     /// Marks the entry stopped and tells whom it concerns, once.
     func stop(finished: Bool) {
         guard !hasStopped else { return }
         hasStopped = true
-        animation.delegate?.animationDidStop(animation, finished: finished)
+        if let storedAnimation { storedAnimation.delegate?.animationDidStop(storedAnimation, finished: finished) }
         let groups = completionGroups
         completionGroups = []
         for g in groups { g.animationEnded() }

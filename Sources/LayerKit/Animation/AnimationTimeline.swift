@@ -130,10 +130,10 @@ public enum AnimationTimeline {
                 if e.isStart {
                     guard !entry.hasStarted else { continue }
                     entry.hasStarted = true
-                    entry.animation.delegate?.animationDidStart(entry.animation)
+                    entry.delegate?.animationDidStart(entry.animation)
                 } else {
                     guard !entry.hasStopped else { continue }
-                    if entry.animation.isRemovedOnCompletion {
+                    if entry.isRemovedOnCompletion {
                         layer.remove(entry, finished: true)
                     } else {
                         entry.stop(finished: true)
@@ -160,7 +160,7 @@ public enum AnimationTimeline {
             // The layer's time is an affine map of root time: local = scale · root + shift.
             var map: (scale: Double, shift: Double)?
             for entry in layer.animationEntries where entry.isCommitted && !entry.hasStopped {
-                let a = entry.animation
+                let a = entry.timing
                 let m = map ?? layer.timeMapFromRoot
                 map = m
                 let t = m.scale * now + m.shift
@@ -176,7 +176,7 @@ public enum AnimationTimeline {
                 if !startDue && !entry.hasStarted { next = min(next, root(0)) }
                 if !stopDue { next = min(next, root(a.activeDuration)) }
                 guard startDue || stopDue else { continue }
-                if a.delegate == nil && entry.completionGroups.isEmpty {
+                if entry.delegate == nil && entry.completionGroups.isEmpty {
                     // Nobody observes this one: its order among the others cannot matter.
                     entry.hasStarted = entry.hasStarted || startDue
                     if stopDue { unobservedStops.append((layer, entry)) }
@@ -193,7 +193,7 @@ public enum AnimationTimeline {
             }
         }
         for (layer, entry) in unobservedStops {
-            if entry.animation.isRemovedOnCompletion { layer.remove(entry, finished: true) } else { entry.stop(finished: true) }
+            if entry.isRemovedOnCompletion { layer.remove(entry, finished: true) } else { entry.stop(finished: true) }
         }
         events.sort {
             if $0.time != $1.time { return $0.time < $1.time }
@@ -214,7 +214,7 @@ public enum AnimationTimeline {
             let layer = unmanaged.takeUnretainedValue()
             let t = layer.localTime(fromRoot: time)
             for entry in layer.animationEntries {
-                let a = entry.animation
+                let a = entry.timing
                 if !entry.isCommitted { return time }
                 let tAct = a.activeTime(atLayerTime: t, begin: a.beginTime)
                 if tAct >= a.activeDuration { continue }  // ended: a fill shows a constant value
@@ -238,7 +238,7 @@ public enum AnimationTimeline {
         for unmanaged in layers {
             let layer = unmanaged.takeUnretainedValue()
             for entry in layer.animationEntries where entry.isCommitted && !entry.hasStopped {
-                let a = entry.animation
+                let a = entry.timing
                 guard a.speed > 0 else { continue }
                 if !entry.hasStarted { next = min(next, layer.rootTime(fromLocal: a.beginTime)) }
                 let end = layer.rootTime(fromLocal: a.beginTime + a.activeDuration / a.speed)

@@ -81,6 +81,21 @@ struct TypedTrack {
         self.to = to
     }
 
+    /// The implicit animation of a standard property (rule B1) from the value shown
+    /// to the new model value, with the transaction's duration and timing
+    /// function: what a `BasicAnimation` made by the action search resolves to,
+    /// made without one (`AnimationEntry` makes the object only if asked for it).
+    init(implicit slot: StateSlot, from: SlotValue, to: SlotValue, duration: Double, timingFunction: MediaTimingFunction) {
+        self.slot = slot
+        self.from = from
+        self.to = to
+        transformEnds = nil
+        self.timingFunction = timingFunction
+        isAdditive = false
+        timing = MediaTimingValues(beginTime: 0, duration: duration, speed: 1, timeOffset: 0, repeatCount: 0,
+                                   repeatDuration: 0, autoreverses: false, fillMode: .removed)
+    }
+
     /// Writes the value at `layer`'s local time `t` into `state`, if the animation
     /// has an effect then (`now`: the local time of the commit, worked out once).
     @MainActor @inline(__always)
@@ -184,6 +199,32 @@ enum SlotValue {
     case size(Size)
     case rect(Rect)
     case color(Color)
+
+    /// A property's new or old value, as a setter has it; nil for a transform
+    /// (whose tracks keep their ends in `TransformEnds`). Specialized for each
+    /// setter, the casts cost nothing.
+    @inline(__always)
+    init?<T>(typed value: T) {
+        switch value {
+        case let v as Double: self = .double(v)
+        case let v as Point: self = .point(v)
+        case let v as Size: self = .size(v)
+        case let v as Rect: self = .rect(v)
+        case let v as Color: self = .color(v)
+        default: return nil
+        }
+    }
+
+    /// The value as an animation holds it.
+    var anyValue: Any {
+        switch self {
+        case let .double(v): v
+        case let .point(v): v
+        case let .size(v): v
+        case let .rect(v): v
+        case let .color(v): v
+        }
+    }
 
     /// `value` (an animation's, as `Any`) as the slot's type; nil when it is not.
     init?(_ value: Any?, for slot: StateSlot) {

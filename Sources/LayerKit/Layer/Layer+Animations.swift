@@ -35,11 +35,21 @@ extension Layer {
     /// Adds an animation the layer may keep as is (a copy, or the implicit animation;
     /// a property change that adds one notes the change itself, once).
     func addEntry(_ animation: Animation, forKey key: String?, notingChange: Bool = true) {
-        let anonymous = key == nil
-        let entry = AnimationEntry(key: key ?? "", isAnonymous: anonymous, animation: animation)
+        let entry = AnimationEntry(key: key ?? "", isAnonymous: key == nil, animation: animation)
         animation.prepare(for: self, entry: entry)
         unresolvedAnimations += 1
-        if !anonymous, let old = animationEntries.first(where: { !$0.isAnonymous && $0.key == key }) {
+        register(entry, notingChange: notingChange)
+    }
+
+    /// Adds the implicit animation for `key` as its typed track (rule B1); the
+    /// property change that makes it notes the change.
+    func addImplicitAnimation(_ track: TypedTrack, forKey key: String) {
+        register(AnimationEntry(key: key, implicitTrack: track), notingChange: false)
+        tracksAreCurrent = false
+    }
+
+    private func register(_ entry: AnimationEntry, notingChange: Bool) {
+        if !entry.isAnonymous, let old = animationEntries.first(where: { !$0.isAnonymous && $0.key == entry.key }) {
             remove(old, finished: false)
         }
         animationEntries.append(entry)

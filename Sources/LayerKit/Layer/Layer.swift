@@ -390,7 +390,7 @@ open class Layer {
         }
         guard old != value else { return changeProperty(key, changed: false) { _ in } }
         // The implicit animation's ends are at hand: no lookup by key for them.
-        changeProperty(key, changed: true, old: old, new: value) { $0.state[keyPath: slot] = value }
+        changeProperty(key, changed: true, old: SlotValue(typed: old), new: SlotValue(typed: value)) { $0.state[keyPath: slot] = value }
     }
 
     @inline(__always)

@@ -14,6 +14,9 @@ public struct PropertyDescriptor {
     public let read: @MainActor (Layer) -> Any?
     /// Returns false when the value is not of `valueType`.
     public let write: @MainActor (Layer, Any?) -> Bool
+    /// Where the value lives in ``LayerState``, for `Layer`'s own properties that
+    /// typed tracks animate (`TypedTrack`).
+    var slot: StateSlot?
 
     public init(key: String, valueType: Any.Type, isOptional: Bool, isImplicitlyAnimatable: Bool,
                 accepts: @escaping @Sendable (Any) -> Bool,
@@ -54,14 +57,16 @@ public struct PropertyDescriptor {
     }
 
     private static func state<T>(_ key: String, _ path: WritableKeyPath<LayerState, T>, animatable: Bool = true) -> PropertyDescriptor {
-        PropertyDescriptor(key: key, valueType: T.self, isOptional: false, isImplicitlyAnimatable: animatable,
-                           accepts: { $0 is T },
-                           read: { $0.state[keyPath: path] },
-                           write: { layer, value in
-                               guard let v = (value as? T) ?? (AnyValue.normalized(value) as? T) else { return false }
-                               layer.state[keyPath: path] = v
-                               return true
-                           })
+        var d = PropertyDescriptor(key: key, valueType: T.self, isOptional: false, isImplicitlyAnimatable: animatable,
+                                   accepts: { $0 is T },
+                                   read: { $0.state[keyPath: path] },
+                                   write: { layer, value in
+                                       guard let v = (value as? T) ?? (AnyValue.normalized(value) as? T) else { return false }
+                                       layer.state[keyPath: path] = v
+                                       return true
+                                   })
+        d.slot = StateSlot.named[key]
+        return d
     }
 
     private static func state<T>(_ key: String, _ path: WritableKeyPath<LayerState, T?>, animatable: Bool = true) -> PropertyDescriptor {

@@ -157,9 +157,8 @@ public enum Transaction {
         let batch = uncommitted
         uncommitted = []
         for (layer, entry) in batch where !entry.isRemoved {
-            if entry.animation.beginTime == 0 {
-                entry.animation.beginTime = layer.convertTime(now, from: nil)
-                entry.timingDidChange()
+            if entry.timing.beginTime == 0 {
+                entry.stampBeginTime(layer.convertTime(now, from: nil))
             }
             entry.isCommitted = true
             layer.tracksDidChange()
