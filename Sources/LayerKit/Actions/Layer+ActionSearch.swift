@@ -22,10 +22,10 @@ extension Layer {
 
     /// The search itself: what was found (possibly a `NullAction`) and at which step.
     /// With `buildingImplicit` false, step 5 only reports that an implicit animation
-    /// exists (a `NullAction` stands in for it) without building one. `oldValue`:
-    /// the property's value before the change being made, when the caller has it.
+    /// exists (a `NullAction` stands in for it) without building one. `slot`: where
+    /// the property lives in ``LayerState``, when the caller knows.
     func searchAction(forKey event: String, buildingImplicit: Bool = true,
-                      oldValue: Any? = nil) -> (action: (any Action)?, step: ActionTrace.Step) {
+                      slot: StateSlot? = nil) -> (action: (any Action)?, step: ActionTrace.Step) {
         if let delegate, let a = delegate.action(for: self, forKey: event) {
             return (a, .delegate)
         }
@@ -46,9 +46,9 @@ extension Layer {
             return (a, .defaultAction)
         }
         if !buildingImplicit {
-            return hasImplicitAction(forKey: event) ? (NullAction.shared, .implicit) : (nil, .none)
+            return hasImplicitAction(forKey: event, slot: slot) ? (NullAction.shared, .implicit) : (nil, .none)
         }
-        if let a = implicitAction(forKey: event, oldValue: oldValue) {
+        if let a = implicitAction(forKey: event) {
             return (a, .implicit)
         }
         return (nil, .none)
@@ -60,9 +60,32 @@ extension Layer {
     /// presentation value (so a change mid-animation continues from what is on
     /// screen, rule B4), with the transaction's duration and timing function,
     /// else the `default` curve. A change of `sublayers` fades.
-    func hasImplicitAction(forKey key: String) -> Bool {
-        key == "sublayers" || type(of: self).propertyDescriptors[key]?.isImplicitlyAnimatable == true
+    func hasImplicitAction(forKey key: String, slot: StateSlot? = nil) -> Bool {
+        if let slot, animatesImplicitly(slot) { return true }
+        return key == "sublayers" || type(of: self).propertyDescriptors[key]?.isImplicitlyAnimatable == true
     }
+
+    /// True when the property at `slot` animates implicitly on this class (its
+    /// descriptor says so, rule B2): worked out from ``propertyDescriptors`` once
+    /// per class, and kept by each layer, so a change asks no dictionary.
+    func animatesImplicitly(_ slot: StateSlot) -> Bool {
+        if implicitSlotBits == 0 {
+            let type = type(of: self), id = ObjectIdentifier(type)
+            if let bits = Layer.implicitSlotBitsByClass[id] {
+                implicitSlotBits = bits
+            } else {
+                var bits: UInt64 = 1 << 63   // worked out
+                for d in type.propertyDescriptors.values where d.isImplicitlyAnimatable {
+                    if let s = d.slot { bits |= 1 << s.rawValue }
+                }
+                Layer.implicitSlotBitsByClass[id] = bits
+                implicitSlotBits = bits
+            }
+        }
+        return implicitSlotBits & (1 << slot.rawValue) != 0
+    }
+
+    private static var implicitSlotBitsByClass: [ObjectIdentifier: UInt64] = [:]
 
     func implicitAction(forKey key: String, oldValue: Any? = nil) -> (any Action)? {
         if key == "sublayers" {
@@ -86,26 +109,26 @@ extension Layer {
     }
 
     /// Step 5 for a standard property whose values the setter has at hand: the
-    /// same animation as ``implicitAction(forKey:oldValue:)``'s, as a typed track
-    /// (an object is made only if someone asks for it). Nil when the property has
-    /// no slot in ``LayerState`` or the value shown is not of its type.
-    func implicitTrack(forKey key: String, from old: SlotValue, to new: SlotValue) -> TypedTrack? {
-        guard let slot = type(of: self).propertyDescriptors[key]?.slot else { return nil }
+    /// same animation as ``implicitAction(forKey:oldValue:)``'s, kept as its typed
+    /// track in a new entry (an object is made only if someone asks for it). Nil
+    /// when the value shown is not of the property's type.
+    func implicitAnimationEntry(forKey key: String, _ change: TypedChange) -> AnimationEntry? {
         // Mid-animation, the animation starts from what is shown (rule B4).
-        let from = animationEntries.isEmpty ? old : slot.read(presentationState(atTime: MediaTime.clock.now))
+        let from = animationEntries.isEmpty ? change.old : change.slot.read(presentationState(atTime: MediaTime.clock.now))
         guard let from else { return nil }
-        return TypedTrack(implicit: slot, from: from, to: new, duration: Transaction.animationDuration,
-                          timingFunction: Transaction.animationTimingFunction ?? .default)
+        return AnimationEntry(key: key, implicitTrack: TypedTrack(
+            implicit: change.slot, from: from, to: change.new, duration: Transaction.animationDuration,
+            timingFunction: Transaction.animationTimingFunction ?? .default))
     }
 
     /// Changes a property and runs its action (rules A6, B5, B6, T3, T5).
     ///
     /// The action is looked up before the model changes (so the implicit animation
     /// starts from what the presentation showed) and run after (so it sees the new
-    /// model value). Nothing happens for an unchanged value. `old` and `new`: the
-    /// values before and after, when the setter has them at hand (the implicit
-    /// animation's ends, not read back by key).
-    func changeProperty(_ key: String, changed: Bool, old: SlotValue? = nil, new: SlotValue? = nil, _ apply: (Layer) -> Void) {
+    /// model value). Nothing happens for an unchanged value. `typed`: the values
+    /// before and after, when the setter has them (the implicit animation's ends,
+    /// not read back by key).
+    func changeProperty(_ key: String, changed: Bool, typed: TypedChange? = nil, _ apply: (Layer) -> Void) {
         // A presentation copy changes without actions; so does the write a change
         // makes through a property's own setter (`setValue(_:forKey:)` on a subclass
         // property), which must not run the action a second time.
@@ -116,9 +139,12 @@ extension Layer {
         if !styledKeys.isEmpty || !style.isEmpty { markExplicit(key) }
         guard changed else { return }
         Transaction.ensureOpen()
-        let toRun = actionToRun(forKey: key, old: old, new: new)
-        var action: (any Action)?
-        if case .action(let a)? = toRun { action = a }
+        var action: (any Action)?, implicitEntry: AnimationEntry?
+        switch actionToRun(forKey: key, typed: typed) {
+        case .action(let a)?: action = a
+        case .implicit(let entry)?: implicitEntry = entry
+        case nil: break
+        }
         captureTransitionSnapshot(for: action)
         let outerKey = changingKey
         changingKey = key
@@ -127,10 +153,10 @@ extension Layer {
         // The implicit animation was made for this change alone: no one else holds
         // it, so it is added as is rather than copied (one new version, below,
         // covers the value and the animation).
-        if case .implicitTrack(let track)? = toRun {
-            addImplicitAnimation(track, forKey: key)
+        if let implicitEntry {
+            addImplicitAnimation(implicitEntry)
         } else if let implicit = action as? BasicAnimation, implicit.isImplicit {
-            if implicit.toValue == nil { implicit.toValue = new?.anyValue ?? value(forKeyPath: key) }
+            if implicit.toValue == nil { implicit.toValue = typed?.new.anyValue ?? value(forKeyPath: key) }
             addEntry(implicit, forKey: key, notingChange: false)
             action = nil
         }
@@ -154,36 +180,36 @@ extension Layer {
     enum ActionToRun {
         /// What the search found: an animation, a transition, anyone's action.
         case action(any Action)
-        /// The implicit animation of a standard property, not yet an object.
-        case implicitTrack(TypedTrack)
+        /// The implicit animation of a standard property, as a typed track, not
+        /// yet an object.
+        case implicit(AnimationEntry)
     }
 
     /// The action a change of `key` should run now, honouring `disableActions`
     /// (rule T3) and the never-presented rule (B5), with the trace of why.
     func actionToRun(forKey key: String) -> (any Action)? {
-        if case .action(let a)? = actionToRun(forKey: key, old: nil, new: nil) { return a }
+        if case .action(let a)? = actionToRun(forKey: key, typed: nil) { return a }
         return nil
     }
 
-    /// The same, for a change from `old` to `new` when the setter has them: then
-    /// the implicit animation of a standard property is its typed track.
-    func actionToRun(forKey key: String, old: SlotValue?, new: SlotValue?) -> ActionToRun? {
+    /// The same, for a change whose values the setter has (`typed`): then the
+    /// implicit animation of a standard property is made as its typed track.
+    func actionToRun(forKey key: String, typed: TypedChange?) -> ActionToRun? {
         if Transaction.disableActions {
             ActionTrace.record(self, key, .none, .actionsDisabled)
             return nil
         }
         // A layer never presented gets no implicit animation: do not build one; nor
         // an object where a track will do.
-        let typed = old != nil && new != nil
-        let (found, step) = searchAction(forKey: key, buildingImplicit: hasBeenPresented && !typed, oldValue: old?.anyValue)
+        let (found, step) = searchAction(forKey: key, buildingImplicit: hasBeenPresented && typed == nil, slot: typed?.slot)
         if step == .implicit && !hasBeenPresented {
             ActionTrace.record(self, key, step, .notYetPresented)
             return nil
         }
-        if step == .implicit && typed, let old, let new {
+        if step == .implicit, let typed {
             ActionTrace.record(self, key, step, .ran)
-            if let track = implicitTrack(forKey: key, from: old, to: new) { return .implicitTrack(track) }
-            return implicitAction(forKey: key, oldValue: old.anyValue).map(ActionToRun.action)
+            if let entry = implicitAnimationEntry(forKey: key, typed) { return .implicit(entry) }
+            return implicitAction(forKey: key, oldValue: typed.old.anyValue).map(ActionToRun.action)
         }
         if found is NullAction {
             ActionTrace.record(self, key, step, .stoppedByNullAction)

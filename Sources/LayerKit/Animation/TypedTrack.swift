@@ -85,6 +85,7 @@ struct TypedTrack {
     /// to the new model value, with the transaction's duration and timing
     /// function: what a `BasicAnimation` made by the action search resolves to,
     /// made without one (`AnimationEntry` makes the object only if asked for it).
+    @inline(__always)
     init(implicit slot: StateSlot, from: SlotValue, to: SlotValue, duration: Double, timingFunction: MediaTimingFunction) {
         self.slot = slot
         self.from = from
@@ -192,6 +193,14 @@ final class TransformEnds {
     }
 }
 
+/// A change of a standard property as its setter has it: where the value lives
+/// and its values before and after (the implicit animation's ends).
+struct TypedChange {
+    let slot: StateSlot
+    let old: SlotValue
+    let new: SlotValue
+}
+
 /// A value of one ``StateSlot``, in the property's own type.
 enum SlotValue {
     case double(Double)
@@ -253,7 +262,7 @@ enum SlotValue {
 
 /// A standard property, or a part of one, that typed evaluation reads and writes
 /// in ``LayerState`` directly.
-enum StateSlot {
+enum StateSlot: UInt8 {
     case position, positionX, positionY, anchorPoint, anchorPointX, anchorPointY, anchorPointZ, zPosition
     case bounds, boundsOrigin, boundsOriginX, boundsOriginY, boundsSize, boundsWidth, boundsHeight
     case transform, sublayerTransform

@@ -41,10 +41,10 @@ extension Layer {
         register(entry, notingChange: notingChange)
     }
 
-    /// Adds the implicit animation for `key` as its typed track (rule B1); the
-    /// property change that makes it notes the change.
-    func addImplicitAnimation(_ track: TypedTrack, forKey key: String) {
-        register(AnimationEntry(key: key, implicitTrack: track), notingChange: false)
+    /// Adds the implicit animation kept as its typed track (rule B1); the property
+    /// change that makes it notes the change.
+    func addImplicitAnimation(_ entry: AnimationEntry) {
+        register(entry, notingChange: false)
         tracksAreCurrent = false
     }
 

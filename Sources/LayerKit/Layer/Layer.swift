@@ -74,6 +74,8 @@ open class Layer {
     @exclusivity(unchecked) var styledKeys: Set<String> = []
     /// The key whose change is being applied (``changeProperty``), if any.
     @exclusivity(unchecked) var changingKey: String?
+    /// Which slots animate implicitly on this class (`animatesImplicitly`); 0 until worked out.
+    @exclusivity(unchecked) var implicitSlotBits: UInt64 = 0
 
     // Line 3: flags and counts, the sublayers.
 
@@ -197,34 +199,34 @@ open class Layer {
     /// The layer's own coordinate space. Negative sizes are stored as their magnitude.
     public var bounds: Rect {
         get { state.bounds }
-        set { setState("bounds", \.bounds, Rect(origin: newValue.origin, size: Size(width: abs(newValue.size.width), height: abs(newValue.size.height)))) }
+        set { setState(.bounds, \.bounds, Rect(origin: newValue.origin, size: Size(width: abs(newValue.size.width), height: abs(newValue.size.height)))) }
     }
     public var position: Point {
         get { state.position }
-        set { setState("position", \.position, newValue) }
+        set { setState(.position, \.position, newValue) }
     }
     /// The point of the bounds, in unit coordinates, that sits at `position` and that
     /// `transform` turns about. Default (0.5, 0.5).
     public var anchorPoint: Point {
         get { state.anchorPoint }
-        set { setState("anchorPoint", \.anchorPoint, newValue) }
+        set { setState(.anchorPoint, \.anchorPoint, newValue) }
     }
     public var anchorPointZ: Double {
         get { state.anchorPointZ }
-        set { setState("anchorPointZ", \.anchorPointZ, newValue) }
+        set { setState(.anchorPointZ, \.anchorPointZ, newValue) }
     }
     /// Orders siblings before insertion order does (rule R1).
     public var zPosition: Double {
         get { state.zPosition }
-        set { setState("zPosition", \.zPosition, newValue) }
+        set { setState(.zPosition, \.zPosition, newValue) }
     }
     public var transform: Transform3D {
         get { state.transform }
-        set { setState("transform", \.transform, newValue) }
+        set { setState(.transform, \.transform, newValue) }
     }
     public var sublayerTransform: Transform3D {
         get { state.sublayerTransform }
-        set { setState("sublayerTransform", \.sublayerTransform, newValue) }
+        set { setState(.sublayerTransform, \.sublayerTransform, newValue) }
     }
 
     // MARK: Appearance
@@ -233,7 +235,7 @@ open class Layer {
     /// values outside 0…1 are clamped; NaN and ±∞ are refused with a diagnostic.
     public var opacity: Double {
         get { state.opacity }
-        set { setState("opacity", \.opacity, newValue.isFinite ? min(1, max(0, newValue)) : newValue) }
+        set { setState(.opacity, \.opacity, newValue.isFinite ? min(1, max(0, newValue)) : newValue) }
     }
     /// Key `"hidden"`. Also runs `onOrderOut`/`onOrderIn` in a visible tree (rule A7).
     public var isHidden: Bool {
@@ -246,11 +248,11 @@ open class Layer {
     }
     public var cornerRadius: Double {
         get { state.cornerRadius }
-        set { setNonNegative("cornerRadius", \.cornerRadius, newValue) }
+        set { setNonNegative(.cornerRadius, \.cornerRadius, newValue) }
     }
     public var borderWidth: Double {
         get { state.borderWidth }
-        set { setNonNegative("borderWidth", \.borderWidth, newValue) }
+        set { setNonNegative(.borderWidth, \.borderWidth, newValue) }
     }
     /// Default opaque black, as in Core Animation.
     public var borderColor: Color? {
@@ -299,11 +301,11 @@ open class Layer {
     }
     public var contentsRect: Rect {
         get { state.contentsRect }
-        set { setState("contentsRect", \.contentsRect, newValue) }
+        set { setState(.contentsRect, \.contentsRect, newValue) }
     }
     public var contentsCenter: Rect {
         get { state.contentsCenter }
-        set { setState("contentsCenter", \.contentsCenter, newValue) }
+        set { setState(.contentsCenter, \.contentsCenter, newValue) }
     }
     public var contentsGravity: ContentsGravity {
         get { state.contentsGravity }
@@ -320,16 +322,16 @@ open class Layer {
     /// The shadow's opacity, clamped to 0…1 as ``opacity`` is.
     public var shadowOpacity: Double {
         get { state.shadowOpacity }
-        set { setState("shadowOpacity", \.shadowOpacity, newValue.isFinite ? min(1, max(0, newValue)) : newValue) }
+        set { setState(.shadowOpacity, \.shadowOpacity, newValue.isFinite ? min(1, max(0, newValue)) : newValue) }
     }
     /// Default (0, −3), as in Core Animation.
     public var shadowOffset: Size {
         get { state.shadowOffset }
-        set { setState("shadowOffset", \.shadowOffset, newValue) }
+        set { setState(.shadowOffset, \.shadowOffset, newValue) }
     }
     public var shadowRadius: Double {
         get { state.shadowRadius }
-        set { setNonNegative("shadowRadius", \.shadowRadius, newValue) }
+        set { setNonNegative(.shadowRadius, \.shadowRadius, newValue) }
     }
     /// The layer keeps a copy of the path. Elements with a NaN or ∞ point are not in
     /// it (`Path.refusedElementCount`); a diagnostic says when some were left out.
@@ -365,11 +367,11 @@ open class Layer {
     /// A length that cannot be negative (a corner radius, a border width, a shadow's
     /// blur): a negative value is refused with a diagnostic, as NaN and ±∞ are.
     @inline(__always)
-    func setNonNegative(_ key: String, _ slot: WritableKeyPath<LayerState, Double>, _ value: Double) {
+    func setNonNegative(_ slot: StateSlot, _ path: WritableKeyPath<LayerState, Double>, _ value: Double) {
         guard !(value < 0) else {
-            return Diagnostics.report(.invalidValue(key: key, reason: "negative: \(value); kept \(state[keyPath: slot])"))
+            return Diagnostics.report(.invalidValue(key: slot.property, reason: "negative: \(value); kept \(state[keyPath: path])"))
         }
-        setState(key, slot, value)
+        setState(slot, path, value)
     }
 
     // (Inlined into each setter: there the key path is a literal, which the
@@ -383,14 +385,29 @@ open class Layer {
 
     /// Number-based values must be finite: NaN or ±∞ is refused with a diagnostic.
     @inline(__always)
-    func setState<T: Equatable & FiniteValue>(_ key: String, _ slot: WritableKeyPath<LayerState, T>, _ value: T) {
-        let old = state[keyPath: slot]
+    func setState<T: Equatable & FiniteValue>(_ key: String, _ path: WritableKeyPath<LayerState, T>, _ value: T) {
+        setFinite(key, nil, path, value)
+    }
+
+    /// The same for a property typed tracks animate (`StateSlot`): its implicit
+    /// animation is made from the slot and the values at hand, with no lookup by key.
+    @inline(__always)
+    func setState<T: Equatable & FiniteValue>(_ slot: StateSlot, _ path: WritableKeyPath<LayerState, T>, _ value: T) {
+        setFinite(slot.property, slot, path, value)
+    }
+
+    @inline(__always)
+    private func setFinite<T: Equatable & FiniteValue>(_ key: String, _ slot: StateSlot?, _ path: WritableKeyPath<LayerState, T>, _ value: T) {
+        let old = state[keyPath: path]
         guard value.isAllFinite else {
             return Diagnostics.report(.invalidValue(key: key, reason: "not finite: \(value); kept \(old)"))
         }
         guard old != value else { return changeProperty(key, changed: false) { _ in } }
-        // The implicit animation's ends are at hand: no lookup by key for them.
-        changeProperty(key, changed: true, old: SlotValue(typed: old), new: SlotValue(typed: value)) { $0.state[keyPath: slot] = value }
+        var typed: TypedChange?
+        if let slot, let from = SlotValue(typed: old), let to = SlotValue(typed: value) {
+            typed = TypedChange(slot: slot, old: from, new: to)
+        }
+        changeProperty(key, changed: true, typed: typed) { $0.state[keyPath: path] = value }
     }
 
     @inline(__always)
