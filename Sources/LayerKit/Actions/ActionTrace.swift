@@ -75,7 +75,7 @@ public enum ActionTrace {
     }
 
     /// Receives every entry while set. Off (nil) by default; costs nothing then.
-    public static var sink: (@MainActor (Entry) -> Void)?
+    @exclusivity(unchecked) public static var sink: (@MainActor (Entry) -> Void)?
 
     /// Runs `body` and returns the entries it produced.
     public static func recording(_ body: () throws -> Void) rethrows -> [Entry] {

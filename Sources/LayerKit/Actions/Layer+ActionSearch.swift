@@ -108,17 +108,13 @@ extension Layer {
         return animation
     }
 
-    /// Step 5 for a standard property whose values the setter has at hand: the
-    /// same animation as ``implicitAction(forKey:oldValue:)``'s, kept as its typed
-    /// track in a new entry (an object is made only if someone asks for it). Nil
-    /// when the value shown is not of the property's type.
-    func implicitAnimationEntry(forKey key: String, _ change: TypedChange) -> AnimationEntry? {
+    /// Step 5 for a standard property whose values the setter has at hand: where
+    /// the same animation as ``implicitAction(forKey:oldValue:)``'s starts, as a
+    /// value of the property's type (the animation is then kept as a typed track,
+    /// `addImplicitAnimation`). Nil when the value shown is not of that type.
+    func implicitAnimationStart(_ change: TypedChange) -> SlotValue? {
         // Mid-animation, the animation starts from what is shown (rule B4).
-        let from = animationEntries.isEmpty ? change.old : change.slot.read(presentationState(atTime: MediaTime.clock.now))
-        guard let from else { return nil }
-        return AnimationEntry(key: key, implicitTrack: TypedTrack(
-            implicit: change.slot, from: from, to: change.new, duration: Transaction.animationDuration,
-            timingFunction: Transaction.animationTimingFunction ?? .default))
+        animationEntries.isEmpty ? change.old : change.slot.read(presentationState(atTime: MediaTime.clock.now))
     }
 
     /// Changes a property and runs its action (rules A6, B5, B6, T3, T5).
@@ -139,10 +135,10 @@ extension Layer {
         if !styledKeys.isEmpty || !style.isEmpty { markExplicit(key) }
         guard changed else { return }
         Transaction.ensureOpen()
-        var action: (any Action)?, implicitEntry: AnimationEntry?
+        var action: (any Action)?, implicitStart: SlotValue?
         switch actionToRun(forKey: key, typed: typed) {
         case .action(let a)?: action = a
-        case .implicit(let entry)?: implicitEntry = entry
+        case .implicit(let from)?: implicitStart = from
         case nil: break
         }
         captureTransitionSnapshot(for: action)
@@ -153,8 +149,8 @@ extension Layer {
         // The implicit animation was made for this change alone: no one else holds
         // it, so it is added as is rather than copied (one new version, below,
         // covers the value and the animation).
-        if let implicitEntry {
-            addImplicitAnimation(implicitEntry)
+        if let implicitStart, let typed {
+            addImplicitAnimation(forKey: key, slot: typed.slot, from: implicitStart, to: typed.new)
         } else if let implicit = action as? BasicAnimation, implicit.isImplicit {
             if implicit.toValue == nil { implicit.toValue = typed?.new.anyValue ?? value(forKeyPath: key) }
             addEntry(implicit, forKey: key, notingChange: false)
@@ -180,9 +176,9 @@ extension Layer {
     enum ActionToRun {
         /// What the search found: an animation, a transition, anyone's action.
         case action(any Action)
-        /// The implicit animation of a standard property, as a typed track, not
-        /// yet an object.
-        case implicit(AnimationEntry)
+        /// The implicit animation of a standard property, from this value to the
+        /// new one, to be kept as a typed track rather than an object.
+        case implicit(from: SlotValue)
     }
 
     /// The action a change of `key` should run now, honouring `disableActions`
@@ -208,7 +204,7 @@ extension Layer {
         }
         if step == .implicit, let typed {
             ActionTrace.record(self, key, step, .ran)
-            if let entry = implicitAnimationEntry(forKey: key, typed) { return .implicit(entry) }
+            if let from = implicitAnimationStart(typed) { return .implicit(from: from) }
             return implicitAction(forKey: key, oldValue: typed.old.anyValue).map(ActionToRun.action)
         }
         if found is NullAction {

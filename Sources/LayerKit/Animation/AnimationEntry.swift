@@ -90,7 +90,7 @@ final class AnimationEntry {
         set { extras.children = newValue }
     }
 
-    private static var nextSequence = 0
+    @exclusivity(unchecked) private static var nextSequence = 0
 
     init(key: String, isAnonymous: Bool, animation: Animation) {
         self.key = key

@@ -41,15 +41,18 @@ extension Layer {
         register(entry, notingChange: notingChange)
     }
 
-    /// Adds the implicit animation kept as its typed track (rule B1); the property
+    /// Adds the implicit animation of the property at `slot` (rule B1) as its typed
+    /// track, with the transaction's duration and timing function; the property
     /// change that makes it notes the change.
-    func addImplicitAnimation(_ entry: AnimationEntry) {
-        register(entry, notingChange: false)
+    func addImplicitAnimation(forKey key: String, slot: StateSlot, from: SlotValue, to: SlotValue) {
+        let track = TypedTrack(implicit: slot, from: from, to: to, duration: Transaction.animationDuration,
+                               timingFunction: Transaction.animationTimingFunction ?? .default)
+        register(AnimationEntry(key: key, implicitTrack: track), notingChange: false)
         tracksAreCurrent = false
     }
 
     private func register(_ entry: AnimationEntry, notingChange: Bool) {
-        if !entry.isAnonymous, let old = animationEntries.first(where: { !$0.isAnonymous && $0.key == entry.key }) {
+        if !entry.isAnonymous, let old = animationEntries.entry(forKey: entry.key) {
             remove(old, finished: false)
         }
         animationEntries.append(entry)
@@ -66,7 +69,7 @@ extension Layer {
     /// change it (Core Animation's is immutable): the layer took its values and
     /// timing when it was added and committed.
     public func animation(forKey key: String) -> Animation? {
-        animationEntries.first { !$0.isAnonymous && $0.key == key }?.animation
+        animationEntries.entry(forKey: key)?.animation
     }
 
     /// The keys of the animations added with a key, in the order added.
@@ -78,7 +81,7 @@ extension Layer {
     /// its model value again. Its delegate hears `finished == false`, unless it had
     /// already finished.
     public func removeAnimation(forKey key: String) {
-        guard let entry = animationEntries.first(where: { !$0.isAnonymous && $0.key == key }) else { return }
+        guard let entry = animationEntries.entry(forKey: key) else { return }
         remove(entry, finished: false)
     }
 
@@ -88,7 +91,7 @@ extension Layer {
     /// False when no animation runs under `key`.
     @discardableResult
     package func retimeAnimation(forKey key: String, _ change: (Animation) -> Void) -> Bool {
-        guard let entry = animationEntries.first(where: { !$0.isAnonymous && $0.key == key }), !entry.hasStopped else { return false }
+        guard let entry = animationEntries.entry(forKey: key), !entry.hasStopped else { return false }
         change(entry.animation)
         entry.timingDidChange()
         tracksDidChange()
@@ -106,7 +109,7 @@ extension Layer {
     func remove(_ entry: AnimationEntry, finished: Bool) {
         guard !entry.isRemoved else { return }
         entry.isRemoved = true
-        animationEntries.removeAll { $0 === entry }
+        animationEntries.remove(entry)
         tracksDidChange()
         if !entry.isResolved { unresolvedAnimations -= 1 } else if entry.track == nil { untypedAnimations -= 1 }
         if animationEntries.isEmpty { AnimationTimeline.unregister(self) }

@@ -54,7 +54,7 @@ open class Layer {
     /// Where the layer is in `AnimationTimeline.layers`; −1 when it has no animations.
     @exclusivity(unchecked) var timelineIndex = -1
     /// The animations, in the order they were added (they combine in that order).
-    @exclusivity(unchecked) var animationEntries: [AnimationEntry] = []
+    @exclusivity(unchecked) var animationEntries = AnimationEntryList()
 
     // Line 2: what the action search reads.
 

@@ -154,8 +154,8 @@ public enum Transaction {
         commitCount += 1
         PresentationHosts.markPresented()
         let now = MediaTime.clock.now
-        let batch = uncommitted
-        uncommitted = []
+        var batch: [(layer: Layer, entry: AnimationEntry)] = []
+        swap(&batch, &uncommitted)
         for (layer, entry) in batch where !entry.isRemoved {
             if entry.timing.beginTime == 0 {
                 entry.stampBeginTime(layer.convertTime(now, from: nil))
@@ -163,6 +163,9 @@ public enum Transaction {
             entry.isCommitted = true
             layer.tracksDidChange()
         }
+        // The next batch reuses the storage, as a C engine keeps its list's.
+        batch.removeAll(keepingCapacity: true)
+        uncommitted = batch
         AnimationTimeline.deliverDueEvents()
         for observer in commitObservers { observer() }
         for observer in ownedCommitObservers.values { observer() }
