@@ -35,6 +35,18 @@ struct MediaTimingValues {
     /// Where in a cycle the animation is at active time `tAct`, honouring the fill
     /// mode; nil when it has no effect then.
     func timing(atActiveTime tAct: Double) -> (fraction: Double, iteration: Int)? {
+        guard let (fraction, iteration) = cyclePosition(atActiveTime: tAct) else { return nil }
+        return (fraction, Int(min(Double(Int.max / 2), iteration)))
+    }
+
+    /// The fraction alone (what a typed track reads).
+    @inline(__always)
+    func fraction(atActiveTime tAct: Double) -> Double? {
+        cyclePosition(atActiveTime: tAct)?.fraction
+    }
+
+    /// The fraction of a cycle and the cycle's number (a whole number, as a `Double`).
+    private func cyclePosition(atActiveTime tAct: Double) -> (fraction: Double, iteration: Double)? {
         let active = activeDuration
         if tAct < 0 {
             guard fillMode == .backwards || fillMode == .both else { return nil }
@@ -47,7 +59,7 @@ struct MediaTimingValues {
         return position(at: tAct + timeOffset, active: active, atEnd: false)
     }
 
-    private func position(at t: Double, active: Double, atEnd: Bool) -> (fraction: Double, iteration: Int) {
+    private func position(at t: Double, active: Double, atEnd: Bool) -> (fraction: Double, iteration: Double) {
         let d = simpleDuration, cycle = cycleDuration
         var t = t
         if active.isFinite && active > 0 && timeOffset != 0 {
@@ -55,8 +67,8 @@ struct MediaTimingValues {
             if t < 0 { t += active }
             if atEnd && t == 0 { t = active }
         }
-        var iteration = Int(min(Double(Int.max / 2), (t / cycle).rounded(.down)))
-        var within = t - Double(iteration) * cycle
+        var iteration = (t / cycle).rounded(.down)
+        var within = t - iteration * cycle
         if atEnd && within <= 0 && iteration > 0 {
             // Exactly at the end of a cycle: the end state of that cycle.
             iteration -= 1

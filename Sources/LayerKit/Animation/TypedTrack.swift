@@ -112,7 +112,7 @@ struct TypedTrack {
         // Committed, or with its own begin time: no need to look at the layer.
         let begin = isCommitted || timing.beginTime != 0
             ? timing.beginTime : layer.begin(of: timing.beginTime, committed: isCommitted, now: &now)
-        return timing.timing(atActiveTime: timing.activeTime(atLayerTime: t, begin: begin))?.fraction
+        return timing.fraction(atActiveTime: timing.activeTime(atLayerTime: t, begin: begin))
     }
 
     /// Writes the value at `fraction` of a cycle into `state`; `modelValue` is the
