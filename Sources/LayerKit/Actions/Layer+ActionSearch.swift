@@ -204,7 +204,7 @@ extension Layer {
         }
         if step == .implicit, let typed {
             ActionTrace.record(self, key, step, .ran)
-            if let from = implicitAnimationStart(typed) { return .implicit(from: from) }
+            if TypedTrack.isEnabled, let from = implicitAnimationStart(typed) { return .implicit(from: from) }
             return implicitAction(forKey: key, oldValue: typed.old.anyValue).map(ActionToRun.action)
         }
         if found is NullAction {

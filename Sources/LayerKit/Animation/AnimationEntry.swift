@@ -14,6 +14,8 @@ final class AnimationEntry {
     /// The layer's running copy (made now for an implicit animation kept as a track).
     var animation: Animation { storedAnimation ?? makeImplicitAnimation() }
     private var storedAnimation: Animation?
+    /// An implicit animation nobody has asked for yet: it exists as its track alone.
+    var isKeptAsTrack: Bool { storedAnimation == nil }
     /// Added in the same order as entries, to break ties between events.
     let sequence: Int
     /// The outermost transaction committed: `beginTime` is stamped (rule T2).
