@@ -65,28 +65,7 @@ extension Layer {
         return key == "sublayers" || type(of: self).propertyDescriptors[key]?.isImplicitlyAnimatable == true
     }
 
-    /// True when the property at `slot` animates implicitly on this class (its
-    /// descriptor says so, rule B2): worked out from ``propertyDescriptors`` once
-    /// per class, and kept by each layer, so a change asks no dictionary.
-    func animatesImplicitly(_ slot: StateSlot) -> Bool {
-        if implicitSlotBits == 0 {
-            let type = type(of: self), id = ObjectIdentifier(type)
-            if let bits = Layer.implicitSlotBitsByClass[id] {
-                implicitSlotBits = bits
-            } else {
-                var bits: UInt64 = 1 << 63   // worked out
-                for d in type.propertyDescriptors.values where d.isImplicitlyAnimatable {
-                    if let s = d.slot { bits |= 1 << s.rawValue }
-                }
-                Layer.implicitSlotBitsByClass[id] = bits
-                implicitSlotBits = bits
-            }
-        }
-        return implicitSlotBits & (1 << slot.rawValue) != 0
-    }
-
-    private static var implicitSlotBitsByClass: [ObjectIdentifier: UInt64] = [:]
-
+    /// The implicit animation itself, as the object `action(forKey:)` returns.
     func implicitAction(forKey key: String, oldValue: Any? = nil) -> (any Action)? {
         if key == "sublayers" {
             let fade = Transition()
@@ -116,6 +95,28 @@ extension Layer {
         // Mid-animation, the animation starts from what is shown (rule B4).
         animationEntries.isEmpty ? change.old : change.slot.read(presentationState(atTime: MediaTime.clock.now))
     }
+
+    /// True when the property at `slot` animates implicitly on this class (its
+    /// descriptor says so, rule B2): worked out from ``propertyDescriptors`` once
+    /// per class, and kept by each layer, so a change asks no dictionary.
+    func animatesImplicitly(_ slot: StateSlot) -> Bool {
+        if implicitSlotBits == 0 {
+            let type = type(of: self), id = ObjectIdentifier(type)
+            if let bits = Layer.implicitSlotBitsByClass[id] {
+                implicitSlotBits = bits
+            } else {
+                var bits: UInt64 = 1 << 63   // worked out
+                for d in type.propertyDescriptors.values where d.isImplicitlyAnimatable {
+                    if let s = d.slot { bits |= 1 << s.rawValue }
+                }
+                Layer.implicitSlotBitsByClass[id] = bits
+                implicitSlotBits = bits
+            }
+        }
+        return implicitSlotBits & (1 << slot.rawValue) != 0
+    }
+
+    private static var implicitSlotBitsByClass: [ObjectIdentifier: UInt64] = [:]
 
     /// Changes a property and runs its action (rules A6, B5, B6, T3, T5).
     ///
