@@ -42,7 +42,14 @@ open class BasicAnimation: PropertyAnimation {
         super.init(copying: other)
     }
 
-    override var animationValues: [Any] { [fromValue, toValue, byValue].compactMap { $0 } }
+    override var animationValues: [Any] {
+        var values: [Any] = []
+        values.reserveCapacity(3)
+        if let fromValue { values.append(fromValue) }
+        if let toValue { values.append(toValue) }
+        if let byValue { values.append(byValue) }
+        return values
+    }
 
     override func prepare(for layer: Layer, entry: AnimationEntry) {
         if isImplicit { return }   // both ends were set from the layer's own values

@@ -25,13 +25,17 @@ open class PropertyAnimation: Animation {
 
     override func problem(for layer: Layer) -> LayerKitDiagnostic? {
         guard let keyPath, !keyPath.isEmpty else { return .missingKeyPath }
-        for value in animationValues {
-            if let problem = typeProblem(value, keyPath: keyPath, layer: layer) { return problem }
+        let values = animationValues
+        guard !values.isEmpty else { return nil }
+        let current = layer.value(forKeyPath: keyPath)   // what every value must match
+        for raw in values {
+            let value = AnyValue.normalized(raw)!
+            if let problem = typeProblem(value, current: current, keyPath: keyPath, layer: layer) { return problem }
             // A value refused on the model is refused in an animation too.
-            if !AnyValue.isFinite(AnyValue.normalized(value)) {
-                return .invalidValue(key: keyPath, reason: "not finite in the animation: \(value); not added")
+            if !AnyValue.isFinite(value) {
+                return .invalidValue(key: keyPath, reason: "not finite in the animation: \(raw); not added")
             }
-            if !isAdditive, Layer.nonNegativeKeys.contains(keyPath), let length = AnyValue.normalized(value) as? Double, length < 0 {
+            if !isAdditive, let length = value as? Double, length < 0, Layer.nonNegativeKeys.contains(keyPath) {
                 return .invalidValue(key: keyPath, reason: "negative in the animation: \(length); not added")
             }
         }
@@ -41,10 +45,10 @@ open class PropertyAnimation: Animation {
     /// The values the animation was given, to check against the property's type.
     var animationValues: [Any] { [] }
 
-    /// The type a property at `keyPath` holds on `layer`, when known.
-    func typeProblem(_ value: Any, keyPath: String, layer: Layer) -> LayerKitDiagnostic? {
-        let value = AnyValue.normalized(value)!
-        if let current = layer.value(forKeyPath: keyPath) {
+    /// Whether `value` (normalized) is of the type the property at `keyPath` holds
+    /// on `layer` (`current`: its value there, if it has one), when known.
+    func typeProblem(_ value: Any, current: Any?, keyPath: String, layer: Layer) -> LayerKitDiagnostic? {
+        if let current {
             if AnyValue.sameType(current, value) || (current is Layer && value is Layer) { return nil }
             return .typeMismatch(keyPath: keyPath, expected: AnyValue.typeName(current), got: AnyValue.typeName(value))
         }

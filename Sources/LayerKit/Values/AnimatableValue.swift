@@ -132,6 +132,14 @@ extension Image: AnimatableValue {
     public func distance(to o: Image) -> Double { self == o ? 0 : 1 }
 }
 
+extension AnimatableValue {
+    // With a value of another type, nil.
+    func interpolated(toAny other: Any, fraction t: Double) -> Any? { (other as? Self).map { interpolated(to: $0, fraction: t) } }
+    func adding(any other: Any) -> Any? { (other as? Self).map { adding($0) } }
+    func subtracting(any other: Any) -> Any? { (other as? Self).map { subtracting($0) } }
+    func distance(toAny other: Any) -> Double? { (other as? Self).map { distance(to: $0) } }
+}
+
 /// The arithmetic of one value type, resolved once so that an animation does not
 /// look up protocol conformances every frame.
 struct ValueOps {
@@ -172,6 +180,14 @@ package enum AnyValue {
     /// Integer and other numeric literals stored in `Any` become `Double`, so
     /// `anim.toValue = 1` works as it does with `NSNumber`.
     static func normalized(_ v: Any?) -> Any? {
+        // A value of a geometry or colour type — most animation values — needs none
+        // of the casts below (each a run-time type check).
+        if let v {
+            let t = type(of: v)
+            if t == Double.self || t == Point.self || t == Size.self || t == Rect.self || t == Color.self || t == Transform3D.self {
+                return v
+            }
+        }
         switch v {
         case let d as Double: return d
         case let i as Int: return Double(i)
@@ -185,10 +201,12 @@ package enum AnyValue {
 
     static func sameType(_ a: Any, _ b: Any) -> Bool { type(of: a) == type(of: b) }
 
-    static func interpolate(_ a: Any, _ b: Any, _ t: Double) -> Any? { ValueOps.of(a)?.interpolate(a, b, t) }
-    static func add(_ a: Any, _ b: Any) -> Any? { ValueOps.of(a)?.add(a, b) }
-    package static func subtract(_ a: Any, _ b: Any) -> Any? { ValueOps.of(a)?.subtract(a, b) }
-    static func distance(_ a: Any, _ b: Any) -> Double? { ValueOps.of(a)?.distance(a, b) }
+    // One-off arithmetic on values as `Any`: the first value's type, opened once
+    // (an animation that does this every frame keeps a `ValueOps` instead).
+    static func interpolate(_ a: Any, _ b: Any, _ t: Double) -> Any? { (a as? any AnimatableValue)?.interpolated(toAny: b, fraction: t) }
+    static func add(_ a: Any, _ b: Any) -> Any? { (a as? any AnimatableValue)?.adding(any: b) }
+    package static func subtract(_ a: Any, _ b: Any) -> Any? { (a as? any AnimatableValue)?.subtracting(any: b) }
+    static func distance(_ a: Any, _ b: Any) -> Double? { (a as? any AnimatableValue)?.distance(toAny: b) }
 
     /// Equality of two values of any type: equal when both are nil, or of the same
     /// `Equatable` type and equal; objects without `Equatable` compare by identity.

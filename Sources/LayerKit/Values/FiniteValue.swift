@@ -15,6 +15,9 @@ extension Transform3D: FiniteValue { var isAllFinite: Bool { rows.joined().allSa
 extension AnyValue {
     /// False when `v` is a number-based value with a non-finite component.
     static func isFinite(_ v: Any?) -> Bool {
+        // The usual values, without a run-time protocol cast.
+        if let d = v as? Double { return d.isFinite }
+        if let p = v as? Point { return p.isAllFinite }
         switch v {
         case let f as FiniteValue: return f.isAllFinite
         case let c as Color?: return c.map(\.isAllFinite) ?? true
