@@ -53,8 +53,14 @@ extension Layer {
     /// Maps a root time (`currentMediaTime()`) into this layer's local time: each
     /// layer from the root down applies `(t − beginTime) · speed + timeOffset`.
     func localTime(fromRoot t: Double) -> Double {
-        Self.localTime(fromParent: superlayer?.localTime(fromRoot: t) ?? t,
-                       beginTime: state.beginTime, speed: state.speed, timeOffset: state.timeOffset)
+        var parentTime = t
+        if modelLayer != nil {
+            parentTime = superlayer?.localTime(fromRoot: t) ?? t
+        } else if let parent = superlayerReference {
+            // A model layer's superlayer is its stored link: borrowed, not retained, on the way up.
+            parentTime = Layer.borrowing(parent) { $0.localTime(fromRoot: t) }
+        }
+        return Self.localTime(fromParent: parentTime, beginTime: state.beginTime, speed: state.speed, timeOffset: state.timeOffset)
     }
 
     /// A layer's time from its superlayer's (rule L3); the timeline's pass uses it
