@@ -72,7 +72,8 @@ extension Layer {
 
     /// `localTime(fromRoot:)` as an affine map, local = scale · root + shift.
     var timeMapFromRoot: (scale: Double, shift: Double) {
-        let parent = superlayer?.timeMapFromRoot ?? (scale: 1, shift: 0)
+        var parent = (scale: 1.0, shift: 0.0)
+        if let link = superlayerReference { parent = Layer.borrowing(link) { $0.timeMapFromRoot } }
         return (parent.scale * state.speed, (parent.shift - state.beginTime) * state.speed + state.timeOffset)
     }
 
