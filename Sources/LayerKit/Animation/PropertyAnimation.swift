@@ -24,13 +24,19 @@ open class PropertyAnimation: Animation {
     }
 
     override func problem(for layer: Layer) -> LayerKitDiagnostic? {
+        valueProblem(for: layer, checkingTypes: true)
+    }
+
+    /// The check of the key path and values; `checkingTypes` false when the values
+    /// are known to be of the property's type (made from the layer's own).
+    func valueProblem(for layer: Layer, checkingTypes: Bool) -> LayerKitDiagnostic? {
         guard let keyPath, !keyPath.isEmpty else { return .missingKeyPath }
         let values = animationValues
         guard !values.isEmpty else { return nil }
-        let current = layer.value(forKeyPath: keyPath)   // what every value must match
+        let current = checkingTypes ? layer.value(forKeyPath: keyPath) : nil   // what every value must match
         for raw in values {
             let value = AnyValue.normalized(raw)!
-            if let problem = typeProblem(value, current: current, keyPath: keyPath, layer: layer) { return problem }
+            if checkingTypes, let problem = typeProblem(value, current: current, keyPath: keyPath, layer: layer) { return problem }
             // A value refused on the model is refused in an animation too.
             if !AnyValue.isFinite(value) {
                 return .invalidValue(key: keyPath, reason: "not finite in the animation: \(raw); not added")

@@ -15,7 +15,24 @@ extension Layer {
         if let problem = animation.problem(for: self) {
             return Diagnostics.report(problem)
         }
-        let copy = animation.copy()
+        addRunning(animation.copy(), forKey: key)
+    }
+
+    /// Adds `animation` itself, not a copy: for an animation the toolkit made for
+    /// this one use from the layer's own values (a view's animation block), which
+    /// nobody else holds. A basic animation's values are then of the property's
+    /// type by construction: only their finiteness is checked, not their type.
+    package func add(made animation: Animation, forKey key: String) {
+        guard !isPresentationCopy else {
+            return Diagnostics.report(.invalidTree("animations cannot be added to a presentation copy"))
+        }
+        let problem = (animation as? BasicAnimation).map { $0.valueProblem(for: self, checkingTypes: false) } ?? animation.problem(for: self)
+        if let problem { return Diagnostics.report(problem) }
+        addRunning(animation, forKey: key)
+    }
+
+    /// Adds the layer's running copy, its timing made sound first.
+    private func addRunning(_ copy: Animation, forKey key: String?) {
         if !(copy.duration >= 0 && copy.duration.isFinite) {
             Diagnostics.report(.invalidTiming("duration \(copy.duration) is not a non-negative number; the transaction's duration is used"))
             copy.duration = 0

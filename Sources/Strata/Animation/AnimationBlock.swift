@@ -152,14 +152,15 @@ final class AnimationBlock {
     /// Adds `animation` to `view`'s layer under `key`, reporting to the block's
     /// completion and holding input off the view while it runs (rules V5, V8).
     func add(_ animation: Animation, to view: View, forKey key: String, property: String? = nil, oldValue: Any? = nil) {
+        // The block made the animation for this use alone: the layer keeps it, uncopied.
         if let onAdd {
-            view.layer.add(animation, forKey: key)
+            view.layer.add(made: animation, forKey: key)
             return onAdd(view, key, property ?? key, oldValue)
         }
         let observer = BlockAnimationObserver(completion: completion, view: view, blocksInput: !options.contains(.allowUserInteraction))
         animation.delegate = observer
-        view.layer.add(animation, forKey: key)
-        if view.layer.animation(forKey: key)?.delegate === observer { observer.added() }
+        view.layer.add(made: animation, forKey: key)
+        if view.layer.animation(forKey: key) === animation { observer.added() }
     }
 
     /// A new animation of `keyPath` with the block's duration, timing, options and start.
