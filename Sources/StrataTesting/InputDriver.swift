@@ -51,7 +51,7 @@ public final class InputDriver {
     }
 
     /// Injects an event and waits for the window to receive one. A first pointer
-    /// move is tried again, a second apart, from a point beside it: kwin adds its
+    /// move is tried again, a second apart, from a point beside it (either side, in turn): kwin adds its
     /// fake pointer with the first input, which that input does not reach, and
     /// mutter, busy mapping a window that just went fullscreen, may show it under
     /// a pointer that has stopped without telling the window until the pointer
@@ -79,9 +79,9 @@ public final class InputDriver {
         let first = injection?.pointer == nil
         injection?.pointer = point
         var tries = 0
-        inject("the pointer moving to \(point)", attempts: first ? 4 : 1) { input in
+        inject("the pointer moving to \(point)", attempts: first ? 6 : 1) { input in
             tries += 1
-            if tries > 1 { try input.movePointer(toX: origin.x + point.x + 1, y: origin.y + point.y) }
+            if tries > 1 { try input.movePointer(toX: origin.x + point.x + Double(tries % 2 == 0 ? 1 : -1), y: origin.y + point.y) }
             try input.movePointer(toX: origin.x + point.x, y: origin.y + point.y)
         }
     }

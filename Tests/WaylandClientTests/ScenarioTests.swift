@@ -109,7 +109,10 @@ struct ScenarioRunnerTests {
     @Test("injected input: click and type reach the window through kwin's and mutter's seats; weston has none and the step says so")
     func injectedInput() throws {
         let script = try Scenario(parsing: "window w 320x240 #336699\nwait-configure\nfullscreen on\nsleep 0.3\nclick 50,50\ntype \"Hi there\"\nclose")
-        for compositor in [try HeadlessKWin(), try HeadlessMutter()] as [any Compositor] {
+        // One compositor at a time: mutter, started while kwin ran, has been seen to
+        // drop the first injected motions.
+        for start in [{ try HeadlessKWin() }, { try HeadlessMutter() }] as [() throws -> any Compositor] {
+            let compositor = try start()
             defer { compositor.stop() }
             let report = ScenarioRunner(compositor: compositor).run(script)
             #expect(report.passed && report.steps.count == 7, "\(report.table)")
