@@ -165,7 +165,7 @@ public enum Transaction {
         }
         // The next batch reuses the storage, as a C engine keeps its list's.
         batch.removeAll(keepingCapacity: true)
-        uncommitted = batch
+        if uncommitted.isEmpty { uncommitted = batch }
         AnimationTimeline.deliverDueEvents()
         for observer in commitObservers { observer() }
         for observer in ownedCommitObservers.values { observer() }
