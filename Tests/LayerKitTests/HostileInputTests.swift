@@ -150,6 +150,28 @@ struct HostileInputTests {
         #expect(!p.opacity.isNaN && p.position.x.isFinite && p.position.y.isFinite)
     }
 
+    @Test("a time before the start over a cycle of a denormal duration (−∞ cycles) is no crash, on the typed and the general path (found by the fuzzer)")
+    func infiniteCycleNumber() {
+        let f = Fixture()
+        let layer = f.presentedLayer()
+        for cumulative in [false, true] {   // a cumulative animation reads the cycle's number
+            let a = BasicAnimation(keyPath: "opacity")
+            (a.fromValue, a.toValue, a.isCumulative) = (0.0, 0.5, cumulative)
+            a.duration = .leastNonzeroMagnitude
+            a.repeatCount = .infinity
+            a.timeOffset = -1
+            a.fillMode = .both
+            layer.add(a, forKey: "a")
+            Transaction.flush()
+            for step in [0.0, 0.5, 1e9] {
+                f.advance(step)
+                let shown = layer.presentation()!.opacity
+                #expect(shown.isFinite, "cumulative: \(cumulative), \(shown)")
+                #expect(layer.presentationState(atTime: f.clock.now).opacity.isFinite)
+            }
+        }
+    }
+
     @Test("a keyframe value of the wrong type names the type the property wants")
     func keyframeTypeNames() {
         let f = Fixture()

@@ -36,7 +36,10 @@ struct MediaTimingValues {
     /// mode; nil when it has no effect then.
     func timing(atActiveTime tAct: Double) -> (fraction: Double, iteration: Int)? {
         guard let (fraction, iteration) = cyclePosition(atActiveTime: tAct) else { return nil }
-        return (fraction, Int(min(Double(Int.max / 2), iteration)))
+        // A cycle number past an Int's range (a time before the start over a cycle of
+        // a denormal duration is −∞ cycles) is held at the range's middle; NaN too.
+        let bound = Double(Int.max / 2)
+        return (fraction, iteration.isNaN ? Int.max / 2 : Int(max(-bound, min(bound, iteration))))
     }
 
     /// The fraction alone (what a typed track reads).
