@@ -10,12 +10,12 @@ struct ImplicitTrackTests {
     func ruleB1TrackUntilAsked() throws {
         let f = Fixture()
         let layer = f.presentedLayer()
-        Transaction.begin()
-        Transaction.animationDuration = 1
-        Transaction.animationTimingFunction = .easeIn
-        layer.position = Point(x: 250, y: 25)
-        layer.opacity = 0.5
-        Transaction.commit()
+        Transaction.perform {
+            Transaction.animationDuration = 1
+            Transaction.animationTimingFunction = .easeIn
+            layer.position = Point(x: 250, y: 25)
+            layer.opacity = 0.5
+        }
         #expect(layer.animationEntries.count == 2 && layer.animationEntries.allSatisfy(\.isKeptAsTrack))
         f.advance(0.25)
         let shownBefore = layer.presentationState(atTime: f.clock.now)
@@ -119,11 +119,11 @@ struct ImplicitTrackTests {
     func retimingATrack() throws {
         let f = Fixture()
         let layer = f.presentedLayer()
-        Transaction.begin()
-        Transaction.animationDuration = 1
-        Transaction.animationTimingFunction = .linear
-        layer.position = Point(x: 150, y: 25)
-        Transaction.commit()
+        Transaction.perform {
+            Transaction.animationDuration = 1
+            Transaction.animationTimingFunction = .linear
+            layer.position = Point(x: 150, y: 25)
+        }
         f.advance(0.5)
         #expect(approx(layer.presentation()?.position, Point(x: 100, y: 25)))
         let paused = layer.retimeAnimation(forKey: "position") { a in

@@ -63,7 +63,7 @@ public final class AnimationGroup: Animation {
     }
 
     override func prepare(for layer: Layer, entry: AnimationEntry) {
-        entry.children = (animations ?? []).map { child in
+        entry.extras.children = (animations ?? []).map { child in
             if child.duration <= 0 || !child.duration.isFinite { child.duration = simpleDuration }
             let e = AnimationEntry(key: entry.key, isAnonymous: true, animation: child)
             child.prepare(for: layer, entry: e)
@@ -73,7 +73,7 @@ public final class AnimationGroup: Animation {
 
     override func applyEffect(to presentation: Layer, model: Layer, fraction: Double, iteration: Int, entry: AnimationEntry) {
         let local = (timingFunction?.value(at: fraction) ?? fraction) * simpleDuration
-        for child in entry.children {
+        for child in entry.extras.children {
             let a = child.animation
             // A child ends where the group does: its time never passes the group's duration.
             let tAct = a.activeTime(atLayerTime: local, begin: a.beginTime)

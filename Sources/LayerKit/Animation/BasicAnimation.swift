@@ -59,9 +59,9 @@ open class BasicAnimation: PropertyAnimation {
         guard fromValue == nil, !fromValueIsExplicit, !(byValue != nil && toValue != nil), let keyPath else { return }
         if isAdditive {
             // An additive animation's endpoints are offsets: a missing start is "no offset".
-            if let end = toValue ?? byValue { entry.capturedFrom = AnyValue.subtract(end, end) }
+            if let end = toValue ?? byValue { entry.extras.capturedFrom = AnyValue.subtract(end, end) }
         } else {
-            entry.capturedFrom = layer.presentationValue(forKeyPath: keyPath)
+            entry.extras.capturedFrom = layer.presentationValue(forKeyPath: keyPath)
         }
     }
 
@@ -75,23 +75,23 @@ open class BasicAnimation: PropertyAnimation {
         case let (f?, nil, b?): (from, to) = (f, AnyValue.add(f, b))
         case let (nil, t?, b?): (from, to) = (AnyValue.subtract(t, b), t)
         case let (f?, nil, nil): (from, to) = (f, model.value(forKeyPath: keyPath))
-        case let (nil, t?, nil): (from, to) = (entry.capturedFrom, t)
-        case let (nil, nil, b?): (from, to) = (entry.capturedFrom, entry.capturedFrom.flatMap { AnyValue.add($0, b) })
-        case (nil, nil, nil): (from, to) = (entry.capturedFrom, model.value(forKeyPath: keyPath))
+        case let (nil, t?, nil): (from, to) = (entry.extras.capturedFrom, t)
+        case let (nil, nil, b?): (from, to) = (entry.extras.capturedFrom, entry.extras.capturedFrom.flatMap { AnyValue.add($0, b) })
+        case (nil, nil, nil): (from, to) = (entry.extras.capturedFrom, model.value(forKeyPath: keyPath))
         }
         return (from, to)
     }
 
     /// The start and end values, with a missing colour taken as clear.
     func endpoints(model: Layer, entry: AnimationEntry) -> (from: Any, to: Any)? {
-        if let fixed = entry.fixedEndpoints { return fixed }
+        if let fixed = entry.extras.fixedEndpoints { return fixed }
         guard let (from, to) = rawEndpoints(model: model, entry: entry) else { return nil }
         // A missing optional colour (e.g. no backgroundColor) animates as clear.
         func filled(_ v: Any?, _ other: Any?) -> Any? { v ?? (other is Color ? Color.clear : nil) }
         guard let a = filled(from, to), let b = filled(to, from) else { return nil }
         // Unless an end is the model value (from-only, or nothing given), the ends never change.
         if !(fromValue != nil && toValue == nil && byValue == nil) && !(fromValue == nil && toValue == nil && byValue == nil) {
-            entry.fixedEndpoints = (a, b)
+            entry.extras.fixedEndpoints = (a, b)
         }
         return (a, b)
     }
@@ -107,10 +107,10 @@ open class BasicAnimation: PropertyAnimation {
             return
         }
         guard let (from, to) = endpoints(model: model, entry: entry) else { return }
-        let target = entry.target ?? ParsedKeyPath(keyPath, for: type(of: presentation))
-        entry.target = target
-        if entry.ops == nil { entry.ops = ValueOps.of(from) }
-        guard let ops = entry.ops else {
+        let target = entry.extras.target ?? ParsedKeyPath(keyPath, for: type(of: presentation))
+        entry.extras.target = target
+        if entry.extras.ops == nil { entry.extras.ops = ValueOps.of(from) }
+        guard let ops = entry.extras.ops else {
             // Not interpolable (a layer, an enum): switch half-way.
             return target.write(progress < 0.5 ? from : to, to: presentation)
         }

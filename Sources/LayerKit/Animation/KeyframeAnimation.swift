@@ -118,8 +118,8 @@ public final class KeyframeAnimation: PropertyAnimation {
     override func applyEffect(to presentation: Layer, model: Layer, fraction: Double, iteration: Int, entry: AnimationEntry) {
         guard let keyPath else { return }
         let t = eased(fraction)
-        let target = entry.target ?? ParsedKeyPath(keyPath, for: type(of: presentation))
-        entry.target = target
+        let target = entry.extras.target ?? ParsedKeyPath(keyPath, for: type(of: presentation))
+        entry.extras.target = target
         var value: Any
         if path != nil {
             guard let (point, angle) = pointOnPath(at: t) else { return }

@@ -104,8 +104,8 @@ public final class SpringAnimation: BasicAnimation {
     override func applyEffect(to presentation: Layer, model: Layer, fraction: Double, iteration: Int, entry: AnimationEntry) {
         guard let keyPath, let (from, to) = endpoints(model: model, entry: entry) else { return }
         let progress = 1 - displacement(at: fraction * simpleDuration)
-        let target = entry.target ?? ParsedKeyPath(keyPath, for: type(of: presentation))
-        entry.target = target
+        let target = entry.extras.target ?? ParsedKeyPath(keyPath, for: type(of: presentation))
+        entry.extras.target = target
         // Overshoot extrapolates past `to`, which interpolation allows.
         var value = AnyValue.interpolate(from, to, progress) ?? (progress < 0.5 ? from : to)
         if isAdditive { value = combine(value, base: target.read(presentation)) }

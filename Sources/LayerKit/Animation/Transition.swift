@@ -44,7 +44,7 @@ public final class Transition: Animation {
     override func prepare(for layer: Layer, entry: AnimationEntry) {
         // The state before the change that ran this transition, captured by the action
         // machinery before the model changed; added directly, the current state.
-        entry.snapshot = layer.takePendingTransitionSnapshot() ?? LayerSnapshot(of: layer)
+        entry.extras.snapshot = layer.takePendingTransitionSnapshot() ?? LayerSnapshot(of: layer)
     }
 
     override func applyEffect(to presentation: Layer, model: Layer, fraction: Double, iteration: Int, entry: AnimationEntry) {
@@ -61,7 +61,7 @@ public final class Transition: Animation {
         }
         let incoming = Size(width: dx * (1 - p) * size.width, height: dy * (1 - p) * size.height)
         let outgoing = Size(width: -dx * p * size.width, height: -dy * p * size.height)
-        var state = TransitionState(type: type, subtype: subtype, progress: p, snapshot: entry.snapshot)
+        var state = TransitionState(type: type, subtype: subtype, progress: p, snapshot: entry.extras.snapshot)
         switch type {
         case .fade:
             (state.oldOpacity, state.newOpacity) = (1 - p, p)

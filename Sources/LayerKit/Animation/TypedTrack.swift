@@ -46,7 +46,7 @@ struct TypedTrack {
         let toIsModel = a.toValue == nil && a.byValue == nil
         let rawFrom: Any?, rawTo: Any?
         if toIsModel {
-            (rawFrom, rawTo) = (a.fromValue ?? entry.capturedFrom, nil)
+            (rawFrom, rawTo) = (a.fromValue ?? entry.extras.capturedFrom, nil)
         } else {
             guard let ends = a.rawEndpoints(model: layer, entry: entry) else { return nil }
             (rawFrom, rawTo) = ends
@@ -64,7 +64,7 @@ struct TypedTrack {
             guard toIsModel || t != nil else { return nil }
             (from, to) = (nil, nil)
             let ends = TransformEnds(from: f, to: t)
-            entry.transformEnds = ends
+            entry.extras.transformEnds = ends
             transformEnds = Unmanaged.passUnretained(ends)
             return
         }

@@ -9,13 +9,7 @@ extension Layer {
     /// An animation that cannot run here (no key path, values of the wrong type)
     /// is not added, and a ``LayerKitDiagnostic`` says why.
     public func add(_ animation: Animation, forKey key: String?) {
-        guard !isPresentationCopy else {
-            return Diagnostics.report(.invalidTree("animations cannot be added to a presentation copy"))
-        }
-        if let problem = animation.problem(for: self) {
-            return Diagnostics.report(problem)
-        }
-        addRunning(animation.copy(), forKey: key)
+        add(animation, forKey: key, made: false)
     }
 
     /// Adds `animation` itself, not a copy: for an animation the toolkit made for
@@ -23,16 +17,18 @@ extension Layer {
     /// nobody else holds. A basic animation's values are then of the property's
     /// type by construction: only their finiteness is checked, not their type.
     package func add(made animation: Animation, forKey key: String) {
+        add(animation, forKey: key, made: true)
+    }
+
+    private func add(_ animation: Animation, forKey key: String?, made: Bool) {
         guard !isPresentationCopy else {
             return Diagnostics.report(.invalidTree("animations cannot be added to a presentation copy"))
         }
-        let problem = (animation as? BasicAnimation).map { $0.valueProblem(for: self, checkingTypes: false) } ?? animation.problem(for: self)
-        if let problem { return Diagnostics.report(problem) }
-        addRunning(animation, forKey: key)
-    }
-
-    /// Adds the layer's running copy, its timing made sound first.
-    private func addRunning(_ copy: Animation, forKey key: String?) {
+        let basic = made ? animation as? BasicAnimation : nil
+        if let problem = basic.map({ $0.valueProblem(for: self, checkingTypes: false) }) ?? animation.problem(for: self) {
+            return Diagnostics.report(problem)
+        }
+        let copy = made ? animation : animation.copy()
         if !(copy.duration >= 0 && copy.duration.isFinite) {
             Diagnostics.report(.invalidTiming("duration \(copy.duration) is not a non-negative number; the transaction's duration is used"))
             copy.duration = 0

@@ -155,23 +155,10 @@ struct ValueOps {
     }
 
     private static func make<T: AnimatableValue>(_: T) -> ValueOps {
-        ValueOps(
-            interpolate: { a, b, t in
-                guard let a = a as? T, let b = b as? T else { return nil }
-                return a.interpolated(to: b, fraction: t)
-            },
-            add: { a, b in
-                guard let a = a as? T, let b = b as? T else { return nil }
-                return a.adding(b)
-            },
-            subtract: { a, b in
-                guard let a = a as? T, let b = b as? T else { return nil }
-                return a.subtracting(b)
-            },
-            distance: { a, b in
-                guard let a = a as? T, let b = b as? T else { return nil }
-                return a.distance(to: b)
-            })
+        ValueOps(interpolate: { a, b, t in (a as? T)?.interpolated(toAny: b, fraction: t) },
+                 add: { a, b in (a as? T)?.adding(any: b) },
+                 subtract: { a, b in (a as? T)?.subtracting(any: b) },
+                 distance: { a, b in (a as? T)?.distance(toAny: b) })
     }
 }
 
