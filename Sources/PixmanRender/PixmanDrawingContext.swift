@@ -41,7 +41,7 @@ public final class PixmanDrawingContext: DrawingContext {
         let imageToDevice = AffineTransform(scaleX: rect.width / Double(image.width), y: rect.height / Double(image.height))
             .concatenating(AffineTransform(translationX: rect.minX, y: rect.minY))
             .concatenating(transform)
-        var t = pixmanTransform(imageToDevice.inverted())
+        guard var t = pixmanTransform(imageToDevice.inverted()) else { return }
         pixman_image_set_transform(src, &t)
         pixman_image_set_filter(src, PIXMAN_FILTER_BILINEAR, nil, 0)
         pixman_image_set_repeat(src, PIXMAN_REPEAT_PAD)

@@ -107,6 +107,15 @@ public final class KeyframeAnimation: PropertyAnimation {
                 keyTimes = nil
             }
         }
+        // Tension, continuity and bias shape the spline within −1…1; outside it (NaN,
+        // 1e308) the curve's arithmetic overflows.
+        for (name, values) in [("tensionValues", \KeyframeAnimation.tensionValues),
+                               ("continuityValues", \KeyframeAnimation.continuityValues),
+                               ("biasValues", \KeyframeAnimation.biasValues)] {
+            guard let given = self[keyPath: values], given.contains(where: { !($0 >= -1 && $0 <= 1) }) else { continue }
+            Diagnostics.report(.invalidTiming("\(name) \(given) are not all within −1…1; clamped (NaN is 0)"))
+            self[keyPath: values] = given.map { $0.isNaN ? 0 : min(1, max(-1, $0)) }
+        }
         if let tf = timingFunctions, tf.count != max(0, count - 1) {
             Diagnostics.report(.invalidTiming("\(tf.count) timingFunctions for \(max(0, count - 1)) segments; ignored"))
             timingFunctions = nil

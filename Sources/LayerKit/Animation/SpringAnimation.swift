@@ -46,16 +46,26 @@ public final class SpringAnimation: BasicAnimation {
         super.init(copying: other)
     }
 
+    /// The parameters as used: non-positive or non-finite ones take the defaults, and
+    /// finite ones are held within 1e-6…1e6 (damping 0…1e6, velocity ±1e6) — past
+    /// those the closed form's arithmetic overflows and no spring moves visibly differently.
     private var parameters: (m: Double, k: Double, c: Double, v0: Double) {
-        let m = mass > 0 && mass.isFinite ? mass : 1
-        let k = stiffness > 0 && stiffness.isFinite ? stiffness : 100
-        let c = damping >= 0 && damping.isFinite ? damping : 10
-        return (m, k, c, initialVelocity.isFinite ? initialVelocity : 0)
+        func held(_ v: Double, _ low: Double, _ high: Double) -> Double { min(high, max(low, v)) }
+        let m = mass > 0 && mass.isFinite ? held(mass, 1e-6, 1e6) : 1
+        let k = stiffness > 0 && stiffness.isFinite ? held(stiffness, 1e-6, 1e6) : 100
+        let c = damping >= 0 && damping.isFinite ? held(damping, 0, 1e6) : 10
+        return (m, k, c, initialVelocity.isFinite ? held(initialVelocity, -1e6, 1e6) : 0)
     }
 
     /// The remaining displacement (1 at t = 0, 0 at rest) after `t` seconds: the
     /// closed-form solution of m·x″ + c·x′ + k·x = 0 with x(0) = 1, x′(0) = −v₀.
+    /// Never NaN or ∞: where the closed form overflows the spring is at rest (0).
     public func displacement(at t: Double) -> Double {
+        let x = closedFormDisplacement(at: t)
+        return x.isFinite ? x : 0
+    }
+
+    private func closedFormDisplacement(at t: Double) -> Double {
         let (m, k, c, v0) = parameters
         let w0 = (k / m).squareRoot()
         let zeta = c / (2 * (k * m).squareRoot())

@@ -163,9 +163,19 @@ public final class LayerSnapshot {
 extension Layer {
     /// Before a change whose action is a transition, remembers the state to
     /// transition from (rule G2).
+    ///
+    /// One snapshot per layer per transaction: while a transition this transaction
+    /// added has not been committed, the state it goes from is still the one on
+    /// screen, so later changes in the same transaction (20,000 `addSublayer`
+    /// calls in one turn) share its snapshot instead of copying the sublayers again.
     func captureTransitionSnapshot(for action: (any Action)?) {
         guard action is Transition else { return }
-        pendingTransitionSnapshot = LayerSnapshot(of: self)
+        if let running = animationEntries.entry(forKey: Layer.transition), !running.isCommitted, !running.isRemoved,
+           let snapshot = running.extras.snapshot {
+            pendingTransitionSnapshot = snapshot
+        } else {
+            pendingTransitionSnapshot = LayerSnapshot(of: self)
+        }
     }
 
     func takePendingTransitionSnapshot() -> LayerSnapshot? {

@@ -52,15 +52,13 @@ extension Layer {
 
     /// Maps a root time (`currentMediaTime()`) into this layer's local time: each
     /// layer from the root down applies `(t − beginTime) · speed + timeOffset`.
+    /// Iterative, as every tree walk is: no tree is too deep for it.
     func localTime(fromRoot t: Double) -> Double {
-        var parentTime = t
-        if modelLayer != nil {
-            parentTime = superlayer?.localTime(fromRoot: t) ?? t
-        } else if let parent = superlayerReference {
-            // A model layer's superlayer is its stored link: borrowed, not retained, on the way up.
-            parentTime = Layer.borrowing(parent) { $0.localTime(fromRoot: t) }
+        var time = t
+        for timing in timingsFromRoot() {
+            time = Self.localTime(fromParent: time, beginTime: timing.beginTime, speed: timing.speed, timeOffset: timing.timeOffset)
         }
-        return Self.localTime(fromParent: parentTime, beginTime: state.beginTime, speed: state.speed, timeOffset: state.timeOffset)
+        return time
     }
 
     /// A layer's time from its superlayer's (rule L3); the timeline's pass uses it
@@ -72,16 +70,46 @@ extension Layer {
 
     /// `localTime(fromRoot:)` as an affine map, local = scale · root + shift.
     var timeMapFromRoot: (scale: Double, shift: Double) {
-        var parent = (scale: 1.0, shift: 0.0)
-        if let link = superlayerReference { parent = Layer.borrowing(link) { $0.timeMapFromRoot } }
-        return (parent.scale * state.speed, (parent.shift - state.beginTime) * state.speed + state.timeOffset)
+        var map = (scale: 1.0, shift: 0.0)
+        for timing in timingsFromRoot() {
+            map = (map.scale * timing.speed, (map.shift - timing.beginTime) * timing.speed + timing.timeOffset)
+        }
+        return map
+    }
+
+    /// The timings of this layer and its superlayers that are not the identity
+    /// (begin 0, speed 1, offset 0 change no time exactly), root first. Empty —
+    /// no allocation — in the common tree where no layer has timing of its own.
+    private func timingsFromRoot() -> [(beginTime: Double, speed: Double, timeOffset: Double)] {
+        var timings: [(beginTime: Double, speed: Double, timeOffset: Double)] = []
+        func note(_ l: Layer) {
+            let s = l.state
+            if s.beginTime != 0 || s.speed != 1 || s.timeOffset != 0 { timings.append((s.beginTime, s.speed, s.timeOffset)) }
+        }
+        if modelLayer != nil {
+            // A presentation copy's superlayer is a presentation of its model's superlayer.
+            var layer: Layer? = self
+            while let l = layer { note(l); layer = l.superlayer }
+        } else {
+            // A model layer's superlayers are borrowed through their stored links, not retained.
+            var layer: Unmanaged<Layer>? = Unmanaged.passUnretained(self)
+            while let l = layer { layer = Layer.borrowing(l) { note($0); return $0.superlayerReference } }
+        }
+        timings.reverse()
+        return timings
     }
 
     /// The inverse of `localTime(fromRoot:)`. Where a layer on the way has speed 0
     /// every parent time maps to the same local time; its `beginTime` is used.
     func rootTime(fromLocal t: Double) -> Double {
-        let parentTime = state.speed == 0 ? state.beginTime : (t - state.timeOffset) / state.speed + state.beginTime
-        return superlayer?.rootTime(fromLocal: parentTime) ?? parentTime
+        var time = t
+        var layer: Layer? = self
+        while let l = layer {
+            let s = l.state
+            time = s.speed == 0 ? s.beginTime : (time - s.timeOffset) / s.speed + s.beginTime
+            layer = l.superlayer
+        }
+        return time
     }
 
     /// Converts a time from `layer`'s time space (nil: root time, as

@@ -28,7 +28,9 @@ extension Layer {
             guard AnyValue.isFinite(value) else {
                 return Diagnostics.report(.invalidValue(key: key, reason: "not finite: \(value!)"))
             }
-            guard let typed = checked(value, for: d) else { return reportType(key, d.valueType, value) }
+            guard var typed = checked(value, for: d) else { return reportType(key, d.valueType, value) }
+            // The typed setters' rules, for the same property by name.
+            if Layer.unitIntervalKeys.contains(key), let fraction = typed as? Double { typed = min(1, max(0, fraction)) }
             if Layer.nonNegativeKeys.contains(key), let length = typed as? Double, length < 0 {
                 return Diagnostics.report(.invalidValue(key: key, reason: "negative: \(length)"))
             }
@@ -97,7 +99,11 @@ struct ParsedKeyPath {
     }
 
     /// Writes the stored value directly: no action, no validation. For presentation copies.
+    /// A value that is not finite (an animation's arithmetic overflowed: huge
+    /// keyframe tensions, a cumulative repeat counted up to ∞) is not written, so
+    /// the presentation shows the property as it is without that animation.
     func write(_ value: Any, to layer: Layer) {
+        guard AnyValue.isFinite(value) else { return }
         var value = value
         if !rest.isEmpty {
             let base = descriptor.map { $0.read(layer) } ?? layer.state.custom[key]

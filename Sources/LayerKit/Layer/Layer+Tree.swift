@@ -145,6 +145,9 @@ extension Layer {
     /// loop that every tree walk would follow forever.
     /// (A layer may be both a sublayer and a mask: both ways up are followed.)
     func isWithin(_ other: Layer) -> Bool {
+        // Nothing lies under a layer with no sublayers and no mask: the common case
+        // of a new leaf, answered without walking up a deep tree.
+        if other.sublayerStorage.isEmpty, other.state.mask == nil { return self === other }
         var stack: [Layer] = [self]
         var seen = Set<ObjectIdentifier>()
         while let l = stack.popLast() {
@@ -182,11 +185,21 @@ extension Layer {
 
     /// The index of `layer` among the sublayers, found by address alone (no
     /// reference counting per sibling: a layer with 100,000 siblings is found fast).
+    /// The layer's own index hint is tried first: it is right unless siblings were
+    /// inserted or removed before it since, so appending after the last sublayer
+    /// (how views add subviews) finds its sibling at once.
     func indexOfSublayer(_ layer: Layer) -> Int? {
+        let hint = layer.indexHint
+        if hint >= 0, hint < sublayerStorage.count, sublayerStorage[hint] === layer { return hint }
         let target = UInt(bitPattern: Unmanaged.passUnretained(layer).toOpaque())
         return sublayerStorage.withUnsafeBytes { raw in
             let words = raw.bindMemory(to: UInt.self)
-            return words.firstIndex(of: target)
+            var i = 0
+            while i < words.count {
+                if words[i] == target { return i }
+                i += 1
+            }
+            return nil
         }
     }
 }

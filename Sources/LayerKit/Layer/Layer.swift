@@ -363,6 +363,8 @@ open class Layer {
 
     /// Keys of lengths that cannot be negative.
     static let nonNegativeKeys: Set<String> = ["cornerRadius", "borderWidth", "shadowRadius", "lineWidth"]
+    /// Fractions clamped to 0…1 (``opacity``, ``shadowOpacity``), by setter or by key.
+    static let unitIntervalKeys: Set<String> = ["opacity", "shadowOpacity"]
 
     /// A length that cannot be negative (a corner radius, a border width, a shadow's
     /// blur): a negative value is refused with a diagnostic, as NaN and ±∞ are.

@@ -179,9 +179,10 @@ package enum AnyValue {
         case let d as Double: return d
         case let i as Int: return Double(i)
         case let f as Float: return Double(f)
-        case let i as Int32: return Double(i)
-        case let u as UInt32: return Double(u)
-        case let u as UInt: return Double(u)
+        // Every other integer and floating-point type a program may pass
+        // (Int8…UInt64, Float16, Foundation's CGFloat).
+        case let i as any BinaryInteger: return Double(i)
+        case let f as any BinaryFloatingPoint: return Double(f)
         default: return v
         }
     }

@@ -217,7 +217,7 @@ struct DisplayListBuilder {
         let scaleBy = (w < 0 ? -largest : largest) / 256
         guard w.isFinite, w != 0 else { return }
         var pt = pixman_transform_t()
-        func f(_ v: Double) -> pixman_fixed_t { pixman_fixed_t(clamping: Int64((v / scaleBy * 65536).rounded())) }
+        func f(_ v: Double) -> pixman_fixed_t { pixmanFixed(v / scaleBy) }
         pt.matrix.0 = (f(inverse[0][0]), f(inverse[1][0]), f(inverse[2][0]))
         pt.matrix.1 = (f(inverse[0][1]), f(inverse[1][1]), f(inverse[2][1]))
         pt.matrix.2 = (f(inverse[0][2]), f(inverse[1][2]), f(inverse[2][2]))
@@ -532,8 +532,9 @@ struct DisplayListBuilder {
             .concatenating(AffineTransform(scaleX: cr.width * Double(image.width) / frame.width, y: cr.height * Double(image.height) / frame.height))
             .concatenating(AffineTransform(translationX: cr.minX * Double(image.width), y: cr.minY * Double(image.height)))
         let deviceToImage = m.inverted().concatenating(layerToImage)
+        guard let transform = pixmanTransform(deviceToImage) else { return }
         let magnifying = abs(deviceToImage.a * deviceToImage.d - deviceToImage.b * deviceToImage.c) < 1
-        let sampling = ImageSampling(transform: pixmanTransform(deviceToImage), filter: magnifying ? PIXMAN_FILTER_BILINEAR : PIXMAN_FILTER_GOOD, repeatMode: PIXMAN_REPEAT_PAD)
+        let sampling = ImageSampling(transform: transform, filter: magnifying ? PIXMAN_FILTER_BILINEAR : PIXMAN_FILTER_GOOD, repeatMode: PIXMAN_REPEAT_PAD)
         // Only inside the placed frame: its device outline is the coverage.
         items.append(.image(src, sampling, coverage(frame.corners.applying(m))))
     }

@@ -40,13 +40,24 @@ final class Canvas {
 
 /// An affine map as pixman's 16.16 fixed-point transform (pixman maps destination
 /// pixels to source pixels: pass the device-to-image map).
-func pixmanTransform(_ m: AffineTransform) -> pixman_transform_t {
-    func f(_ v: Double) -> pixman_fixed_t { pixman_fixed_t(clamping: Int64((v * 65536).rounded())) }
+/// Returns nil when an entry is not finite (a singular or enormous map): nothing
+/// meaningful can be sampled through it, and the caller draws nothing.
+func pixmanTransform(_ m: AffineTransform) -> pixman_transform_t? {
+    guard m.a.isFinite, m.b.isFinite, m.c.isFinite, m.d.isFinite, m.tx.isFinite, m.ty.isFinite else { return nil }
     var t = pixman_transform_t()
-    t.matrix.0 = (f(m.a), f(m.c), f(m.tx))
-    t.matrix.1 = (f(m.b), f(m.d), f(m.ty))
-    t.matrix.2 = (0, 0, f(1))
+    t.matrix.0 = (pixmanFixed(m.a), pixmanFixed(m.c), pixmanFixed(m.tx))
+    t.matrix.1 = (pixmanFixed(m.b), pixmanFixed(m.d), pixmanFixed(m.ty))
+    t.matrix.2 = (0, 0, pixmanFixed(1))
     return t
+}
+
+/// A number as pixman's 16.16 fixed point, held within the format's range
+/// (±32767.99998); NaN is 0. Every conversion to fixed point goes through here:
+/// a plain `Int64(Double)` traps on NaN, ∞ and numbers past ±9.2e18, which
+/// degenerate geometry and zero font sizes produce.
+package func pixmanFixed(_ v: Double) -> pixman_fixed_t {
+    guard !v.isNaN else { return 0 }
+    return pixman_fixed_t((min(max(v, -32767.99998), 32767.99998) * 65536).rounded())
 }
 
 /// A straight-alpha colour as pixman's 16-bit premultiplied colour, with an extra alpha factor.

@@ -122,7 +122,7 @@ enum PolygonFill {
     }
 
     static func fixed(_ v: Double) -> pixman_fixed_t {
-        pixman_fixed_t(clamping: Int64((max(-30000, min(30000, v)) * 65536).rounded()))
+        pixmanFixed(max(-30000, min(30000, v)))
     }
 
     static func point(_ x: Double, _ y: Double) -> pixman_point_fixed_t {

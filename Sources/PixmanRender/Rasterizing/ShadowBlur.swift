@@ -19,7 +19,7 @@ enum ShadowBlur {
         var weights = (-radius...radius).map { exp(-Double($0 * $0) / (2 * sigma * sigma)) }
         let sum = weights.reduce(0, +)
         weights = weights.map { $0 / sum }
-        let taps = weights.map { pixman_fixed_t(($0 * 65536).rounded()) }
+        let taps = weights.map(pixmanFixed)
         let size = pixman_fixed_t(Int32(2 * radius + 1) << 16), one = pixman_fixed_t(1 << 16)
         func pass(_ input: OpaquePointer, _ params: [pixman_fixed_t]) -> OpaquePointer? {
             guard let out = pixman_image_create_bits(PIXMAN_a8, Int32(width), Int32(height), nil, 0) else { return nil }

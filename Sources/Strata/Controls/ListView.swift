@@ -128,16 +128,23 @@ public final class ListCell: View {
 @MainActor
 public final class ListView: ScrollView {
     public weak var dataSource: ListDataSource? { didSet { reloadData() } }
-    /// The height of every row.
+    /// The height of every row: at least ``minimumRowHeight``; a smaller, NaN or
+    /// infinite height is refused with a diagnostic and the old one kept.
     public var rowHeight = 44.0 {
         didSet {
-            if !(rowHeight.isFinite && rowHeight > 0) {
-                Diagnostics.report(.invalidView("ListView rowHeight \(rowHeight) refused; it stays \(oldValue)"))
+            if !(rowHeight.isFinite && rowHeight >= Self.minimumRowHeight) {
+                Diagnostics.report(.invalidView("ListView rowHeight \(rowHeight) refused (at least \(Self.minimumRowHeight) point); it stays \(oldValue)"))
                 rowHeight = oldValue
             }
             reloadData()
         }
     }
+    /// The shortest row: one point, a pixel or more at every scale. Shorter rows
+    /// would make a cell per sub-pixel.
+    public static let minimumRowHeight = 1.0
+    /// Outside a window a list makes cells for at most this much of its height
+    /// (the tallest output a compositor offers is smaller).
+    static let heightShownOutsideAWindow = 16_384.0
     public var onSelectRow: ((ListView, Int) -> Void)?
     /// A row was swiped away: update the data and call ``deleteRows(at:animated:)``.
     public var onDeleteRow: ((ListView, Int) -> Void)?
@@ -166,8 +173,8 @@ public final class ListView: ScrollView {
 
     /// The row at a point (content coordinates), if any.
     public func row(at point: Point) -> Int? {
-        let r = Int((point.y / rowHeight).rounded(.down))
-        return r >= 0 && r < numberOfRows ? r : nil
+        let r = (point.y / rowHeight).rounded(.down)
+        return r >= 0 && r < Double(numberOfRows) ? Int(r) : nil
     }
 
     /// Asks the data source again for everything.
@@ -196,12 +203,23 @@ public final class ListView: ScrollView {
         layoutRows()
     }
 
-    /// The rows in view, one more at each end.
+    /// The rows in view, one more at each end: those under the part of the list
+    /// its window shows (a list far taller than its window makes cells for what
+    /// can be seen, not for its whole height). Worked out in floating point and
+    /// held to the rows there are, so no geometry traps converting to `Int`.
     private var rowsInView: Range<Int> {
         guard numberOfRows > 0, rowHeight > 0 else { return 0..<0 }
-        let first = max(0, Int((bounds.minY / rowHeight).rounded(.down)) - 1)
-        let last = min(numberOfRows, Int((bounds.maxY / rowHeight).rounded(.up)) + 1)
-        return first..<max(first, last)
+        var shown = bounds
+        if let root = window?.rootView, root !== self {
+            shown = shown.intersection(convert(root.bounds, from: root))
+        } else {
+            shown.size.height = min(shown.height, Self.heightShownOutsideAWindow)
+        }
+        guard !shown.isNull, shown.minY.isFinite, shown.maxY.isFinite else { return 0..<0 }
+        let rows = Double(numberOfRows)
+        let first = min(rows, max(0, (shown.minY / rowHeight).rounded(.down) - 1))
+        let last = min(rows, max(first, (shown.maxY / rowHeight).rounded(.up) + 1))
+        return Int(first)..<Int(last)
     }
 
     /// Gives each row in view a cell, and takes cells from rows out of view.

@@ -1,6 +1,7 @@
 import CPango
 import CPixman
 import LayerKit
+import PixmanRender
 
 /// Glyphs rasterized by FreeType at the device scale and kept in pixman's glyph
 /// cache, bounded by bytes (rule X3). Outlines are hinted lightly (vertically
@@ -39,8 +40,6 @@ final class GlyphRasterizer {
     var problems: [String] = []
     /// Rasterizations so far (tests count them to see the cache work).
     private(set) var rasterizations = 0
-
-    private func fixed(_ v: Double) -> pixman_fixed_t { pixman_fixed_t((v * 65536).rounded()) }
 
     private struct ColorKey: Hashable { var face: SizedFace; var glyph: UInt32 }
 
@@ -144,7 +143,7 @@ final class GlyphRasterizer {
     private func maskGlyph(_ id: UInt32, face: FT_Face, sized: SizedFace, phase: Int) -> (OpaquePointer, Int32, Int32)? {
         guard FT_Set_Char_Size(face, 0, FT_F26Dot6((sized.pixelsPerEm * 64).rounded()), 72, 72) == 0 else { return nil }
         let m = sized.face.matrix
-        var matrix = FT_Matrix(xx: FT_Fixed(m[0] * 65536), xy: FT_Fixed(m[1] * 65536), yx: FT_Fixed(m[2] * 65536), yy: FT_Fixed(m[3] * 65536))
+        var matrix = FT_Matrix(xx: FT_Fixed(pixmanFixed(m[0])), xy: FT_Fixed(pixmanFixed(m[1])), yx: FT_Fixed(pixmanFixed(m[2])), yy: FT_Fixed(pixmanFixed(m[3])))
         FT_Set_Transform(face, &matrix, nil)
         guard FT_Load_Glyph(face, id, strata_load_light | strata_load_no_bitmap) == 0, let slot = face.pointee.glyph else { return nil }
         if sized.face.embolden { FT_GlyphSlot_Embolden(slot) }
@@ -189,6 +188,9 @@ final class GlyphRasterizer {
         guard bitmap.pixel_mode == UInt8(FT_PIXEL_MODE_BGRA.rawValue), bitmap.width > 0, bitmap.rows > 0 else { return nil }
         let strike = Double(face.pointee.size.pointee.metrics.y_ppem)
         let factor = strike > 0 ? size / strike : 1
+        // Below 1/32768 of its strike (a size of 0 among them) a glyph covers no pixel,
+        // and 1/factor is past what pixman's fixed point can hold: nothing to draw.
+        guard factor.isFinite, factor * 32767 > 1 else { return nil }
         let width = Int32(bitmap.width), rows = Int32(bitmap.rows)
         guard let source = pixman_image_create_bits(PIXMAN_a8r8g8b8, width, rows,
                                                    UnsafeMutableRawPointer(bitmap.buffer).assumingMemoryBound(to: UInt32.self),
@@ -198,11 +200,11 @@ final class GlyphRasterizer {
         let outRows = max(1, Int32((Double(rows) * factor).rounded(.up)))
         guard let image = pixman_image_create_bits(PIXMAN_a8r8g8b8, outWidth, outRows, nil, 0) else { return nil }
         var transform = pixman_transform()
-        pixman_transform_init_scale(&transform, fixed(1 / factor), fixed(1 / factor))
+        pixman_transform_init_scale(&transform, pixmanFixed(1 / factor), pixmanFixed(1 / factor))
         pixman_image_set_transform(source, &transform)
         if factor < 1 {
             var count: Int32 = 0
-            let params = pixman_filter_create_separable_convolution(&count, fixed(1 / factor), fixed(1 / factor),
+            let params = pixman_filter_create_separable_convolution(&count, pixmanFixed(1 / factor), pixmanFixed(1 / factor),
                                                                    PIXMAN_KERNEL_BOX, PIXMAN_KERNEL_BOX, PIXMAN_KERNEL_BOX, PIXMAN_KERNEL_BOX, 4, 4)
             pixman_image_set_filter(source, PIXMAN_FILTER_SEPARABLE_CONVOLUTION, params, count)
             free(params)

@@ -4,21 +4,31 @@ extension View {
     /// already elsewhere moves here. Adding a view into itself or its own
     /// subtree is refused with a diagnostic and changes nothing.
     public func addSubview(_ view: View) {
-        insertSubview(view, at: subviews.count - (view.superview === self ? 1 : 0))
+        place(view, at: nil)
     }
 
     /// Inserts `view` at `index` among the subviews (back to front). An index out
     /// of range appends, with a diagnostic.
+    ///
+    /// The hooks (`willMove(toSuperview:)`, `willRemoveSubview(_:)`,
+    /// `willMove(toWindow:)`) run first and may edit the tree — add a sibling here,
+    /// move the view elsewhere: the insertion reads the tree after them, so nothing
+    /// they did is lost (UIKit's order).
     public func insertSubview(_ view: View, at index: Int) {
+        place(view, at: index)
+    }
+
+    /// Inserts at `index`, or on top (nil) of the subviews as they are after the hooks.
+    private func place(_ view: View, at requested: Int?) {
         guard !isDescendant(of: view) else {
             return Diagnostics.report(.invalidView("a view cannot be added to itself or to its own subtree; the tree is unchanged"))
         }
         let oldSuperview = view.superview
-        let others = subviews.filter { $0 !== view }
-        var index = index
-        if index < 0 || index > others.count {
-            Diagnostics.report(.invalidView("subview index \(index) out of range 0...\(others.count); appended"))
-            index = others.count
+        let siblings = subviews.count - (oldSuperview === self ? 1 : 0)
+        var index = requested ?? siblings
+        if index < 0 || index > siblings {
+            Diagnostics.report(.invalidView("subview index \(index) out of range 0...\(siblings); appended"))
+            index = siblings
         }
         let oldWindow = view.window, newWindow = window
         if oldSuperview !== self {
@@ -26,17 +36,21 @@ extension View {
             oldSuperview?.willRemoveSubview(view)
         }
         if oldWindow !== newWindow { view.forEachInSubtree { $0.willMove(toWindow: newWindow) } }
-        oldSuperview?.subviews.removeAll { $0 === view }
+        // What the hooks did is in the tree now.
+        guard !isDescendant(of: view) else {
+            return Diagnostics.report(.invalidView("a hook put this view under the view being added; the insertion is dropped"))
+        }
+        view.superview?.detach(view)
+        index = requested == nil ? subviews.count : min(index, subviews.count)
         // The layer goes just below the layer of the subview now at `index`, so
         // sublayers added to this view's layer directly keep their places.
-        if index < others.count {
-            layer.insertSublayer(view.layer, below: others[index].layer)
-        } else if let last = others.last {
+        if index < subviews.count {
+            layer.insertSublayer(view.layer, below: subviews[index].layer)
+        } else if let last = subviews.last {
             layer.insertSublayer(view.layer, above: last.layer)
         } else {
             layer.addSublayer(view.layer)
         }
-        subviews = others
         subviews.insert(view, at: index)
         view.superview = self
         if oldSuperview !== self {
@@ -47,6 +61,13 @@ extension View {
             if let newWindow { view.forEachInSubtree { $0.contentScaleFactor = newWindow.scale } }
             view.forEachInSubtree { $0.didMoveToWindow() }
         }
+    }
+
+    /// Takes `view` out of `subviews` (searched from the top, where views are
+    /// usually added and removed); its layer moves with the next insertion.
+    private func detach(_ view: View) {
+        if let i = subviews.lastIndex(where: { $0 === view }) { subviews.remove(at: i) }
+        view.superview = nil
     }
 
     /// Inserts `view` just above `sibling`; with a sibling that is not a subview
@@ -103,9 +124,9 @@ extension View {
         parent.willRemoveSubview(self)
         willMove(toSuperview: nil)
         if oldWindow != nil { forEachInSubtree { $0.willMove(toWindow: nil) } }
+        // A hook may have moved the view: it leaves wherever it is now.
+        superview?.detach(self)
         layer.removeFromSuperlayer()
-        parent.subviews.removeAll { $0 === self }
-        superview = nil
         didMoveToSuperview()
         if oldWindow != nil { forEachInSubtree { $0.didMoveToWindow() } }
     }

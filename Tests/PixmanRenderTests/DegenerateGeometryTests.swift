@@ -1,0 +1,77 @@
+import LayerKit
+@testable import PixmanRender
+import CPixman
+import Testing
+
+/// Geometry whose maps to pixman's 16.16 fixed point are enormous, infinite or
+/// not numbers (issue 30, items 1 and 3): every conversion is held in range, a map
+/// that cannot be sampled draws nothing, and what is drawable still is.
+@MainActor
+@Suite("Degenerate geometry reaches pixman in range", .serialized)
+struct DegenerateGeometryTests {
+    @Test("contents in a 1e-13-point frame 1e19 points down draw nothing and do not trap")
+    func contentsInAVanishingFarFrame() {
+        let (r, root, _) = makeRenderer(width: 98, height: 106)
+        let marker = box(Rect(x: 0, y: 0, width: 10, height: 10), .red, in: root)
+        let far = Layer()
+        far.frame = Rect(x: -71.98, y: 1e19, width: 1e-13, height: 1e-13)
+        far.contents = Image(width: 1, height: 1, color: .blue)
+        Transaction.withoutActions { root.addSublayer(far) }
+        Transaction.flush()
+        let image = r.render()
+        #expect(near(image.rgba8(x: 5, y: 5), (255, 0, 0, 255)))
+        #expect(image.rgba8(x: 50, y: 50).a == 0)
+        _ = marker
+    }
+
+    @Test("a background in a 1e-9-point-tall frame 1e12 points down, at scale 2, draws nothing")
+    func backgroundFarAwayAtScale2() {
+        let (r, root, _) = makeRenderer(width: 40, height: 40, scale: 2)
+        let far = box(Rect(x: 3, y: 1e12, width: 0.9, height: 1e-9), .blue, in: root)
+        far.setNeedsDisplay()
+        Transaction.flush()
+        let image = r.render()
+        #expect(image.rgba8(x: 3, y: 3).a == 0)
+    }
+
+    @Test("contents under a nearly singular transform (d = 8e-179) draw nothing and do not trap")
+    func nearlySingularTransform() {
+        let (r, root, _) = makeRenderer(width: 60, height: 60)
+        let holder = Layer()
+        holder.frame = Rect(x: 0, y: 0, width: 60, height: 60)
+        let picture = Layer()
+        picture.frame = Rect(x: 0, y: 0, width: 40, height: 40)
+        picture.contents = Image(width: 2, height: 2, color: .green)
+        holder.addSublayer(picture)
+        holder.transform = Transform3D(AffineTransform(a: 241, b: 0, c: 0, d: 7.99e-179, tx: 0, ty: 0))
+        Transaction.withoutActions { root.addSublayer(holder) }
+        Transaction.flush()
+        let image = r.render()
+        #expect(image.rgba8(x: 30, y: 30).a == 0)
+        // The same picture with a plain transform is drawn: the guard is not "never draw".
+        Transaction.withoutActions { holder.transform = .identity }
+        Transaction.flush()
+        #expect(near(r.render().rgba8(x: 20, y: 20), (0, 255, 0, 255)))
+    }
+
+    @Test("contents 1e15 points to the right draw nothing and do not trap")
+    func contentsFarToTheRight() {
+        let (r, root, _) = makeRenderer(width: 60, height: 60)
+        let far = Layer()
+        far.frame = Rect(x: 1e15, y: 10, width: 100, height: 30)
+        far.contents = Image(width: 4, height: 4, color: .blue)
+        Transaction.withoutActions { root.addSublayer(far) }
+        Transaction.flush()
+        #expect(r.render().rgba8(x: 30, y: 20).a == 0)
+    }
+
+    @Test("pixmanFixed holds NaN, ±∞ and huge numbers in 16.16's range")
+    func fixedPointConversion() {
+        #expect(pixmanFixed(.nan) == 0)
+        #expect(pixmanFixed(.infinity) == pixman_fixed_t(Int32.max))
+        #expect(pixmanFixed(-.infinity) == pixman_fixed_t(-Int32.max))
+        #expect(pixmanFixed(1e300) == pixman_fixed_t(Int32.max))
+        #expect(pixmanFixed(1.5) == 98304)
+        #expect(pixmanTransform(AffineTransform(a: .infinity, b: 0, c: 0, d: 1, tx: 0, ty: 0)) == nil)
+    }
+}
