@@ -54,7 +54,7 @@ public enum LayerTreeFuzzer {
             let skip = skipping.contains(steps)
             let chosen = layers[input.index(layers.count)]
             let target = skip ? outside : chosen
-            let op = input.byte() % 12
+            let op = input.byte() % 14
             trace?("step \(steps): op \(op) on layer \(layers.firstIndex { $0 === chosen }!)\(skip ? " (skipped)" : "")")
             switch op {
             case 0 where layers.count < maximumLayers:
@@ -124,6 +124,27 @@ public enum LayerTreeFuzzer {
                 guard !skip else { break }
                 Transaction.flush()
                 clock.advance(by: step)
+            case 12:
+                // Image contents, placed by gravity and a contents rectangle (issue 30:
+                // contents under degenerate geometry reached pixman out of range).
+                let side = 1 + Int(input.byte() % 4)
+                let image = Image(width: side, height: side, color: input.color())
+                let rect = Rect(x: input.number(), y: input.number(), width: input.number(), height: input.number())
+                trace?("  contents \(side)x\(side) contentsRect \(rect)")
+                target.contents = image
+                target.contentsRect = rect
+            case 13:
+                // A write by key with any numeric type must follow the typed setter's rule.
+                let key = numericKeys[input.index(numericKeys.count)]
+                let value = input.anyNumber()
+                trace?("  setValue(\(value) as \(type(of: value)), forKeyPath: \(key))")
+                target.setValue(value, forKeyPath: key)
+                if !(target.opacity >= 0 && target.opacity <= 1) || !(target.shadowOpacity >= 0 && target.shadowOpacity <= 1) {
+                    throw Violation(description: "opacity \(target.opacity), shadowOpacity \(target.shadowOpacity) after setting \(key) to \(value)")
+                }
+                if !(target.cornerRadius >= 0 && target.borderWidth >= 0) {
+                    throw Violation(description: "a negative length after setting \(key) to \(value)")
+                }
             default:
                 guard !skip else { break }
                 Transaction.flush()
@@ -181,6 +202,9 @@ public enum LayerTreeFuzzer {
         shape.strokeEnd = input.number()
     }
 
+    private static let numericKeys = ["opacity", "shadowOpacity", "cornerRadius", "borderWidth", "position.x", "bounds.size.width",
+                                      "zPosition", "contentsRect.size.width", "transform.scale", "shadowRadius"]
+
     private static let keys = ["position", "bounds", "opacity", "cornerRadius", "borderWidth", "backgroundColor", "transform",
                                "position.x", "transform.rotation.z", "shadowRadius", "zPosition", "bounds.size.width"]
 
@@ -200,6 +224,13 @@ public enum LayerTreeFuzzer {
         let count = input.byte() % 7
         a.values = (0..<count).map { _ in input.value(for: key) }
         if input.byte() % 2 == 0 { a.keyTimes = (0..<Int(input.byte() % 7)).map { _ in input.number() } }
+        if input.byte() % 3 == 0 {
+            a.calculationMode = .cubic
+            a.tensionValues = (0..<count).map { _ in input.number() }
+            a.continuityValues = input.byte() % 2 == 0 ? (0..<count).map { _ in input.number() } : nil
+            a.biasValues = input.byte() % 2 == 0 ? (0..<count).map { _ in input.number() } : nil
+        }
+        a.isCumulative = input.byte() % 4 == 0
         timing(a, &input)
         return a
     }
@@ -231,7 +262,24 @@ public enum LayerTreeFuzzer {
         /// Ordinary numbers mostly; the ones that break things often.
         static let hostile: [Double] = [0, 1, -1, 0.5, 2, 10, 24, 48, -48, 1e-9, -1e-9, 1e6, -1e6, 1e9, 1e12, -1e12,
                                         .nan, .infinity, -.infinity, .greatestFiniteMagnitude, -.greatestFiniteMagnitude,
-                                        .leastNonzeroMagnitude, 33_000, -33_000, 65_536, 0.999_999]
+                                        .leastNonzeroMagnitude, 33_000, -33_000, 65_536, 0.999_999,
+                                        1e19, -1e19, 1e-13, 8e-179, 1e15, 1e305]
+
+        /// A number as one of the types a program may pass by key.
+        mutating func anyNumber() -> Any {
+            let n = number()
+            let whole = n.isFinite ? max(-1e15, min(1e15, n)).rounded() : 0
+            switch byte() % 8 {
+            case 0: return n
+            case 1: return Float(n)
+            case 2: return Int(whole)
+            case 3: return Int8(clamping: Int(whole))
+            case 4: return UInt64(clamping: Int(whole))
+            case 5: return Int32(clamping: Int(whole))
+            case 6: return UInt8(clamping: Int(whole))
+            default: return Int16(clamping: Int(whole))
+            }
+        }
 
         mutating func number() -> Double {
             let b = byte()

@@ -149,6 +149,16 @@ public final class HeadlessWeston {
         print("Saved a screenshot of the demo to \(path.hasPrefix("/") ? path : cwd + "/" + path)")
     }
 
+    /// weston's process id while it runs.
+    public var processID: pid_t? { process?.pid }
+
+    /// Stops weston without ending it (SIGSTOP), as a hung compositor is: it reads
+    /// nothing until ``resume()``.
+    public func pause() { if let p = process { kill(p.pid, SIGSTOP) } }
+
+    /// Lets a paused weston go on (SIGCONT).
+    public func resume() { if let p = process { kill(p.pid, SIGCONT) } }
+
     /// Kills weston at once (SIGKILL), as a crash would.
     public func crash() {
         guard let p = process else { return }

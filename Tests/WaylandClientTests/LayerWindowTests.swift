@@ -179,5 +179,64 @@ struct LayerWindowTests {
         #expect(!quiet.contains { $0.name == "attach" })
         try expectScreenMatchesOffscreen(lw, display, weston)
     }
+
+    @Test("under a ManualMediaClock a layer window's frames show the media time it was given, not the monotonic one (issue 22)")
+    func manualClockInALayerWindow() throws {
+        let (weston, display) = try startWeston()
+        defer { MediaTime.clock = MonotonicMediaClock() }
+        let clock = ManualMediaClock(now: 100)
+        MediaTime.clock = clock
+        let lw = LayerWindow(display: display, title: "manual clock", width: 200, height: 200)
+        lw.window.setFullscreen(true)
+        lw.backgroundColor = .black
+        let card = Layer()
+        Transaction.withoutActions {
+            card.frame = Rect(x: 0, y: 0, width: 2000, height: 2000)
+            card.backgroundColor = .white
+            lw.rootLayer.addSublayer(card)
+        }
+        let fade = BasicAnimation(keyPath: "opacity")
+        fade.fromValue = 0.0
+        fade.toValue = 1.0
+        fade.duration = 10
+        fade.beginTime = 100
+        card.add(fade, forKey: "fade")
+        Transaction.flush()
+        try display.connection.dispatch(until: { lw.window.states.contains(.fullscreen) && lw.window.frameNumber > 0 }, timeout: 5)
+        clock.advance(by: 5)              // halfway: opacity 0.5 on the linear curve
+        try waitUntilShown(lw, display)
+        let grey = try weston.screenshot().rgba8(x: 100, y: 100)
+        #expect(abs(Int(grey.r) - 128) <= 3, "the screen shows \(grey), not the halfway grey")
+    }
+
+    @Test("an animation event already overdue wakes the window's loop and is delivered without drawing a frame (issue 22)")
+    func overdueEventWakes() throws {
+        let (weston, display) = try startWeston()
+        let loop = EventLoop(connection: display.connection)
+        defer { Transaction.endOfTurnScheduler = { body in Task { @MainActor in body() } } }
+        let lw = LayerWindow(display: display, loop: loop, title: "overdue", width: 200, height: 200)
+        _ = try loop.turn(until: { lw.window.frameNumber > 0 && !lw.window.isDrawing }, timeout: 5)
+        final class Stops: AnimationDelegate {
+            var stopped = false
+            func animationDidStart(_ animation: Animation) {}
+            func animationDidStop(_ animation: Animation, finished: Bool) { stopped = finished }
+        }
+        // A layer in no window, animated in the past: its stop is due at once, and no
+        // tree a window shows changes.
+        let loose = Layer()
+        let past = BasicAnimation(keyPath: "opacity")
+        past.fromValue = 0.0
+        past.toValue = 1.0
+        past.duration = 0.1
+        past.beginTime = currentMediaTime() - 10
+        let delegate = Stops()
+        past.delegate = delegate
+        let frames = lw.window.frameNumber
+        loose.add(past, forKey: "past")
+        Transaction.flush()
+        #expect(try loop.turn(until: { delegate.stopped }, timeout: 2))
+        #expect(lw.window.frameNumber == frames)
+        withExtendedLifetime(weston) {}
+    }
 }
 }

@@ -1,4 +1,6 @@
 import CPixman
+import Dispatch
+import Glibc
 import PixmanRender
 import StrataTesting
 import Testing
@@ -150,6 +152,34 @@ struct WaylandClientTests {
             Issue.record("expected .disconnected, got \(String(describing: caught))")
             return
         }
+    }
+
+    @Test("a compositor stopped for a while loses no requests; one stopped past the stall timeout is reported as stalled, not as closed (issue 30, item 11)")
+    func stalledCompositor() throws {
+        let weston = try HeadlessWeston()
+        defer { weston.resume() }
+        let display = try weston.connect()
+        let surface = display.compositor.createSurface()
+        try display.connection.roundtrip()
+        // Stopped for a second while 50,000 requests (about 1 MB) are sent: the
+        // socket fills, the client waits, and nothing is lost.
+        weston.pause()
+        let pid = weston.processID ?? 0
+        DispatchQueue.global().asyncAfter(deadline: .now() + 1) { _ = kill(pid, SIGCONT) }
+        let start = MonotonicClock.now
+        for _ in 0..<50_000 { surface.damage(x: 0, y: 0, width: 1, height: 1) }
+        try display.connection.roundtrip()
+        #expect(MonotonicClock.now - start >= 0.9)   // it did wait for the compositor
+        // Stopped for longer than the client waits: a stall, named as one.
+        display.connection.stallTimeout = 0.5
+        weston.pause()
+        var caught: WaylandError?
+        do {
+            for _ in 0..<50_000 { surface.damage(x: 0, y: 0, width: 1, height: 1) }
+            try display.connection.roundtrip(timeout: 2)
+        } catch { caught = error }
+        #expect(caught == .compositorStalled(seconds: 0.5), "got \(String(describing: caught))")
+        #expect(weston.isRunning)
     }
 
     @Test("a protocol error names the interface, object, code and message")

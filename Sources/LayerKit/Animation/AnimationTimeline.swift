@@ -207,11 +207,13 @@ public enum AnimationTimeline {
     /// The earliest root time at or after `time` when some presentation value may
     /// change: `time` itself while anything animates, the next start otherwise,
     /// `.infinity` when nothing will change. Frame pacing stops requesting frames
-    /// at infinity.
-    public static func nextChangeTime(after time: Double) -> Double {
+    /// at infinity. With `root`, only the layers of that tree count: each surface
+    /// asks about its own tree, so an animation in one window wakes only that window.
+    public static func nextChangeTime(after time: Double, under root: Layer? = nil) -> Double {
         var next = Double.infinity
         for unmanaged in layers {
             let layer = unmanaged.takeUnretainedValue()
+            if let root, layer.rootLayer !== root { continue }
             let t = layer.localTime(fromRoot: time)
             for entry in layer.animationEntries {
                 let a = entry.timing
@@ -232,11 +234,13 @@ public enum AnimationTimeline {
     /// The earliest root time after `time` at which a start or stop is due (a
     /// delegate call, a completion block, a removal), `.infinity` when none is
     /// pending. On the system clock, whoever drives frames wakes up then and
-    /// calls ``deliverDueEvents()``.
-    public static func nextEventTime(after time: Double) -> Double {
-        var next = timers.first.map { max($0.fireTime, time) } ?? .infinity
+    /// calls ``deliverDueEvents()``. With `root`, only the animations of that tree
+    /// count (and no media timer: those belong to no tree).
+    public static func nextEventTime(after time: Double, under root: Layer? = nil) -> Double {
+        var next = root == nil ? timers.first.map { max($0.fireTime, time) } ?? .infinity : .infinity
         for unmanaged in layers {
             let layer = unmanaged.takeUnretainedValue()
+            if let root, layer.rootLayer !== root { continue }
             for entry in layer.animationEntries where entry.isCommitted && !entry.hasStopped {
                 let a = entry.timing
                 guard a.speed > 0 else { continue }

@@ -120,6 +120,8 @@ open class Layer {
     /// True when this layer or one below it is marked for layout.
     public var isLayoutPendingInSubtree: Bool { layoutPendingBelow }
     private var displayPendingBelow = false
+    /// True when this layer or one below it is marked for display.
+    public var isDisplayPendingInSubtree: Bool { displayPendingBelow }
 
     /// The layer's superlayer, if it is in a tree. On a presentation copy, the
     /// presentation of its model's superlayer at the same time (rule E12).

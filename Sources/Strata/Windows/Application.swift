@@ -32,9 +32,32 @@ public final class Application: Responder {
     private lazy var seats = SeatRouter { [unowned self] in windows }
     private override init() {
         super.init()
-        // One hook for all windows: each commit may change what any of them shows.
+        // One hook for all windows: each commit may change what any of them shows
+        // (each window looks at its own tree), and may add events or timers.
         Transaction.setCommitObserver(for: ObjectIdentifier(self)) { [unowned self] in
             for window in windows { window.onscreen?.transactionCommitted() }
+            scheduleEventWakeUp()
+        }
+    }
+
+    // MARK: Animation events outside the windows' frames
+
+    private var eventWakeUp: EventLoop.TimerToken?
+
+    /// Animation events (delegate calls, completion blocks, removals) and media
+    /// timers belong to the app, not to a surface: one wake-up delivers them when
+    /// they fall due, so a window whose tree has none of them is not woken.
+    private func scheduleEventWakeUp() {
+        guard let loop else { return }
+        if let eventWakeUp { loop.cancel(eventWakeUp) }
+        eventWakeUp = nil
+        let now = currentMediaTime()
+        let next = AnimationTimeline.nextEventTime(after: now)
+        guard next.isFinite else { return }
+        eventWakeUp = loop.schedule(at: MonotonicClock.now + max(0.001, next - now)) { [unowned self] in
+            eventWakeUp = nil
+            AnimationTimeline.deliverDueEvents()
+            scheduleEventWakeUp()
         }
     }
 
@@ -84,6 +107,8 @@ public final class Application: Responder {
     public func disconnect() {
         for window in windows { window.close() }
         seats = SeatRouter { [unowned self] in windows }
+        if let eventWakeUp { loop?.cancel(eventWakeUp) }
+        eventWakeUp = nil
         display = nil
         loop = nil
         Transaction.endOfTurnScheduler = { body in Task { @MainActor in body() } }

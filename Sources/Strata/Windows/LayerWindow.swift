@@ -11,7 +11,8 @@ import WaylandClient
 /// animations in flight frames keep coming, and when nothing will change the
 /// window stops asking — an idle window costs nothing. A scheduled animation (a
 /// `beginTime` in the future) wakes the window with a timer. The root layer is
-/// sized to the window and counts as presented (rule B5).
+/// sized to the window and counts as presented (rule B5). Frames show the media
+/// time of the installed clock (`ManualMediaClock` included), as a `Window`'s do.
 @MainActor
 public final class LayerWindow {
     public let window: ToplevelWindow
@@ -24,23 +25,24 @@ public final class LayerWindow {
         }
     }
     private let renderer = LayerRenderer()
-    private let loop: EventLoop?
-    private var wakeUp: EventLoop.TimerToken?
+    /// Changes, motion and wake-ups of the tree, as a `Window`'s surface has them.
+    private let frameLoop: SurfaceFrameLoop
 
     /// Opens a window showing `rootLayer` (a new layer when nil). Pass the event
     /// loop the app runs, so implicit transactions commit at the end of its turns
     /// and scheduled animations can wake the window.
     public init(display: Display, loop: EventLoop? = nil, title: String, width: Int = 640, height: Int = 480, rootLayer: Layer? = nil) {
-        window = ToplevelWindow(display: display, title: title, width: width, height: height)
+        let window = ToplevelWindow(display: display, title: title, width: width, height: height)
+        self.window = window
         self.rootLayer = rootLayer ?? Layer()
-        self.loop = loop
+        frameLoop = SurfaceFrameLoop(root: self.rootLayer, loop: loop, deliversAllEvents: true) { window.setNeedsDisplay() }
         self.rootLayer.anchorPoint = .zero
         PresentationHosts.attach(self.rootLayer)
         if let loop {
             Transaction.endOfTurnScheduler = { body in loop.atEndOfTurn(body) }
         }
-        Transaction.setCommitObserver(for: ObjectIdentifier(self)) { [weak self] in self?.transactionCommitted() }
-        window.isAnimating = { AnimationTimeline.isAnimating }
+        Transaction.setCommitObserver(for: ObjectIdentifier(self)) { [weak self] in self?.frameLoop.transactionCommitted() }
+        window.isAnimating = { [unowned self] in frameLoop.isAnimating }
         window.onConfigure = { [unowned self] w in
             Transaction.withoutActions {
                 self.rootLayer.bounds = Rect(x: 0, y: 0, width: Double(w.width), height: Double(w.height))
@@ -54,7 +56,9 @@ public final class LayerWindow {
         window.onDrawAsync = { [unowned self] ctx, finish in
             // On the system clock frames are where animation events fall due.
             AnimationTimeline.deliverDueEvents()
-            renderer.renderAsync(self.rootLayer, into: ctx.buffer.image, scale: ctx.scale, atTime: ctx.targetTime,
+            frameLoop.frameReadTree()
+            renderer.renderAsync(self.rootLayer, into: ctx.buffer.image, scale: ctx.scale,
+                                 atTime: SurfaceFrameLoop.mediaTime(atMonotonic: ctx.targetTime),
                                  background: backgroundColor, bufferAge: Int(clamping: ctx.bufferAge),
                                  deliver: { [connection = display.connection] body in connection.post(body) }) { repainted in
                 withExtendedLifetime(ctx) {   // the buffer lives until its pixels are drawn
@@ -63,35 +67,13 @@ public final class LayerWindow {
                     finish(repainted.isEmpty ? .none : .rects(repainted.map { (Int($0.minX), Int($0.minY), Int($0.width), Int($0.height)) }))
                 }
             }
-            scheduleWakeUp()
+            frameLoop.scheduleWakeUp()
         }
     }
 
     isolated deinit {
+        frameLoop.cancel()
         Transaction.setCommitObserver(for: ObjectIdentifier(self), nil)
         PresentationHosts.detach(rootLayer)
-    }
-
-    private func transactionCommitted() {
-        window.setNeedsDisplay()
-        scheduleWakeUp()
-    }
-
-    /// A timer for the next thing frames alone would miss: an animation that starts
-    /// later, or one that ends (its delegate, completion block and removal are due).
-    private func scheduleWakeUp() {
-        guard let loop else { return }
-        if let wakeUp { loop.cancel(wakeUp) }
-        wakeUp = nil
-        let now = currentMediaTime()
-        // While animating, nextChangeTime is `now` (frames handle that); only a later start counts.
-        let change = AnimationTimeline.nextChangeTime(after: now)
-        let next = min(change > now ? change : .infinity, AnimationTimeline.nextEventTime(after: now))
-        guard next.isFinite, next > now else { return }
-        wakeUp = loop.schedule(at: next) { [weak self] in
-            self?.wakeUp = nil
-            AnimationTimeline.deliverDueEvents()
-            self?.window.setNeedsDisplay()
-        }
     }
 }

@@ -12,23 +12,21 @@ final class OnscreenWindow {
     unowned let window: Window
     let toplevel: ToplevelWindow
     let renderer = LayerRenderer()
-    private let loop: EventLoop?
-    private var wakeUp: EventLoop.TimerToken?
+    /// Changes, motion and wake-ups of the window's own tree.
+    private let frameLoop: SurfaceFrameLoop
     /// True while a frame is being prepared: commits then need no new frame.
     private var preparingFrame = false
-    /// Whether something moves, as of the last look at the timeline (after each
-    /// frame and commit): the window keeps asking for frames while it does.
-    private var animating = false
     /// The scale the views were last given.
     private var appliedScale = 1.0
 
     init(window: Window, display: Display, loop: EventLoop?) {
         self.window = window
-        self.loop = loop
-        toplevel = ToplevelWindow(display: display, title: window.title,
-                                  width: Int(window.size.width.rounded()), height: Int(window.size.height.rounded()))
+        let toplevel = ToplevelWindow(display: display, title: window.title,
+                                      width: Int(window.size.width.rounded()), height: Int(window.size.height.rounded()))
+        self.toplevel = toplevel
+        frameLoop = SurfaceFrameLoop(root: window.surfaceLayer, loop: loop, deliversAllEvents: false) { toplevel.setNeedsDisplay() }
         applySizeLimits()
-        toplevel.isAnimating = { [unowned self] in animating }
+        toplevel.isAnimating = { [unowned self] in frameLoop.isAnimating }
         toplevel.onConfigure = { [unowned self] t in
             updateDecorations()
             // Rule W2: the new size and the layout it causes in one transaction. The
@@ -129,11 +127,12 @@ final class OnscreenWindow {
         window.surfaceLayer.displayIfNeededInSubtree()
         // 4. Animation events due by now: starts, stops, completion blocks.
         AnimationTimeline.deliverDueEvents()
+        frameLoop.frameReadTree()
         preparingFrame = false
         // 5. Damage, display list and bands: the presentation at the frame's target
         //    time (rule R5), a media time on the installed clock; the layers are read
         //    here, the pixels drawn on the render workers.
-        let targetTime = Self.mediaTime(atMonotonic: context.targetTime)
+        let targetTime = SurfaceFrameLoop.mediaTime(atMonotonic: context.targetTime)
         let connection = toplevel.display.connection
         renderer.renderAsync(window.surfaceLayer, into: context.buffer.image, scale: context.scale, atTime: targetTime,
                              background: window.decorations == nil ? window.backgroundColor : .clear,
@@ -148,47 +147,15 @@ final class OnscreenWindow {
             }
         }
         // 7. The next wake-up, for what frames alone would miss.
-        scheduleWakeUp()
+        frameLoop.scheduleWakeUp()
     }
 
-    /// A transaction committed: something may look different.
+    /// A transaction committed: what this window shows may be different — only
+    /// when its own tree changed (a commit made for another window's frame leaves
+    /// this one silent).
     func transactionCommitted() {
         guard !preparingFrame else { return }
-        toplevel.setNeedsDisplay()
-        scheduleWakeUp()
-    }
-
-    /// One look at the timeline: whether something moves now (frames keep
-    /// coming), and a timer for what frames alone would miss — the next
-    /// animation start (frames stop while nothing moves) or event (delegates,
-    /// completions, removal).
-    private func scheduleWakeUp() {
-        let now = currentMediaTime()
-        let change = AnimationTimeline.nextChangeTime(after: now)
-        animating = change <= now
-        guard let loop else { return }
-        if let wakeUp { loop.cancel(wakeUp) }
-        wakeUp = nil
-        let next = min(change > now ? change : .infinity, AnimationTimeline.nextEventTime(after: now))
-        guard next.isFinite else { return }
-        // Due already (a timer that came due while nothing drew): very soon, not never.
-        let delay = next > now ? next - now : 0.001
-        wakeUp = loop.schedule(at: MonotonicClock.now + delay) { [weak self] in
-            self?.wakeUp = nil
-            AnimationTimeline.deliverDueEvents()
-            self?.toplevel.setNeedsDisplay()
-            // What comes next (a timer's body may have scheduled another, and a
-            // frame with nothing new to draw would not look again).
-            self?.scheduleWakeUp()
-        }
-    }
-
-    /// The media time a frame aimed at CLOCK_MONOTONIC time `t` shows. On the
-    /// system clock that is `t` itself — when the frame should reach the screen.
-    /// Any other clock (a `ManualMediaClock`) moves only when told to, so the frame
-    /// shows its current time, with no lead that wall-clock jitter would change.
-    static func mediaTime(atMonotonic t: Double) -> Double {
-        MediaTime.clock is MonotonicMediaClock ? t : currentMediaTime()
+        frameLoop.transactionCommitted()
     }
 
     func applySizeLimits() {
@@ -226,8 +193,7 @@ final class OnscreenWindow {
     private var activationToken: XdgActivationTokenV1?
 
     func close() {
-        if let wakeUp { loop?.cancel(wakeUp) }
-        wakeUp = nil
+        frameLoop.cancel()
         toplevel.close()
     }
 }

@@ -64,9 +64,10 @@ public final class Connection {
     }
 
     /// Sends what is buffered. When the socket is full, waits up to `timeout`
-    /// seconds for room, so a large burst of requests is never lost.
-    public func flush(timeout: Double = 5) throws(WaylandError) {
-        try flush(timeout: timeout, readingOnHangUp: true)
+    /// seconds (nil: ``stallTimeout``) for room, so a large burst of requests is
+    /// never lost; past that the compositor has stalled.
+    public func flush(timeout: Double? = nil) throws(WaylandError) {
+        try flush(timeout: timeout ?? stallTimeout, readingOnHangUp: true)
     }
 
     /// `flush`; when the compositor has hung up (it does after sending a protocol
@@ -80,7 +81,7 @@ public final class Connection {
                 throw connectionError()
             }
             let left = deadline - MonotonicClock.now
-            guard left > 0 else { throw .timedOut("room in the socket to send requests") }
+            guard left > 0 else { throw .compositorStalled(seconds: timeout) }
             var p = pollfd(fd: fileDescriptor, events: Int16(POLLOUT), revents: 0)
             _ = poll(&p, 1, Int32(left * 1000))
         }
@@ -108,7 +109,7 @@ public final class Connection {
             try flush()
             return dispatched
         }
-        do { try flush(timeout: 5, readingOnHangUp: false) } catch {
+        do { try flush(timeout: stallTimeout, readingOnHangUp: false) } catch {
             wl_display_cancel_read(display)
             guard case .disconnected(EPIPE) = error else { throw error }
             readAfterHangUp()
@@ -186,7 +187,18 @@ public final class Connection {
             let name = iface.map { String(cString: $0.pointee.name) } ?? "unknown"
             return .protocolError(interface: name, objectID: id, code: code, message: LogCapture.lastMessage ?? "")
         }
+        // libwayland fails a connection with EAGAIN when its buffer is full and the
+        // socket stays full: the compositor stopped reading, it did not hang up.
+        if e == EAGAIN || handle.stalled { return .compositorStalled(seconds: handle.stallTimeout) }
         return .disconnected(errno: e != 0 ? e : errno)
+    }
+
+    /// How long requests wait for a compositor that reads none (its socket is full:
+    /// it is stopped, or busy) before the connection fails with
+    /// ``WaylandError/compositorStalled(seconds:)``. 10 s by default.
+    public var stallTimeout: Double {
+        get { handle.stallTimeout }
+        set { handle.stallTimeout = newValue.isFinite && newValue >= 0 ? newValue : 10 }
     }
 
     // MARK: Flushing requests made outside the loop

@@ -14,6 +14,9 @@ public enum WaylandError: Error, Equatable, CustomStringConvertible {
     case unsupportedVersion(interface: String, required: UInt32, available: UInt32)
     /// Waited longer than allowed for the compositor.
     case timedOut(String)
+    /// The compositor read no requests for this long while the client had more to
+    /// send (its socket stayed full): it is stopped or hung, not gone.
+    case compositorStalled(seconds: Double)
     /// The event loop cannot run this way here (e.g. `run()` while `dispatchMain()` serves the main queue).
     case loopUnavailable(String)
 
@@ -25,6 +28,7 @@ public enum WaylandError: Error, Equatable, CustomStringConvertible {
         case let .missingGlobal(i): "the compositor does not offer \(i)"
         case let .unsupportedVersion(i, r, a): "\(i) version \(r) needed, the compositor offers \(a)"
         case let .timedOut(what): "timed out waiting for \(what)"
+        case let .compositorStalled(seconds): "the compositor read no requests for \(seconds) s (its socket stayed full): it has stalled"
         case let .loopUnavailable(why): "the event loop cannot run: \(why)"
         }
     }

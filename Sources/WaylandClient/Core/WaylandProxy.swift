@@ -64,6 +64,7 @@ open class WaylandProxy {
             return WaylandTraffic.misuse("\(Self.interfaceName) request \(opcode) needs version \(since), object has \(version); not sent")
         }
         WaylandTraffic.record(.request, proxy: self, opcode: opcode)
+        owner.makeRoom(forArguments: args.count)
         args.withUnsafeMutableBufferPointer { buffer in
             _ = wl_proxy_marshal_array_flags(proxy, opcode, nil, version, destroying ? UInt32(WL_MARSHAL_FLAG_DESTROY) : 0, buffer.baseAddress)
         }
@@ -74,6 +75,7 @@ open class WaylandProxy {
     /// Sends a request that creates an object; returns the new proxy.
     func marshalConstructor(opcode: UInt32, args: inout [wl_argument], interface: UnsafePointer<wl_interface>, version: UInt32) -> OpaquePointer {
         WaylandTraffic.record(.request, proxy: self, opcode: opcode)
+        owner.makeRoom(forArguments: args.count)
         let created = args.withUnsafeMutableBufferPointer { buffer in
             wl_proxy_marshal_array_flags(proxy, opcode, interface, version, 0, buffer.baseAddress)
         }
@@ -89,8 +91,36 @@ open class WaylandProxy {
 @MainActor
 public final class DisplayHandle {
     public let display: OpaquePointer
+    /// How long a request waits for the compositor to read when its socket is full
+    /// (``Connection/stallTimeout``).
+    var stallTimeout = 10.0
+    /// Set when the compositor read nothing for `stallTimeout` seconds.
+    private(set) var stalled = false
+    /// Bytes queued since the last flush made here (an estimate: strings count as
+    /// one word).
+    private var queued = 0
+
     init(_ display: OpaquePointer) { self.display = display }
     isolated deinit { wl_display_disconnect(display) }
+
+    /// libwayland keeps requests in a 4 KB buffer and, when a request does not fit
+    /// and the socket is full, fails the whole connection with EAGAIN — as if the
+    /// compositor had hung up. So every kilobyte or so of requests is flushed here
+    /// first, waiting (up to `stallTimeout`) while the socket is full: a
+    /// compositor that is only slow or stopped for a while loses nothing.
+    func makeRoom(forArguments count: Int) {
+        queued += 8 + 4 * count
+        guard queued > 1024, !stalled else { return }
+        let deadline = MonotonicClock.now + stallTimeout
+        while wl_display_flush(display) < 0 {
+            guard errno == EAGAIN else { return }   // a real hang-up: the next read reports it
+            let left = deadline - MonotonicClock.now
+            guard left > 0 else { stalled = true; return }
+            var p = pollfd(fd: wl_display_get_fd(display), events: Int16(POLLOUT), revents: 0)
+            _ = poll(&p, 1, Int32((left * 1000).rounded(.up)))
+        }
+        queued = 0
+    }
 }
 
 /// The single C entry point for every event of every Strata proxy.

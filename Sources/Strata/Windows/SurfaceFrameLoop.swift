@@ -1,0 +1,86 @@
+import LayerKit
+import WaylandClient
+
+/// What every surface's frame loop shares, between the compositor's frame
+/// callbacks: whether its own tree changed since the last frame drew, whether
+/// something in its tree moves (frames keep coming), and a timer for what frames
+/// alone would miss — the next animation start in the tree, or an animation event
+/// falling due. `Window`'s surface and `LayerWindow` both use it.
+///
+/// Each surface asks its own tree (`root`): a commit or an animation in another
+/// window neither wakes this one nor makes it commit.
+@MainActor
+final class SurfaceFrameLoop {
+    /// The root of the surface's layer tree.
+    let root: Layer
+    private let loop: EventLoop?
+    /// Also wake for animation events and media timers outside the tree (a bare
+    /// `LayerWindow` is its own app; a `Window`'s app delivers those itself).
+    private let deliversAllEvents: Bool
+    /// Asks the surface for a frame.
+    private let requestFrame: () -> Void
+    private var wakeUp: EventLoop.TimerToken?
+    /// The tree's subtree version the last frame drew.
+    private var drawnVersion: UInt64 = 0
+    /// Whether something in the tree moves, as of the last look (after each frame
+    /// and commit): the surface keeps asking for frames while it does.
+    private(set) var isAnimating = false
+
+    init(root: Layer, loop: EventLoop?, deliversAllEvents: Bool, requestFrame: @escaping () -> Void) {
+        self.root = root
+        self.loop = loop
+        self.deliversAllEvents = deliversAllEvents
+        self.requestFrame = requestFrame
+    }
+
+    /// A transaction committed: a frame when the tree changed since the last one
+    /// drew or is marked for layout or display, and another look at the timeline.
+    func transactionCommitted() {
+        if root.subtreeVersion != drawnVersion || root.isLayoutPendingInSubtree || root.isDisplayPendingInSubtree {
+            requestFrame()
+        }
+        scheduleWakeUp()
+    }
+
+    /// The frame being prepared has read the tree as it is now (after commit,
+    /// layout, display and due events).
+    func frameReadTree() {
+        drawnVersion = root.subtreeVersion
+    }
+
+    /// One look at the tree on the timeline: whether something moves now, and a
+    /// wake-up for the next start or event. An event already due (a timer that
+    /// came due while nothing drew) wakes it very soon, not never; each wake-up
+    /// looks again, since what it delivered may have scheduled more.
+    func scheduleWakeUp() {
+        let now = currentMediaTime()
+        let change = AnimationTimeline.nextChangeTime(after: now, under: root)
+        isAnimating = change <= now
+        guard let loop else { return }
+        if let wakeUp { loop.cancel(wakeUp) }
+        wakeUp = nil
+        let events = AnimationTimeline.nextEventTime(after: now, under: deliversAllEvents ? nil : root)
+        let next = min(change > now ? change : .infinity, events)
+        guard next.isFinite else { return }
+        wakeUp = loop.schedule(at: MonotonicClock.now + (next > now ? next - now : 0.001)) { [weak self] in
+            self?.wakeUp = nil
+            AnimationTimeline.deliverDueEvents()
+            self?.requestFrame()
+            self?.scheduleWakeUp()
+        }
+    }
+
+    /// Stops waking (the surface closes).
+    func cancel() {
+        if let wakeUp { loop?.cancel(wakeUp) }
+        wakeUp = nil
+    }
+
+    /// The media time a frame aimed at CLOCK_MONOTONIC time `t` shows. On the
+    /// system clock that is `t` itself — when the frame should reach the screen.
+    /// Any other clock (a `ManualMediaClock`) moves only when told to, so the frame
+    /// shows its current time, with no lead that wall-clock jitter would change.
+    static func mediaTime(atMonotonic t: Double) -> Double {
+        MediaTime.clock is MonotonicMediaClock ? t : currentMediaTime()
+    }
+}
