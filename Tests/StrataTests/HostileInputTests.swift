@@ -140,4 +140,42 @@ struct HostileViewInputTests {
         #expect(parent.subviews.first === added[19_999] && parent.subviews.last === added[0])
         #expect(parent.layer.sublayers.map(ObjectIdentifier.init) == parent.subviews.map { ObjectIdentifier($0.layer) })
     }
+
+    @Test("items 8 and 15: an unbreakable run longer than 256 bytes breaks by character; short words still wrap between words")
+    func longUnbreakableRuns() {
+        #expect(!TextLayout.hasUnbreakableRun(String(repeating: "word ", count: 1_000)))
+        #expect(!TextLayout.hasUnbreakableRun(String(repeating: "x", count: 256)))
+        #expect(TextLayout.hasUnbreakableRun("a b " + String(repeating: "𒀀", count: 65)))   // 260 bytes of cuneiform
+        let style = TextStyle(font: .systemFont(ofSize: 17), color: .black)
+        let long = TextLayout(AttributedText(String(repeating: "x", count: 40_000)), style: style, width: 400)
+        #expect(long.lines.count > 100)
+        #expect(long.lines.allSatisfy { $0.rect.width <= 400.5 })
+        #expect(long.lines.dropLast().allSatisfy { $0.rect.width > 380 })   // full lines: broken by character
+        // Words with no long run keep breaking between words.
+        let words = TextLayout(AttributedText(String(repeating: "alpha beta ", count: 40)), style: style, width: 200)
+        #expect(words.lines.allSatisfy { line in
+            let text = Array(words.text.utf8)[line.bytes]
+            return text.first != UInt8(ascii: "l") && text.first != UInt8(ascii: "e") && text.first != UInt8(ascii: "t")
+        })
+    }
+
+    @Test("item 8: a character with 20,000 combining marks keeps its first 32, with a diagnostic; every offset stays where it was")
+    func combiningMarkFloods() {
+        let f = ViewFixture()
+        let text = "a" + String(repeating: "\u{301}", count: 20_000) + "b" + String(repeating: "\u{20D7}", count: 40) + "c"
+        #expect(TextLayout.hasLongMarkRun(text))
+        #expect(!TextLayout.hasLongMarkRun(String(repeating: "a" + String(repeating: "\u{301}", count: 30), count: 100)))
+        let layout = TextLayout(AttributedText(text), style: TextStyle(font: .systemFont(ofSize: 17), color: .black), width: 300)
+        #expect(layout.text.utf8.count == text.utf8.count)
+        #expect(!TextLayout.hasLongMarkRun(layout.text))
+        #expect(layout.text.unicodeScalars.filter { $0 == "\u{301}" }.count == 32)
+        #expect(layout.text.unicodeScalars.filter { $0 == "\u{20D7}" }.count == 32)
+        #expect(f.diagnostics.contains { "\($0)".contains("combining marks") })
+        let label = Label(frame: Rect(x: 0, y: 0, width: 300, height: 100))
+        label.numberOfLines = 0
+        label.text = text
+        f.window.rootView.addSubview(label)
+        Transaction.flush()
+        _ = f.window.snapshot()
+    }
 }

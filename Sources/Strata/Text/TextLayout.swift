@@ -91,7 +91,8 @@ final class TextLayout {
     /// points (nil: no limit) besides ``TextStyle/numberOfLines``.
     init(_ attributed: AttributedText, style: TextStyle, width: Double?, height: Double? = nil) {
         var attributed = attributed
-        if attributed.string.utf8.count > TextLayout.maximumBytes || attributed.string.utf8.contains(0) {
+        if attributed.string.utf8.count > TextLayout.maximumBytes || attributed.string.utf8.contains(0)
+            || TextLayout.hasLongMarkRun(attributed.string) {
             attributed = TextLayout.sanitized(attributed)
         }
         text = attributed.string
@@ -110,6 +111,69 @@ final class TextLayout {
 
     // MARK: Building
 
+    /// Runs of text with no space longer than this break between any two
+    /// characters: Pango's word wrapping measures such a run again for each line
+    /// it breaks (40 KB of "x" took seconds), and a word this long is broken by
+    /// character anyway.
+    static let longestWordWrappedRun = 256
+
+    /// Combining marks one character carries, at most: Pango's and HarfBuzz's
+    /// work on one cluster grows with the square of its marks (20,000 took
+    /// seconds). Unicode's stream-safe format allows 30 in a row.
+    static let longestMarkRun = 32
+
+    private static func isMark(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.properties.generalCategory {
+        case .nonspacingMark, .spacingMark, .enclosingMark: true
+        default: false
+        }
+    }
+
+    /// True when some character of `text` carries more than ``longestMarkRun`` marks.
+    static func hasLongMarkRun(_ text: String) -> Bool {
+        var run = 0
+        for scalar in text.unicodeScalars where scalar.value >= 0x300 || run > 0 {
+            run = isMark(scalar) ? run + 1 : 0
+            if run > longestMarkRun { return true }
+        }
+        return false
+    }
+
+    /// The marks past ``longestMarkRun`` on one character replaced by invisible
+    /// characters of the same UTF-8 length that start clusters of their own, so
+    /// every offset into the text stays where it was (carets and runs keep
+    /// their places).
+    private static func cappingMarkRuns(_ text: String) -> String {
+        var scalars = String.UnicodeScalarView()
+        var run = 0
+        for scalar in text.unicodeScalars {
+            run = scalar.value >= 0x300 && isMark(scalar) ? run + 1 : 0
+            guard run > longestMarkRun else { scalars.append(scalar); continue }
+            switch UTF8.width(scalar) {
+            case 2: scalars.append("\u{00AD}")     // soft hyphen
+            case 3: scalars.append("\u{2060}")     // word joiner
+            default: scalars.append("\u{E0001}")   // language tag
+            }
+        }
+        return String(scalars)
+    }
+
+    /// True when `text` has a run of more than ``longestWordWrappedRun`` bytes
+    /// without a space or line break.
+    static func hasUnbreakableRun(_ text: String) -> Bool {
+        guard text.utf8.count > longestWordWrappedRun else { return false }
+        var run = 0
+        for byte in text.utf8 {
+            if byte == 0x20 || byte == 0x0A || byte == 0x09 || byte == 0x0D {
+                run = 0
+            } else {
+                run += 1
+                if run > longestWordWrappedRun { return true }
+            }
+        }
+        return false
+    }
+
     private func configure(_ attributed: AttributedText, width: Double?) {
         let scale = Double(strata_pango_scale)
         pango_layout_set_text(layout, text, Int32(text.utf8.count))
@@ -124,7 +188,8 @@ final class TextLayout {
         } else {
             pango_layout_set_width(layout, -1)
         }
-        pango_layout_set_wrap(layout, style.lineBreakMode == .byCharWrapping ? PANGO_WRAP_CHAR : PANGO_WRAP_WORD_CHAR)
+        let byCharacter = style.lineBreakMode == .byCharWrapping || TextLayout.hasUnbreakableRun(text)
+        pango_layout_set_wrap(layout, byCharacter ? PANGO_WRAP_CHAR : PANGO_WRAP_WORD_CHAR)
         pango_layout_set_ellipsize(layout, ellipsizeMode)
         pango_layout_set_height(layout, Int32.max)   // positive: no per-paragraph line limit
         if let list = attributeList(attributed) {
@@ -291,6 +356,10 @@ final class TextLayout {
             var end = string.utf8.index(string.utf8.startIndex, offsetBy: maximumBytes)
             while end > string.startIndex, !string.unicodeScalars.indices.contains(end) { end = string.utf8.index(before: end) }
             string = String(string[..<end])
+        }
+        if hasLongMarkRun(string) {
+            reportTextProblem("a character carries more than \(longestMarkRun) combining marks; the rest are not drawn")
+            string = cappingMarkRuns(string)
         }
         string = String(String.UnicodeScalarView(string.unicodeScalars.map { $0 == "\u{0}" ? "\u{FFFD}" : $0 }))
         var result = AttributedText(string)
