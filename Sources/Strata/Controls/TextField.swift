@@ -20,12 +20,8 @@ public final class TextField: Control, TextInputClient {
     public var text: String? {
         get { storage }
         set {
-            storage = TextField.sanitized(newValue ?? "")
-            selection = storage.utf8.count..<storage.utf8.count
-            anchor = selection.lowerBound
+            model.setText(TextField.sanitized(newValue ?? ""))
             markedText = nil
-            undoStack = []
-            redoStack = []
             textChanged()
         }
     }
@@ -43,17 +39,21 @@ public final class TextField: Control, TextInputClient {
     /// The caret's blink: visible, then hidden, this long each (UIKit's rhythm).
     public static let blinkInterval = 0.5
 
-    private var storage = ""
+    /// The text, selection and undo history (a value with tests of its own).
+    private var model = TextEditingModel()
+    private var storage: String { model.text }
     /// The selection (empty: the caret), and the end that stays when Shift extends it.
-    private var selection = 0..<0
-    private var anchor = 0
+    private var selection: Range<Int> {
+        get { model.selection }
+        set { model.selection = newValue }
+    }
+    private var anchor: Int {
+        get { model.anchor }
+        set { model.anchor = newValue }
+    }
     /// An input method's text being composed at the caret (preedit), not yet in ``text``.
     public private(set) var markedText: String?
 
-    private var undoStack: [(text: String, selection: Range<Int>)] = []
-    private var redoStack: [(text: String, selection: Range<Int>)] = []
-    /// Consecutive typing is undone in one step.
-    private var lastEditWasTyping = false
 
     private var displayLayout: TextLayout?
     private var placeholderLayout: TextLayout?
@@ -125,8 +125,8 @@ public final class TextField: Control, TextInputClient {
     /// True while the field has the focus (`isEditing`).
     public var isEditing: Bool { isFirstResponder }
     public var hasText: Bool { !storage.isEmpty }
-    public var canUndo: Bool { !undoStack.isEmpty }
-    public var canRedo: Bool { !redoStack.isEmpty }
+    public var canUndo: Bool { model.canUndo }
+    public var canRedo: Bool { model.canRedo }
 
     // MARK: Editing (UIKeyInput and the edit menu's actions)
 
@@ -172,23 +172,15 @@ public final class TextField: Control, TextInputClient {
         }
     }
 
+    /// Takes back the last edit (consecutive typing is one).
     public func undo() {
-        guard let last = undoStack.popLast() else { return }
-        redoStack.append((storage, selection))
-        restore(last)
+        guard model.undo() else { return }
+        textChanged()
+        sendActions(for: .editingChanged)
     }
 
     public func redo() {
-        guard let next = redoStack.popLast() else { return }
-        undoStack.append((storage, selection))
-        restore(next)
-    }
-
-    private func restore(_ state: (text: String, selection: Range<Int>)) {
-        storage = state.text
-        selection = state.selection
-        anchor = selection.lowerBound
-        lastEditWasTyping = false
+        guard model.redo() else { return }
         textChanged()
         sendActions(for: .editingChanged)
     }
@@ -245,17 +237,7 @@ public final class TextField: Control, TextInputClient {
     // MARK: The one place text changes by the user
 
     private func edit(replacing range: Range<Int>, with new: String, typing: Bool) {
-        if !(typing && lastEditWasTyping && range.isEmpty) {
-            undoStack.append((storage, selection))
-            if undoStack.count > 500 { undoStack.removeFirst() }
-        }
-        redoStack = []
-        lastEditWasTyping = typing
-        let bytes = Array(storage.utf8)
-        storage = String(decoding: bytes[..<range.lowerBound] + Array(new.utf8) + bytes[range.upperBound...], as: UTF8.self)
-        let caretAt = range.lowerBound + new.utf8.count
-        selection = caretAt..<caretAt
-        anchor = caretAt
+        model.replace(range, with: new, typing: typing)
         textChanged()
         sendActions(for: .editingChanged)
     }
@@ -477,7 +459,7 @@ public final class TextField: Control, TextInputClient {
         if markedText != nil { unmarkText() }
         let at = offset(at: touch.location(in: self))
         dragGranularity = min(3, touch.tapCount)
-        lastEditWasTyping = false
+        model.endTyping()
         switch dragGranularity {
         case 1: select(at..<at, anchor: at)
         case 2: let word = wordRange(around: at); select(word, anchor: word.lowerBound)
@@ -572,7 +554,7 @@ public final class TextField: Control, TextInputClient {
     }
 
     private func move(visually direction: Int, byWord: Bool, extend: Bool) {
-        lastEditWasTyping = false
+        model.endTyping()
         if markedText != nil { unmarkText() }
         if !extend, !selection.isEmpty, !byWord {
             // A selection collapses to its side.
@@ -592,7 +574,7 @@ public final class TextField: Control, TextInputClient {
     }
 
     private func moveTo(_ to: Int, extend: Bool, from: Int? = nil) {
-        lastEditWasTyping = false
+        model.endTyping()
         if extend {
             select(min(anchor, to)..<max(anchor, to), anchor: anchor)
         } else {
