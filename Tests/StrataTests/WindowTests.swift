@@ -112,6 +112,32 @@ struct WindowOffscreenTests {
         #expect(MediaTime.clock === f.clock)                               // the clock is given back
     }
 
+    @Test("an offscreen run of 60 s keeps at most 16 filmstrip frames, spread over the run; windows with one title get files of their own (issue 30, item 10)")
+    func offscreenRunIsBounded() throws {
+        let f = ViewFixture(size: Size(width: 40, height: 20))
+        f.window.title = "same"
+        f.window.backgroundColor = .black
+        let card = f.addView(Rect(x: 0, y: 0, width: 40, height: 20), color: .white)
+        View.animate(duration: 60, options: .curveLinear) { card.alpha = 0 }
+        let twin = Window(title: "same", size: Size(width: 40, height: 20))
+        twin.backgroundColor = .red
+        twin.show()
+        defer { twin.close() }
+        let dir = "/tmp/strata-offscreen-bounded-\(getpid())"
+        try Application.shared.run(mode: .offscreen(directory: dir, duration: 60, framesPerSecond: 30))
+        let strip = try RenderedImage(contentsOfFile: "\(dir)/same-filmstrip.png")
+        #expect(strip.width == 40 * 16)
+        #expect(strip.rgba8(x: 20, y: 10).r == 255 && strip.rgba8(x: 15 * 40 + 20, y: 10).r == 0)   // first and last
+        #expect(abs(Int(strip.rgba8(x: 5 * 40 + 20, y: 10).r) - 170) <= 2)                       // a third of the way: alpha 2/3
+        let twinLast = try RenderedImage(contentsOfFile: "\(dir)/same-2.png")
+        #expect(twinLast.rgba8(x: 20, y: 10) == (255, 0, 0, 255))
+        #expect(try RenderedImage(contentsOfFile: "\(dir)/same.png").rgba8(x: 20, y: 10).r == 0)
+        // The steps chosen: ends included, evenly spread, never more than asked.
+        #expect(OffscreenRun.filmstripSteps(steps: 4, windows: [f.window]) == [0, 1, 2, 3, 4])
+        #expect(OffscreenRun.filmstripSteps(steps: 1_800, windows: [f.window]).count == 16)
+        #expect(OffscreenRun.filmstripSteps(steps: 1_800, windows: [f.window]).isSuperset(of: [0, 1_800]))
+    }
+
     @Test("a window closed while its views animate: the animations run on and complete")
     func closeWhileAnimating() {
         let f = ViewFixture()

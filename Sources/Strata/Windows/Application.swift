@@ -122,7 +122,9 @@ public final class Application: Responder {
         case compositor
         /// Without a compositor (rule W3): every shown window is rendered at
         /// `framesPerSecond` over `duration` seconds of media time into
-        /// `directory` — `TITLE.png` (the last frame) and `TITLE-filmstrip.png`.
+        /// `directory` — `TITLE.png` (the last frame) and `TITLE-filmstrip.png`
+        /// (at most 16 frames spread over the run). Durations past an hour and
+        /// rates past 240 frames a second are clamped.
         case offscreen(directory: String, duration: Double, framesPerSecond: Double)
     }
 
