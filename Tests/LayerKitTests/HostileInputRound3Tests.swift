@@ -76,6 +76,28 @@ struct HostileInputRound3Tests {
         }
     }
 
+    @Test("finite values whose sum or difference overflows (1e305 by 1.8e308) are refused at add, with a diagnostic (found by the fuzzer)")
+    func overflowingEndpoints() {
+        let f = Fixture()
+        let layer = f.presentedLayer()
+        let grow = BasicAnimation(keyPath: "bounds")
+        grow.fromValue = Rect(x: 8, y: 1e305, width: 1e305, height: 1e305)
+        grow.byValue = Rect(x: -1e6, y: 45, width: -1e-9, height: .greatestFiniteMagnitude)
+        grow.duration = 1
+        let seen = Diagnostics.recording { layer.add(grow, forKey: "grow") }
+        #expect(layer.animationKeys.isEmpty && seen.count == 1)
+        let apart = KeyframeAnimation(keyPath: "position.x")
+        apart.values = [-.greatestFiniteMagnitude, 0.0, .greatestFiniteMagnitude]
+        let refused = Diagnostics.recording { layer.add(apart, forKey: "apart") }
+        #expect(layer.animationKeys.isEmpty && refused.count == 1)
+        // Large values that stay finite together are still animations.
+        let far = BasicAnimation(keyPath: "position.x")
+        far.fromValue = 1e300
+        far.toValue = -1e300
+        layer.add(far, forKey: "far")
+        #expect(layer.animationKeys == ["far"])
+    }
+
     @Test("item 6: a leaf 50,000 levels deep animates, commits and shows its presentation without running out of stack")
     func deepAnimatedLeaf() {
         let f = Fixture()
