@@ -86,10 +86,16 @@ struct HostileInputRound3Tests {
         grow.duration = 1
         let seen = Diagnostics.recording { layer.add(grow, forKey: "grow") }
         #expect(layer.animationKeys.isEmpty && seen.count == 1)
+        // Neighbours interpolate within range; a cumulative repeat adds last − first, which is not.
         let apart = KeyframeAnimation(keyPath: "position.x")
-        apart.values = [-.greatestFiniteMagnitude, 0.0, .greatestFiniteMagnitude]
+        apart.values = [-Double.greatestFiniteMagnitude, 0.0, Double.greatestFiniteMagnitude]
+        apart.isCumulative = true
         let refused = Diagnostics.recording { layer.add(apart, forKey: "apart") }
         #expect(layer.animationKeys.isEmpty && refused.count == 1)
+        apart.isCumulative = false
+        layer.add(apart, forKey: "apart")
+        #expect(layer.animationKeys == ["apart"])
+        layer.removeAllAnimations()
         // Large values that stay finite together are still animations.
         let far = BasicAnimation(keyPath: "position.x")
         far.fromValue = 1e300

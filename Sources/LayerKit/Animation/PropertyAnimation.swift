@@ -48,10 +48,12 @@ open class PropertyAnimation: Animation {
         // Finite values whose sums or differences are not (1e305 by 1.8e308): the
         // ends the animation works out from them, and every value between, would
         // be ∞ or NaN.
-        var ends = values.map { AnyValue.normalized($0)! }
-        if let current { ends.insert(current, at: 0) }
+        // (Between neighbours: what interpolation works with; the first and last:
+        // what a cumulative repeat adds.)
+        let given = values.map { AnyValue.normalized($0)! }
+        let ends = (current.map { [$0] } ?? []) + given
         var pairs = Array(zip(ends, ends.dropFirst()))
-        if ends.count > 2, let first = ends.first, let last = ends.last { pairs.append((first, last)) }
+        if isCumulative, given.count > 1, let first = given.first, let last = given.last { pairs.append((first, last)) }
         for (a, b) in pairs where AnyValue.sameType(a, b) {
             for result in [AnyValue.add(a, b), AnyValue.subtract(b, a)] where !AnyValue.isFinite(result) {
                 return .invalidValue(key: keyPath, reason: "values \(a) and \(b) are finite but their sum or difference is not; not added")
