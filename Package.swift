@@ -42,7 +42,7 @@ let package = Package(
         // The app toolkit: views, animation blocks, layout, windows and the application.
         .target(name: "Strata", dependencies: ["LayerKit", "WaylandClient", "PixmanRender", "CPango", "CPixman"]),
 
-        .testTarget(name: "StrataTests", dependencies: ["Strata", "StrataTesting", "PixmanRender", "WaylandClient", "CPango"]),
+        .testTarget(name: "StrataTests", dependencies: ["Strata", "StrataTesting", "PixmanRender", "WaylandClient", "CPango", "StrataAppFuzzing"]),
 
         // Compositor-integration kit: headless compositors, capture, compare, frame statistics.
         .target(name: "StrataTesting", dependencies: ["Strata", "WaylandClient", "PixmanRender", "CShims"]),
@@ -60,6 +60,7 @@ let package = Package(
 
         // Hostile programs over the public API, for the fuzzer (scripts/fuzz) and its regression corpus.
         .target(name: "StrataFuzzing", dependencies: ["LayerKit", "PixmanRender"]),
+        .target(name: "StrataAppFuzzing", dependencies: ["Strata", "StrataTesting", "WaylandClient"]),
 
         // Benchmark scenes of ../Docs/Benchmarks.md: `swift run -c release strata-bench`.
         .executableTarget(name: "strata-bench", dependencies: ["LayerKit", "PixmanRender", "Strata", "WaylandClient", "StrataTesting", "CPixman", "AllocationCounter"],

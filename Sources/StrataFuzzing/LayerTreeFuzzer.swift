@@ -18,6 +18,11 @@ public enum LayerTreeFuzzer {
     /// Layers a program may make, and steps it may take.
     public static let maximumLayers = 48
     public static let maximumSteps = 160
+    /// Renders a program may ask for (each is a damage-tracked and a full frame):
+    /// a frame at the documented worst case — a stroke 10³⁰⁵ wide across the
+    /// target — takes tens of milliseconds, and 160 of them under the sanitizer
+    /// passed libFuzzer's time limit without finding anything new.
+    public static let maximumRenders = 16
     static let size = 48
 
     /// Runs the program `bytes` spell; throws the first property it breaks.
@@ -46,7 +51,7 @@ public enum LayerTreeFuzzer {
         let tracked = OffscreenRenderer(width: size, height: size)
         tracked.rootLayer = root
         defer { tracked.rootLayer = nil }
-        var steps = 0
+        var steps = 0, renders = 0
         while !input.isAtEnd, steps < maximumSteps {
             steps += 1
             // A skipped step reads the same bytes but acts on a layer outside the tree
@@ -148,6 +153,8 @@ public enum LayerTreeFuzzer {
             default:
                 guard !skip else { break }
                 Transaction.flush()
+                guard renders < maximumRenders else { break }
+                renders += 1
                 try render(root, tracked, at: clock.now)
             }
         }

@@ -1,0 +1,293 @@
+import Strata
+import StrataTesting
+import WaylandClient
+
+/// Turns fuzzer bytes into an app program over Strata's public API — view trees
+/// in an offscreen window with labels (any Unicode, long unbreakable runs),
+/// stack, scroll and list views, controls, animation blocks and property
+/// animators, tree edits from hooks and completions, simulated input and
+/// snapshots — and checks what every such program must keep: no crash, no NaN or
+/// ∞ in a presentation frame, a consistent tree (each subview's superview and
+/// layer agree), and no step taking longer than ``stepBudget``. `strata-fuzz app`
+/// runs it under libFuzzer with AddressSanitizer; the tests replay the committed
+/// corpus (`Tests/Fuzz/app-corpus`) without them.
+@MainActor
+public enum AppFuzzer {
+    public struct Violation: Error, CustomStringConvertible {
+        public let description: String
+    }
+
+    public static let maximumViews = 40
+    public static let maximumSteps = 120
+    /// Seconds one step may take (a debug build replaying the corpus included).
+    public static let stepBudget = 2.0
+
+    /// Runs the program `bytes` spell; throws the first property it breaks.
+    public static func run(_ bytes: [UInt8], trace: ((String) -> Void)? = nil) throws(Violation) {
+        var input = Reader(bytes: bytes)
+        let clock = ManualMediaClock(now: 100)
+        let previousClock = MediaTime.clock
+        MediaTime.clock = clock
+        Transaction.reset()
+        AnimationTimeline.reset()
+        Transaction.endOfTurnScheduler = { _ in }
+        let previousHandler = Diagnostics.handler
+        Diagnostics.handler = { _ in }   // hostile values are refused with diagnostics: expected
+        defer {
+            Diagnostics.handler = previousHandler
+            MediaTime.clock = previousClock
+        }
+        let window = Window(title: "fuzz", size: Size(width: 96, height: 72))
+        window.show()
+        defer { window.close() }
+        let driver = InputDriver(window: window)
+        var views: [View] = [window.rootView]
+        var animators: [ViewPropertyAnimator] = []
+        var dataSources: [FuzzRows] = []   // a list's data source is weak: kept here
+        var steps = 0
+        while !input.isAtEnd, steps < maximumSteps {
+            steps += 1
+            let target = views[input.index(views.count)]
+            let op = input.byte() % 12
+            trace?("step \(steps): op \(op) on view \(views.firstIndex { $0 === target }!)")
+            let started = MonotonicClock.now
+            switch op {
+            case 0 where views.count < maximumViews:
+                let child = makeView(&input, keeping: &dataSources, trace: trace)
+                child.frame = input.rect()
+                if let hooked = child as? HookedView {
+                    let kind = input.byte()
+                    hooked.edit = { [unowned window] in edit(window.rootView, kind) }
+                }
+                if input.byte() % 3 == 0, let stack = target as? StackView { stack.addArrangedSubview(child) } else {
+                    target.insertSubview(child, at: Int(input.byte() % 6) - 1)
+                }
+                views.append(child)
+            case 1 where target !== window.rootView:
+                target.removeFromSuperview()
+            case 2:
+                let other = views[input.index(views.count)]
+                other.addSubview(target)   // cycles must be refused
+            case 3:
+                let frame = input.rect(), alpha = input.number(), color = input.color()
+                let removesWhenDone = input.byte() % 2 == 0
+                trace?("  block: frame \(frame) alpha \(alpha)")
+                View.animate(duration: input.number(), delay: input.byte() % 3 == 0 ? input.number() : 0,
+                             options: input.byte() % 2 == 0 ? [.curveLinear] : [.repeat, .autoreverse], {
+                                 target.frame = frame
+                                 target.alpha = alpha
+                                 target.backgroundColor = color
+                             }, completion: { _ in
+                                 if removesWhenDone { target.removeFromSuperview() } else { window.rootView.addSubview(target) }
+                             })
+            case 4:
+                let damping = input.number(), frame = input.rect()
+                View.animate(duration: input.number(), dampingRatio: damping, initialVelocity: input.number()) {
+                    target.frame = frame
+                }
+            case 5:
+                let frame = input.rect()
+                let animator = ViewPropertyAnimator(duration: input.number(), dampingRatio: input.number()) { target.frame = frame }
+                switch input.byte() % 4 {
+                case 0: animator.startAnimation()
+                case 1: animator.fractionComplete = input.number()
+                case 2: animator.startAnimation(); animator.pauseAnimation(); animator.fractionComplete = input.number()
+                default: animator.startAnimation(afterDelay: input.number())
+                }
+                animator.addCompletion { _ in target.isHidden.toggle() }
+                animators.append(animator)
+                if animators.count > 8 { animators.removeFirst().stopAnimation(true) }
+            case 6:
+                let animator = animators.isEmpty ? nil : animators[input.index(animators.count)]
+                switch input.byte() % 3 {
+                case 0: animator?.stopAnimation(input.byte() % 2 == 0)
+                case 1: animator?.pauseAnimation()
+                default: animator?.startAnimation()
+                }
+            case 7:
+                configure(target, &input, trace: trace)
+            case 8:
+                let a = input.point(), b = input.point(), kind = input.byte() % 5
+                trace?("  input \(kind) from \(a) to \(b)")
+                switch kind {
+                case 0: driver.click(at: a)
+                case 1: driver.drag(from: a, to: b, steps: 1 + Int(input.byte() % 8), clock: clock)
+                case 2: driver.touchDown(1, at: a); driver.touchMove(1, to: b); driver.touchUp(1)
+                case 3: driver.scroll(dx: input.number(), dy: input.number())
+                default: driver.type(String(input.text(16).prefix(64)))   // a key event per character: bounded
+                }
+            case 9:
+                let step = [0, 1.0 / 60, 0.1, 0.5, 2, 1e6][input.index(6)]
+                trace?("  advance \(step)")
+                Transaction.flush()
+                clock.advance(by: step)
+            case 10:
+                try check(window, views, at: clock.now)
+            default:
+                window.rootView.layoutIfNeeded()
+                Transaction.flush()
+            }
+            let took = MonotonicClock.now - started
+            if took > stepBudget { throw Violation(description: "step \(steps) (op \(op)) took \(took) s") }
+        }
+        Transaction.flush()
+        try check(window, views, at: clock.now)
+        clock.advance(by: 1000)
+        try check(window, views, at: clock.now)
+        for animator in animators { animator.stopAnimation(true) }
+    }
+
+    /// A snapshot, finite presentation frames, and a tree whose links agree.
+    private static func check(_ window: Window, _ views: [View], at time: Double) throws(Violation) {
+        _ = window.snapshot(atTime: time)
+        for view in views {
+            // The stored values: a frame worked out from huge finite ones may overflow,
+            // as Core Animation's would.
+            if let shown = view.layer.presentation() {
+                let p = shown.position, b = shown.bounds, t = shown.transform
+                let numbers = [p.x, p.y, b.origin.x, b.origin.y, b.size.width, b.size.height, shown.opacity,
+                               t.m11, t.m12, t.m21, t.m22, t.m41, t.m42]
+                if let bad = numbers.first(where: { !$0.isFinite }) {
+                    throw Violation(description: "a presentation value is \(bad): position \(p), bounds \(b), opacity \(shown.opacity)")
+                }
+            }
+            for sub in view.subviews {
+                if sub.superview !== view || sub.layer.superlayer !== view.layer {
+                    throw Violation(description: "a subview's superview or layer disagrees with its place in subviews")
+                }
+            }
+            if let parent = view.superview, !parent.subviews.contains(where: { $0 === view }) {
+                throw Violation(description: "a view names a superview that does not list it")
+            }
+        }
+        if let problem = window.rootView.layer.checkInvariants().first {
+            throw Violation(description: "layer tree: \(problem)")
+        }
+    }
+
+    private static func makeView(_ input: inout Reader, keeping dataSources: inout [FuzzRows], trace: ((String) -> Void)?) -> View {
+        switch input.byte() % 10 {
+        case 0:
+            let label = Label(frame: .zero)
+            label.text = input.text(Int(input.byte()) * 8)
+            label.numberOfLines = Int(input.byte() % 4)
+            trace?("  label \(label.text?.unicodeScalars.count ?? 0) scalars")
+            return label
+        case 1: return StackView(arrangedSubviews: [])
+        case 2:
+            let scroll = ScrollView(frame: .zero)
+            scroll.contentSize = Size(width: input.number(), height: input.number())
+            return scroll
+        case 3:
+            let list = ListView(frame: .zero)
+            list.rowHeight = input.number()
+            let rows = FuzzRows(count: Int(input.byte()) * Int(input.byte()))
+            list.dataSource = rows
+            dataSources.append(rows)
+            return list
+        case 4: return Switch()
+        case 5:
+            let slider = Slider()
+            slider.value = input.number()
+            return slider
+        case 6: return Button(title: input.text(6))
+        case 7:
+            let field = TextField(frame: .zero)
+            field.text = input.text(Int(input.byte()))
+            return field
+        case 8: return HookedView(frame: .zero)
+        default: return View(frame: .zero)
+        }
+    }
+
+    private static func configure(_ view: View, _ input: inout Reader, trace: ((String) -> Void)?) {
+        switch input.byte() % 8 {
+        case 0: view.transform = AffineTransform(a: input.number(), b: input.number(), c: input.number(), d: input.number(), tx: input.number(), ty: input.number())
+        case 1: view.bounds = input.rect()
+        case 2: (view as? Label)?.font = .systemFont(ofSize: input.number())
+        case 3: (view as? ScrollView)?.setContentOffset(input.point(), animated: input.byte() % 2 == 0)
+        case 4: (view as? StackView)?.spacing = input.number()
+        case 5: (view as? Switch)?.setOn(input.byte() % 2 == 0, animated: true)
+        case 6: (view as? ListView)?.reloadData()
+        default: view.layer.cornerRadius = input.number()
+        }
+    }
+
+    /// A hook edits the tree while a view is being added or removed.
+    static func edit(_ root: View, _ kind: UInt8) {
+        switch kind % 3 {
+        case 0: root.addSubview(View(frame: .zero))
+        case 1: root.subviews.last?.removeFromSuperview()
+        default: root.subviews.first.map { root.bringSubviewToFront($0) }
+        }
+    }
+}
+
+/// A view whose hooks edit the tree (once each).
+@MainActor
+final class HookedView: View {
+    var edit: (() -> Void)?
+    override func willMove(toWindow newWindow: Window?) {
+        let e = edit
+        edit = nil
+        e?()
+    }
+    override func willMove(toSuperview newSuperview: View?) {
+        guard newSuperview == nil else { return }
+        let e = edit
+        edit = nil
+        e?()
+    }
+}
+
+@MainActor
+final class FuzzRows: ListDataSource {
+    let count: Int
+    init(count: Int) { self.count = count }
+    func numberOfRows(in list: ListView) -> Int { count }
+    func listView(_ list: ListView, configure cell: ListCell, forRow row: Int) { cell.textLabel.text = "row \(row)" }
+}
+
+/// Reads the fuzzer's bytes as choices; past the end every read is 0.
+struct Reader {
+    let bytes: [UInt8]
+    var at = 0
+    var isAtEnd: Bool { at >= bytes.count }
+
+    mutating func byte() -> UInt8 {
+        defer { at += 1 }
+        return at < bytes.count ? bytes[at] : 0
+    }
+
+    mutating func index(_ count: Int) -> Int { count > 0 ? Int(byte()) % count : 0 }
+
+    /// Ordinary numbers mostly; the ones that break things often.
+    static let hostile: [Double] = [0, 1, -1, 0.5, 2, 10, 44, -48, 1e-9, 1e-13, 8e-179, 5e-324, 1e6, -1e6, 1e9, 1e12,
+                                    1e15, -1e15, 1e19, 1e305, .nan, .infinity, -.infinity, .greatestFiniteMagnitude, 0.999_999]
+
+    mutating func number() -> Double {
+        let b = byte()
+        if b < 160 { return Double(b) - 40 + Double(byte()) / 256 }
+        return Self.hostile[Int(b - 160) % Self.hostile.count]
+    }
+
+    mutating func point() -> Point { Point(x: number(), y: number()) }
+    mutating func rect() -> Rect { Rect(x: number(), y: number(), width: number(), height: number()) }
+    mutating func color() -> Color { Color(red: Double(byte()) / 255, green: Double(byte()) / 255, blue: Double(byte()) / 255, alpha: 1) }
+
+    /// Pieces text is made of: scripts, emoji, marks, controls, and runs with no
+    /// place to break.
+    static let pieces: [String] = ["a", "Hello ", "word ", "\u{301}", "\u{301}\u{302}\u{303}\u{304}", "مرحبا ", "שלום ", "नमस्ते ", "漢字",
+                                   "😀", "👩‍👩‍👧", "🇫🇷", "\u{0}", "\n", "\t", "\u{200B}", "\u{202E}", "𒀀𒀁𒀂", "\u{FFFD}"]
+
+    /// Up to `count` pieces; a piece may repeat hundreds of times (long runs).
+    mutating func text(_ count: Int) -> String {
+        var s = ""
+        for _ in 0..<count {
+            guard !isAtEnd else { break }
+            let piece = Self.pieces[index(Self.pieces.count)]
+            s += byte() % 8 == 0 ? String(repeating: piece, count: 1 + Int(byte()) * 4) : piece
+        }
+        return s
+    }
+}
