@@ -86,23 +86,22 @@ final class OnscreenWindow {
 
     private func perform(_ request: DecorationRequest) {
         lastDecorationRequest = request
-        let xdg = toplevel.toplevel
         switch request {
         case .move:
             if let p = latestPress {
-                xdg.move(seat: p.seat.proxy, serial: p.serial)
+                toplevel.beginMove(seat: p.seat, serial: p.serial)
                 window.input.grabbed()
             }
         case let .resize(edge):
             if let p = latestPress {
-                xdg.resize(seat: p.seat.proxy, serial: p.serial, edges: edge)
+                toplevel.beginResize(seat: p.seat, serial: p.serial, edge: edge)
                 window.input.grabbed()
             }
         case let .showMenu(point):
             let m = Double(toplevel.margins.left)
-            if let p = latestPress { xdg.showWindowMenu(seat: p.seat.proxy, serial: p.serial, x: Int32(point.x - m), y: Int32(point.y - m)) }
+            if let p = latestPress { toplevel.showWindowMenu(seat: p.seat, serial: p.serial, x: Int(point.x - m), y: Int(point.y - m)) }
         case .minimize:
-            xdg.setMinimized()
+            toplevel.minimize()
         case .toggleMaximized:
             window.isMaximized.toggle()
         case .close:
@@ -170,27 +169,14 @@ final class OnscreenWindow {
         toplevel.resize(width: Int(size.width.rounded()), height: Int((size.height + title).rounded()))
     }
 
-    /// Asks the compositor to raise and focus the window (`xdg_activation_v1`),
-    /// quoting the latest press when there is one; compositors may instead mark
-    /// it as wanting attention. False where the compositor offers no activation.
+    /// Asks the compositor to raise and focus the window, quoting the latest press
+    /// and asking through the window that has the focus now. False where the
+    /// compositor offers no activation.
     @discardableResult
     func activate() -> Bool {
-        guard let activation = toplevel.display.activation else { return false }
-        let token = activation.getActivationToken()
-        if let press = latestPress ?? Application.shared.latestInput { token.setSerial(serial: press.serial, seat: press.seat.proxy) }
-        // The token comes from the surface that has the focus now (compositors trust
-        // requests from the focused window), and activates this one.
-        token.setSurface(surface: (Application.shared.keyboardFocusWindow?.toplevel ?? toplevel).surface)
-        token.onEvent = { [weak self, unowned token] event in
-            guard case let .done(string) = event else { return }
-            if let self { activation.activate(token: string, surface: self.toplevel.surface) }
-            token.destroy()
-        }
-        token.commit()
-        activationToken = token
-        return true
+        toplevel.activate(quoting: latestPress ?? Application.shared.latestInput,
+                          requestedBy: Application.shared.keyboardFocusWindow?.toplevel)
     }
-    private var activationToken: XdgActivationTokenV1?
 
     func close() {
         frameLoop.cancel()

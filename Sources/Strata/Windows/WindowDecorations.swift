@@ -3,7 +3,7 @@ import WaylandClient
 /// What a window's own frame asks the compositor to do.
 enum DecorationRequest: Equatable {
     case move
-    case resize(XdgToplevel.ResizeEdge)
+    case resize(ToplevelWindow.Edge)
     case showMenu(Point)
     case minimize
     case toggleMaximized
@@ -107,7 +107,7 @@ final class WindowDecorations: View {
     }
 
     /// The edge or corner a point in the margins resizes (corners take a title bar's height along the sides).
-    func edge(at p: Point) -> XdgToplevel.ResizeEdge? {
+    func edge(at p: Point) -> ToplevelWindow.Edge? {
         guard isFloating else { return nil }
         let m = Self.margin, corner = Self.titleBarHeight
         let left = p.x < m + (p.y < corner || p.y > bounds.height - corner ? corner - m : 0)

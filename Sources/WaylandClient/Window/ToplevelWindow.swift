@@ -63,6 +63,8 @@ public final class ToplevelWindow {
     public let surface: WlSurface
     public let xdgSurface: XdgSurface
     public let toplevel: XdgToplevel
+    /// The activation token on its way (``activate(quoting:requestedBy:)``), kept until it is used.
+    var pendingActivation: XdgActivationTokenV1?
     public let pool: ShmBufferPool
     public let statistics = FrameStatistics()
 

@@ -1,0 +1,68 @@
+/// Window management a client asks of the compositor for the user — moving,
+/// resizing, the window menu, minimizing, activation — as intent-level calls, so
+/// a toolkit never touches the `xdg_toplevel` or `xdg_activation_v1` objects.
+/// Each interactive request quotes the input event that asked for it (its seat
+/// and serial); a compositor ignores requests whose serial is not a recent press.
+extension ToplevelWindow {
+    /// An edge or corner of the window, for interactive resizing.
+    public enum Edge: Hashable, Sendable, CaseIterable {
+        case top, bottom, left, right, topLeft, topRight, bottomLeft, bottomRight
+
+        var protocolValue: XdgToplevel.ResizeEdge {
+            switch self {
+            case .top: .top
+            case .bottom: .bottom
+            case .left: .left
+            case .right: .right
+            case .topLeft: .topLeft
+            case .topRight: .topRight
+            case .bottomLeft: .bottomLeft
+            case .bottomRight: .bottomRight
+            }
+        }
+    }
+
+    /// Lets the user move the window with the pointer or finger that pressed
+    /// (`xdg_toplevel.move`); the compositor takes that input until it is released.
+    public func beginMove(seat: Seat, serial: UInt32) {
+        toplevel.move(seat: seat.proxy, serial: serial)
+    }
+
+    /// Lets the user resize the window from `edge` (`xdg_toplevel.resize`).
+    public func beginResize(seat: Seat, serial: UInt32, edge: Edge) {
+        toplevel.resize(seat: seat.proxy, serial: serial, edges: edge.protocolValue)
+    }
+
+    /// Shows the compositor's window menu at a point of the window's geometry
+    /// (`xdg_toplevel.show_window_menu`).
+    public func showWindowMenu(seat: Seat, serial: UInt32, x: Int, y: Int) {
+        toplevel.showWindowMenu(seat: seat.proxy, serial: serial, x: Int32(clamping: x), y: Int32(clamping: y))
+    }
+
+    /// Asks the compositor to minimize the window (it may not; no state says so).
+    public func minimize() {
+        toplevel.setMinimized()
+    }
+
+    /// Asks the compositor to raise and focus the window (`xdg_activation_v1`),
+    /// quoting `input` (the latest press) when there is one, with a token from the
+    /// surface that has the keyboard focus now (`requester`: compositors trust
+    /// requests from the focused window). Compositors may instead mark the window
+    /// as wanting attention. False where the compositor offers no activation.
+    @discardableResult
+    public func activate(quoting input: (seat: Seat, serial: UInt32)?, requestedBy requester: ToplevelWindow? = nil) -> Bool {
+        guard let activation = display.activation else { return false }
+        let token = activation.getActivationToken()
+        if let input { token.setSerial(serial: input.serial, seat: input.seat.proxy) }
+        token.setSurface(surface: (requester ?? self).surface)
+        token.onEvent = { [weak self, unowned token] event in
+            guard case let .done(string) = event else { return }
+            if let self { activation.activate(token: string, surface: self.surface) }
+            token.destroy()
+            self?.pendingActivation = nil
+        }
+        token.commit()
+        pendingActivation = token
+        return true
+    }
+}
