@@ -116,6 +116,7 @@ extension Layer {
         return implicitSlotBits & (1 << slot.rawValue) != 0
     }
 
+    // A cache of what each class's (immutable) property descriptors say: derived, not state.
     private static var implicitSlotBitsByClass: [ObjectIdentifier: UInt64] = [:]
 
     /// Changes a property and runs its action (rules A6, B5, B6, T3, T5).

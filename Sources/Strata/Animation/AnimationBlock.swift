@@ -34,9 +34,11 @@ final class AnimationBlock {
     var onAdd: ((View, String, String, Any?) -> Void)?
 
     /// The blocks whose closures are running, innermost last.
+    // Process-wide as in UIKit: blocks nest on the main thread, whatever window their views are in.
     static var stack: [AnimationBlock] = []
 
     /// UIKit's `areAnimationsEnabled`: when false, blocks change views without animation.
+    // UIKit's `UIView.areAnimationsEnabled` is a class property: one switch for the process.
     static var animationsEnabled = true
 
     private init(animates: Bool, duration: Double, timing: Timing, options: AnimationOptions, begin: Double?,

@@ -100,6 +100,7 @@ public final class Label: View {
 
     override func boundsSizeDidChange() { setNeedsDisplay() }
 
+    // fontconfig's font set is the process's: a missing one is reported once.
     private static var reportedNoFonts = false
     private static func reportNoFonts(_ error: TextError) {
         guard !reportedNoFonts else { return }

@@ -85,7 +85,7 @@ public final class Connection {
             var p = pollfd(fd: fileDescriptor, events: Int16(POLLOUT), revents: 0)
             _ = poll(&p, 1, Int32(left * 1000))
         }
-        Connection.needsFlush = false
+        handle.needsFlush = false
     }
 
     /// Dispatches events already read, without blocking.
@@ -201,23 +201,18 @@ public final class Connection {
         set { handle.stallTimeout = newValue.isFinite && newValue >= 0 ? newValue : 10 }
     }
 
-    // MARK: Flushing requests made outside the loop
-
-    /// Set when a request was queued and not yet flushed.
-    static var needsFlush = false
-    /// Called when requests are queued, so an event loop can flush them at the end of its turn.
-    static var flushScheduler: (@MainActor () -> Void)?
-
-    static func noteOutgoing() {
-        guard !needsFlush else { return }
-        needsFlush = true
-        flushScheduler?()
+    /// Called when requests are queued on this connection, so the event loop
+    /// driving it (`EventLoop.runAsync`) flushes them at the end of its turn.
+    var flushScheduler: (@MainActor () -> Void)? {
+        get { handle.flushScheduler }
+        set { handle.flushScheduler = newValue }
     }
 }
 
 /// Captures libwayland's log lines, where the compositor's protocol error message ends up.
 @MainActor
 enum LogCapture {
+    // libwayland has one log handler per process (`wl_log_set_handler_client`).
     static var lastMessage: String?
     private static var installed = false
 

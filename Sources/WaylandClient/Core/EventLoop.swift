@@ -99,10 +99,10 @@ public final class EventLoop {
         source.resume()
         mail.resume()
         timer.resume()
-        Connection.flushScheduler = { [weak self] in self?.scheduleTurn() }
+        connection.flushScheduler = { [weak self] in self?.scheduleTurn() }
         scheduleTurn()
         let error = await withCheckedContinuation { finish = $0 }
-        Connection.flushScheduler = nil
+        connection.flushScheduler = nil
         source.cancel()
         mail.cancel()
         timer.cancel()

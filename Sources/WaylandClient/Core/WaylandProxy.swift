@@ -69,7 +69,7 @@ open class WaylandProxy {
             _ = wl_proxy_marshal_array_flags(proxy, opcode, nil, version, destroying ? UInt32(WL_MARSHAL_FLAG_DESTROY) : 0, buffer.baseAddress)
         }
         if destroying { isDestroyed = true }
-        Connection.noteOutgoing()
+        owner.noteOutgoing()
     }
 
     /// Sends a request that creates an object; returns the new proxy.
@@ -79,7 +79,7 @@ open class WaylandProxy {
         let created = args.withUnsafeMutableBufferPointer { buffer in
             wl_proxy_marshal_array_flags(proxy, opcode, interface, version, 0, buffer.baseAddress)
         }
-        Connection.noteOutgoing()
+        owner.noteOutgoing()
         // libwayland returns NULL only when it cannot allocate; nothing sensible can follow.
         guard let created else { fatalError("wl_proxy_marshal_array_flags could not create a \(String(cString: interface.pointee.name))") }
         return created
@@ -99,6 +99,17 @@ public final class DisplayHandle {
     /// Bytes queued since the last flush made here (an estimate: strings count as
     /// one word).
     private var queued = 0
+    /// Set when a request was queued and not yet flushed.
+    var needsFlush = false
+    /// Called when requests are queued, so the loop driving this connection
+    /// flushes them at the end of its turn (each connection its own).
+    var flushScheduler: (@MainActor () -> Void)?
+
+    func noteOutgoing() {
+        guard !needsFlush else { return }
+        needsFlush = true
+        flushScheduler?()
+    }
 
     init(_ display: OpaquePointer) { self.display = display }
     isolated deinit { wl_display_disconnect(display) }

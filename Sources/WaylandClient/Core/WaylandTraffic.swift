@@ -15,6 +15,7 @@ public enum WaylandTraffic {
     }
 
     /// Receives every message while set. Nil (off, free) by default.
+    // A process-wide tap, as `WAYLAND_DEBUG=client` is: it sees every connection.
     public static var observer: (@MainActor (Message) -> Void)?
 
     /// Receives descriptions of API misuse that was refused (requests after destruction,
