@@ -81,18 +81,21 @@ public enum AppFuzzer {
                                  if removesWhenDone { target.removeFromSuperview() } else { window.rootView.addSubview(target) }
                              })
             case 4:
-                let damping = input.number(), frame = input.rect()
-                View.animate(duration: input.number(), dampingRatio: damping, initialVelocity: input.number()) {
+                let damping = input.number(), frame = input.rect(), duration = input.number(), velocity = input.number()
+                trace?("  spring: frame \(frame) duration \(duration) damping \(damping) velocity \(velocity)")
+                View.animate(duration: duration, dampingRatio: damping, initialVelocity: velocity) {
                     target.frame = frame
                 }
             case 5:
-                let frame = input.rect()
-                let animator = ViewPropertyAnimator(duration: input.number(), dampingRatio: input.number()) { target.frame = frame }
-                switch input.byte() % 4 {
+                let frame = input.rect(), duration = input.number(), damping = input.number()
+                let animator = ViewPropertyAnimator(duration: duration, dampingRatio: damping) { target.frame = frame }
+                let how = input.byte() % 4, value = how == 0 ? 0 : input.number()
+                trace?("  animator: frame \(frame) duration \(duration) damping \(damping); \(how) with \(value)")
+                switch how {
                 case 0: animator.startAnimation()
-                case 1: animator.fractionComplete = input.number()
-                case 2: animator.startAnimation(); animator.pauseAnimation(); animator.fractionComplete = input.number()
-                default: animator.startAnimation(afterDelay: input.number())
+                case 1: animator.fractionComplete = value
+                case 2: animator.startAnimation(); animator.pauseAnimation(); animator.fractionComplete = value
+                default: animator.startAnimation(afterDelay: value)
                 }
                 animator.addCompletion { _ in target.isHidden.toggle() }
                 animators.append(animator)
@@ -106,6 +109,7 @@ public enum AppFuzzer {
                 }
             case 7:
                 configure(target, &input, trace: trace)
+                trace?("  configured: transform \(target.transform) bounds \(target.bounds)")
             case 8:
                 let a = input.point(), b = input.point(), kind = input.byte() % 5
                 trace?("  input \(kind) from \(a) to \(b)")
@@ -148,7 +152,13 @@ public enum AppFuzzer {
                 let numbers = [p.x, p.y, b.origin.x, b.origin.y, b.size.width, b.size.height, shown.opacity,
                                t.m11, t.m12, t.m21, t.m22, t.m41, t.m42]
                 if let bad = numbers.first(where: { !$0.isFinite }) {
-                    throw Violation(description: "a presentation value is \(bad): position \(p), bounds \(b), opacity \(shown.opacity)")
+                    let animations = view.layer.animationKeys.map { key in
+                        let a = view.layer.animation(forKey: key)
+                        let spring = (a as? SpringAnimation).map { " m \($0.mass) k \($0.stiffness) c \($0.damping) v \($0.initialVelocity)" } ?? ""
+                        let basic = (a as? BasicAnimation).map { " from \(String(describing: $0.fromValue)) to \(String(describing: $0.toValue)) by \(String(describing: $0.byValue)) additive \($0.isAdditive)" } ?? ""
+                        return "\(key): \(a.map { String(describing: type(of: $0)) } ?? "-") d \(a?.duration ?? 0) begin \(a?.beginTime ?? 0)\(spring)\(basic)"
+                    }
+                    throw Violation(description: "a presentation value is \(bad): position \(p), bounds \(b), opacity \(shown.opacity); model position \(view.layer.position); animations \(animations)")
                 }
             }
             for sub in view.subviews {

@@ -104,6 +104,27 @@ struct HostileInputRound3Tests {
         #expect(layer.animationKeys == ["far"])
     }
 
+    @Test("additive offsets stacked on a huge model value that overflow are not shown: the property shows its model value (found by the app fuzzer)")
+    func additiveOverflow() {
+        let f = Fixture()
+        let layer = f.presentedLayer()
+        Transaction.withoutActions { layer.position = Point(x: 10, y: -Double.greatestFiniteMagnitude) }
+        for key in ["a", "b"] {
+            let offset = BasicAnimation(keyPath: "position")
+            offset.fromValue = Point(x: -9, y: -Double.greatestFiniteMagnitude)
+            offset.toValue = Point(x: 0, y: 0)
+            offset.isAdditive = true
+            offset.duration = 10
+            layer.add(offset, forKey: key)
+        }
+        Transaction.flush()
+        f.advance(1)
+        let shown = layer.presentation()?.position ?? Point(x: .nan, y: .nan)
+        #expect(shown.y == -Double.greatestFiniteMagnitude && shown.x.isFinite, "\(shown)")
+        f.advance(20)
+        #expect(layer.presentation()?.position == layer.position)
+    }
+
     @Test("item 6: a leaf 50,000 levels deep animates, commits and shows its presentation without running out of stack")
     func deepAnimatedLeaf() {
         let f = Fixture()

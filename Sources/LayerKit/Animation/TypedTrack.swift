@@ -137,7 +137,11 @@ struct TypedTrack {
             value = .color(isAdditive ? a.adding(b.subtracting(a).scaled(by: progress)) : a.interpolated(to: b, fraction: progress))
         default: return   // cannot happen: both ends are of the slot's type
         }
-        slot.write(isAdditive ? Self.add(value, to: slot.read(state)) : value, to: &state)
+        guard isAdditive else { return slot.write(value, to: &state) }
+        // Offsets stacked on a huge model value can overflow: such a sum is not
+        // shown (the property shows what it would without this animation).
+        let sum = Self.add(value, to: slot.read(state))
+        if sum.isAllFinite { slot.write(sum, to: &state) }
     }
 
     @MainActor
@@ -152,7 +156,9 @@ struct TypedTrack {
         } else {
             value = ends.from.interpolated(to: slot.readTransform(model.state), fraction: progress)
         }
-        slot.writeTransform(isAdditive ? slot.readTransform(state).adding(value) : value, to: &state)
+        guard isAdditive else { return slot.writeTransform(value, to: &state) }
+        let sum = slot.readTransform(state).adding(value)
+        if sum.isAllFinite { slot.writeTransform(sum, to: &state) }
     }
 
     /// Puts back the slot's model value (`modelValue`, or for a transform `model`'s).
@@ -208,6 +214,16 @@ enum SlotValue {
     case size(Size)
     case rect(Rect)
     case color(Color)
+
+    var isAllFinite: Bool {
+        switch self {
+        case let .double(v): v.isFinite
+        case let .point(v): v.isAllFinite
+        case let .size(v): v.isAllFinite
+        case let .rect(v): v.isAllFinite
+        case let .color(v): v.isAllFinite
+        }
+    }
 
     /// A property's new or old value, as a setter has it; nil for a transform
     /// (whose tracks keep their ends in `TransformEnds`). Specialized for each
