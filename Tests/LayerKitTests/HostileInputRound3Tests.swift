@@ -177,6 +177,31 @@ struct HostileInputRound3Tests {
         Transaction.flush()
     }
 
+    @Test("item 7: a change walks up only until a layer already changed since versions were last read; the root still differs from what readers saw")
+    func versionWalkStopsEarly() {
+        let f = Fixture()
+        var top = Layer()
+        f.root.addSublayer(top)
+        Transaction.withoutActions {
+            for _ in 0..<20_000 { let c = Layer(); top.addSublayer(c); top = c }   // top-down: each insertion stops early
+        }
+        let leaf = top
+        Transaction.flush()
+        #expect(f.root.checkInvariants().isEmpty)
+        Layer.noteSubtreeVersionsRead()               // a renderer looks
+        let seen = f.root.subtreeVersion
+        Transaction.withoutActions { leaf.backgroundColor = .red }
+        let afterFirst = f.root.subtreeVersion
+        #expect(afterFirst != seen)                   // the first change since the look reaches the root
+        Transaction.withoutActions { leaf.opacity = 0.5 }
+        #expect(f.root.subtreeVersion == afterFirst)  // the second stops where the first already marked
+        #expect(f.root.checkInvariants().isEmpty)
+        Layer.noteSubtreeVersionsRead()
+        Transaction.withoutActions { leaf.opacity = 0.25 }
+        #expect(f.root.subtreeVersion != afterFirst)  // after another look it reaches the root again
+        #expect(f.root.checkInvariants().isEmpty)
+    }
+
     @Test("item 7: a new leaf's insertion does not search above its parent (the cycle check answers at once)")
     func leafInsertionCycleCheck() {
         let parent = Layer(), leaf = Layer()

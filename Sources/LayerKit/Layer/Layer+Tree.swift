@@ -120,7 +120,10 @@ extension Layer {
     }
 
     private func actionToRunIfVisible(forKey key: String) -> (any Action)? {
-        isInVisibleTree ? actionToRun(forKey: key) : nil
+        // With actions disabled there is nothing to find (and, with no trace to
+        // tell, no need to walk to the root to learn whether the tree is shown).
+        if Transaction.disableActions, ActionTrace.sink == nil { return nil }
+        return isInVisibleTree ? actionToRun(forKey: key) : nil
     }
 
     private func treeDidChange() {
@@ -161,9 +164,16 @@ extension Layer {
 
     /// The root of the layer's tree.
     public var rootLayer: Layer {
-        var l = self
-        while let p = l.superlayer { l = p }
-        return l
+        if modelLayer != nil {
+            var l = self
+            while let p = l.superlayer { l = p }
+            return l
+        }
+        // A model layer's superlayers are borrowed through their stored links on the
+        // way up (every insertion asks, at any depth): no retain and release per level.
+        var l = Unmanaged.passUnretained(self)
+        while let p = Layer.borrowing(l, { $0.superlayerReference }) { l = p }
+        return l.takeUnretainedValue()
     }
 
     /// True when the layer is in a tree that a window or renderer shows (a

@@ -457,10 +457,21 @@ open class Layer {
     }
 
 
+    // Version numbers are process-wide, as object identities are: one counter, and
+    // the newest number any reader of subtree versions had seen when it last looked.
     @exclusivity(unchecked) private static var versions: UInt64 = 0
+    @exclusivity(unchecked) private static var observedVersion: UInt64 = 0
     private static func nextVersion() -> UInt64 {
         versions &+= 1
         return versions
+    }
+
+    /// Says that subtree versions are being read now (a damage pass, a surface's
+    /// frame): a later change walks up until it meets a layer already changed
+    /// since then — the layers above that one say so already — instead of to the
+    /// root every time. Every reader of ``subtreeVersion`` calls this first.
+    package static func noteSubtreeVersionsRead() {
+        observedVersion = versions
     }
     /// The layer this one is the `mask` of, if any (not retained, like `superlayerLink`).
     unowned(unsafe) var maskOwnerLink: Layer?
@@ -492,14 +503,20 @@ open class Layer {
     func noteSubtreeChange(_ version: UInt64 = Layer.nextVersion()) {
         // Not retained on the way up (every change walks to the root): the layers
         // are borrowed through their unmanaged links.
+        let observed = Layer.observedVersion
         var layer: Unmanaged<Layer>? = Unmanaged.passUnretained(self)
         var steps = 0
         while let l = layer, steps < 100_000 {   // a mask cycle must not loop forever
             layer = Self.borrowing(l) { l in
                 l.subtreeVersion = version
                 guard let parent = l.superlayerReference else { return l.maskOwnerLink.map(Unmanaged.passUnretained) }
-                Self.borrowing(parent) { $0.noteSublayerVersion(version, of: l) }
-                return parent
+                return Self.borrowing(parent) { p in
+                    p.noteSublayerVersion(version, of: l)
+                    // Changed since anyone last read: its version, and every one above
+                    // it, already differs from what each reader saw. (So building a
+                    // deep chain top-down is not quadratic.)
+                    return p.subtreeVersion > observed ? nil : parent
+                }
             }
             steps += 1
         }

@@ -127,6 +127,7 @@ final class DamageTracker {
 
     /// The damaged rectangles (device pixels, whole) of this frame.
     func damage(root: Layer, time: Double, scale: Double, width: Int, height: Int) -> [Rect] {
+        Layer.noteSubtreeVersionsRead()
         passes += 1
         presentations.removeAll(keepingCapacity: true)
         visited = 0

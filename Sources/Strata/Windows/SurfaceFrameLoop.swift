@@ -45,6 +45,7 @@ final class SurfaceFrameLoop {
     /// The frame being prepared has read the tree as it is now (after commit,
     /// layout, display and due events).
     func frameReadTree() {
+        Layer.noteSubtreeVersionsRead()
         drawnVersion = root.subtreeVersion
     }
 
