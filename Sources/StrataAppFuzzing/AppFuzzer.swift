@@ -55,6 +55,7 @@ public enum AppFuzzer {
             case 0 where views.count < maximumViews:
                 let child = makeView(&input, keeping: &dataSources, trace: trace)
                 child.frame = input.rect()
+                trace?("  new \(type(of: child)) frame \(child.frame)")
                 if let hooked = child as? HookedView {
                     let kind = input.byte()
                     hooked.edit = { [unowned window] in edit(window.rootView, kind) }
@@ -181,7 +182,7 @@ public enum AppFuzzer {
             let label = Label(frame: .zero)
             label.text = input.text(Int(input.byte()) * 8)
             label.numberOfLines = Int(input.byte() % 4)
-            trace?("  label \(label.text?.unicodeScalars.count ?? 0) scalars")
+            trace?("  label \(label.text?.unicodeScalars.count ?? 0) scalars, \(label.text?.utf8.count ?? 0) bytes, \(label.numberOfLines) lines: \(String(label.text?.unicodeScalars.prefix(40).map { String($0.value, radix: 16) }.joined(separator: " ") ?? ""))")
             return label
         case 1: return StackView(arrangedSubviews: [])
         case 2:

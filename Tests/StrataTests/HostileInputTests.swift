@@ -159,7 +159,7 @@ struct HostileViewInputTests {
         })
     }
 
-    @Test("item 8: a character with 20,000 combining marks keeps its first 32, with a diagnostic; every offset stays where it was")
+    @Test("item 8: a character with 20,000 combining marks keeps its first 32 (the rest laid out as spaces), with a diagnostic; every offset stays where it was")
     func combiningMarkFloods() {
         let f = ViewFixture()
         let text = "a" + String(repeating: "\u{301}", count: 20_000) + "b" + String(repeating: "\u{20D7}", count: 40) + "c"
@@ -177,5 +177,17 @@ struct HostileViewInputTests {
         f.window.rootView.addSubview(label)
         Transaction.flush()
         _ = f.window.snapshot()
+    }
+
+    @Test("invisible format characters in a row (zero-width spaces, word joiners) past 32 are laid out as spaces, so lines fill (found by the app fuzzer: 14,000 of them in a 40-point label took seconds)")
+    func zeroWidthRuns() {
+        let text = String(repeating: "a", count: 12) + String(repeating: "\u{200B}", count: 14_000) + String(repeating: "\u{2060}", count: 40)
+        #expect(TextLayout.hasLongMarkRun(text))
+        #expect(!TextLayout.hasLongMarkRun("👩‍👩‍👧 a\u{200B}b\u{200B}c " + String(repeating: "\u{200B}", count: 32)))
+        let layout = TextLayout(AttributedText(text), style: TextStyle(font: .systemFont(ofSize: 17), color: .black), width: 40)
+        #expect(layout.text.utf8.count == text.utf8.count)
+        #expect(layout.text.unicodeScalars.filter { $0 == "\u{200B}" }.count == 32)
+        #expect(!layout.text.unicodeScalars.contains("\u{2060}"))   // one run with the spaces before: all past 32
+        #expect(layout.lines.count > 100)   // the spaces fill lines of 40 points
     }
 }

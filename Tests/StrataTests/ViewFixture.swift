@@ -23,7 +23,7 @@ final class ViewFixture {
         MediaTime.clock = clock
         window = Window(title: "test", size: size)
         window.show()
-        Diagnostics.handler = { [unowned self] in diagnostics.append($0) }
+        Diagnostics.handler = { [weak self] in self?.diagnostics.append($0) }   // outlives the fixture until the next one replaces it
         Transaction.flush()
     }
 

@@ -117,42 +117,55 @@ final class TextLayout {
     /// character anyway.
     static let longestWordWrappedRun = 256
 
-    /// Combining marks one character carries, at most: Pango's and HarfBuzz's
-    /// work on one cluster grows with the square of its marks (20,000 took
-    /// seconds). Unicode's stream-safe format allows 30 in a row.
+    /// Combining marks one character carries, and invisible format characters
+    /// (zero-width spaces and joiners, bidi controls) in a row, at most. Pango's and
+    /// HarfBuzz's work grows with the square of either: 20,000 marks on a letter,
+    /// or a few thousand zero-width characters that never fill a line, took
+    /// seconds. Unicode's stream-safe format allows 30 marks in a row.
     static let longestMarkRun = 32
 
-    private static func isMark(_ scalar: Unicode.Scalar) -> Bool {
+    private enum RunKind { case mark, format, other }
+
+    private static func kind(_ scalar: Unicode.Scalar) -> RunKind {
+        guard scalar.value >= 0xAD else { return .other }
         switch scalar.properties.generalCategory {
-        case .nonspacingMark, .spacingMark, .enclosingMark: true
-        default: false
+        case .nonspacingMark, .spacingMark, .enclosingMark: return .mark
+        case .format: return .format
+        default: return .other
         }
     }
 
-    /// True when some character of `text` carries more than ``longestMarkRun`` marks.
+    /// True when some character of `text` carries more than ``longestMarkRun``
+    /// marks, or more than that many format characters stand in a row.
     static func hasLongMarkRun(_ text: String) -> Bool {
-        var run = 0
-        for scalar in text.unicodeScalars where scalar.value >= 0x300 || run > 0 {
-            run = isMark(scalar) ? run + 1 : 0
+        var run = 0, last = RunKind.other
+        for scalar in text.unicodeScalars where scalar.value >= 0xAD || run > 0 {
+            let k = kind(scalar)
+            run = k == .other ? 0 : (k == last ? run + 1 : 1)
+            last = k
             if run > longestMarkRun { return true }
         }
         return false
     }
 
-    /// The marks past ``longestMarkRun`` on one character replaced by invisible
-    /// characters of the same UTF-8 length that start clusters of their own, so
-    /// every offset into the text stays where it was (carets and runs keep
-    /// their places).
+    /// The marks past ``longestMarkRun`` on one character, and the format
+    /// characters past it in a row, replaced by spaces of the same UTF-8 length
+    /// (so lines fill and break): every offset into the text stays where it was
+    /// (carets and runs keep their places).
     private static func cappingMarkRuns(_ text: String) -> String {
         var scalars = String.UnicodeScalarView()
-        var run = 0
+        var run = 0, last = RunKind.other
         for scalar in text.unicodeScalars {
-            run = scalar.value >= 0x300 && isMark(scalar) ? run + 1 : 0
+            let k = kind(scalar)
+            run = k == .other ? 0 : (k == last ? run + 1 : 1)
+            last = k
             guard run > longestMarkRun else { scalars.append(scalar); continue }
+            // Spaces, not invisible characters: a long run of anything with no
+            // width is itself what makes Pango slow.
             switch UTF8.width(scalar) {
-            case 2: scalars.append("\u{00AD}")     // soft hyphen
-            case 3: scalars.append("\u{2060}")     // word joiner
-            default: scalars.append("\u{E0001}")   // language tag
+            case 2: scalars.append("\u{00A0}")     // no-break space
+            case 3: scalars.append("\u{2009}")     // thin space
+            default: scalars.append(contentsOf: ["\u{00A0}", "\u{00A0}"])
             }
         }
         return String(scalars)
@@ -358,7 +371,7 @@ final class TextLayout {
             string = String(string[..<end])
         }
         if hasLongMarkRun(string) {
-            reportTextProblem("a character carries more than \(longestMarkRun) combining marks; the rest are not drawn")
+            reportTextProblem("more than \(longestMarkRun) combining marks on a character, or invisible format characters in a row; the rest are laid out as spaces")
             string = cappingMarkRuns(string)
         }
         string = String(String.UnicodeScalarView(string.unicodeScalars.map { $0 == "\u{0}" ? "\u{FFFD}" : $0 }))
