@@ -60,7 +60,7 @@ let package = Package(
 
         // Hostile programs over the public API, for the fuzzer (scripts/fuzz) and its regression corpus.
         .target(name: "StrataFuzzing", dependencies: ["LayerKit", "PixmanRender"]),
-        .target(name: "StrataAppFuzzing", dependencies: ["Strata", "StrataTesting", "WaylandClient"]),
+        .target(name: "StrataAppFuzzing", dependencies: ["Strata", "StrataTesting", "WaylandClient", "StrataFuzzing"]),
 
         // Benchmark scenes of ../Docs/Benchmarks.md: `swift run -c release strata-bench`.
         .executableTarget(name: "strata-bench", dependencies: ["LayerKit", "PixmanRender", "Strata", "WaylandClient", "StrataTesting", "CPixman", "AllocationCounter"],

@@ -1,4 +1,5 @@
 import Strata
+import StrataFuzzing
 import StrataTesting
 import WaylandClient
 
@@ -19,12 +20,13 @@ public enum AppFuzzer {
 
     public static let maximumViews = 40
     public static let maximumSteps = 120
-    /// Seconds one step may take (a debug build replaying the corpus included).
+    /// Seconds one step may take in an optimized build (the fuzzer's); a debug
+    /// build replaying the corpus on a busy machine passes a larger budget.
     public static let stepBudget = 2.0
 
     /// Runs the program `bytes` spell; throws the first property it breaks.
-    public static func run(_ bytes: [UInt8], trace: ((String) -> Void)? = nil) throws(Violation) {
-        var input = Reader(bytes: bytes)
+    public static func run(_ bytes: [UInt8], stepBudget: Double = stepBudget, trace: ((String) -> Void)? = nil) throws(Violation) {
+        var input = FuzzReader(bytes: bytes)
         let clock = ManualMediaClock(now: 100)
         let previousClock = MediaTime.clock
         MediaTime.clock = clock
@@ -176,7 +178,7 @@ public enum AppFuzzer {
         }
     }
 
-    private static func makeView(_ input: inout Reader, keeping dataSources: inout [FuzzRows], trace: ((String) -> Void)?) -> View {
+    private static func makeView(_ input: inout FuzzReader, keeping dataSources: inout [FuzzRows], trace: ((String) -> Void)?) -> View {
         switch input.byte() % 10 {
         case 0:
             let label = Label(frame: .zero)
@@ -211,7 +213,7 @@ public enum AppFuzzer {
         }
     }
 
-    private static func configure(_ view: View, _ input: inout Reader, trace: ((String) -> Void)?) {
+    private static func configure(_ view: View, _ input: inout FuzzReader, trace: ((String) -> Void)?) {
         switch input.byte() % 8 {
         case 0: view.transform = AffineTransform(a: input.number(), b: input.number(), c: input.number(), d: input.number(), tx: input.number(), ty: input.number())
         case 1: view.bounds = input.rect()
@@ -259,31 +261,8 @@ final class FuzzRows: ListDataSource {
     func listView(_ list: ListView, configure cell: ListCell, forRow row: Int) { cell.textLabel.text = "row \(row)" }
 }
 
-/// Reads the fuzzer's bytes as choices; past the end every read is 0.
-struct Reader {
-    let bytes: [UInt8]
-    var at = 0
-    var isAtEnd: Bool { at >= bytes.count }
-
-    mutating func byte() -> UInt8 {
-        defer { at += 1 }
-        return at < bytes.count ? bytes[at] : 0
-    }
-
-    mutating func index(_ count: Int) -> Int { count > 0 ? Int(byte()) % count : 0 }
-
-    /// Ordinary numbers mostly; the ones that break things often.
-    static let hostile: [Double] = [0, 1, -1, 0.5, 2, 10, 44, -48, 1e-9, 1e-13, 8e-179, 5e-324, 1e6, -1e6, 1e9, 1e12,
-                                    1e15, -1e15, 1e19, 1e305, .nan, .infinity, -.infinity, .greatestFiniteMagnitude, 0.999_999]
-
-    mutating func number() -> Double {
-        let b = byte()
-        if b < 160 { return Double(b) - 40 + Double(byte()) / 256 }
-        return Self.hostile[Int(b - 160) % Self.hostile.count]
-    }
-
-    mutating func point() -> Point { Point(x: number(), y: number()) }
-    mutating func rect() -> Rect { Rect(x: number(), y: number(), width: number(), height: number()) }
+/// The app fuzzer's own values.
+extension FuzzReader {
     mutating func color() -> Color { Color(red: Double(byte()) / 255, green: Double(byte()) / 255, blue: Double(byte()) / 255, alpha: 1) }
 
     /// Pieces text is made of: scripts, emoji, marks, controls, and runs with no

@@ -30,7 +30,7 @@ public enum LayerTreeFuzzer {
     /// from 1) read their bytes but act on a layer outside the tree — to reduce a
     /// finding to the steps it needs.
     public static func run(_ bytes: [UInt8], trace: ((String) -> Void)? = nil, skipping: Set<Int> = []) throws(Violation) {
-        var input = Reader(bytes: bytes)
+        var input = FuzzReader(bytes: bytes)
         let clock = ManualMediaClock(now: 10)
         MediaTime.clock = clock
         Transaction.reset()
@@ -189,7 +189,7 @@ public enum LayerTreeFuzzer {
         }
     }
 
-    private static func configure(_ shape: ShapeLayer, _ input: inout Reader) {
+    private static func configure(_ shape: ShapeLayer, _ input: inout FuzzReader) {
         let path = Path()
         let count = input.byte() % 6
         path.move(to: Point(x: input.number(), y: input.number()))
@@ -215,7 +215,7 @@ public enum LayerTreeFuzzer {
     private static let keys = ["position", "bounds", "opacity", "cornerRadius", "borderWidth", "backgroundColor", "transform",
                                "position.x", "transform.rotation.z", "shadowRadius", "zPosition", "bounds.size.width"]
 
-    private static func basicAnimation(_ input: inout Reader) -> Animation {
+    private static func basicAnimation(_ input: inout FuzzReader) -> Animation {
         let key = keys[input.index(keys.count)]
         let a = BasicAnimation(keyPath: key)
         a.fromValue = input.byte() % 3 == 0 ? nil : input.value(for: key)
@@ -225,7 +225,7 @@ public enum LayerTreeFuzzer {
         return a
     }
 
-    private static func keyframeAnimation(_ input: inout Reader) -> Animation {
+    private static func keyframeAnimation(_ input: inout FuzzReader) -> Animation {
         let key = keys[input.index(keys.count)]
         let a = KeyframeAnimation(keyPath: key)
         let count = input.byte() % 7
@@ -242,7 +242,7 @@ public enum LayerTreeFuzzer {
         return a
     }
 
-    private static func timing(_ a: Animation, _ input: inout Reader) {
+    private static func timing(_ a: Animation, _ input: inout FuzzReader) {
         a.duration = input.number()
         a.beginTime = input.byte() % 4 == 0 ? input.number() : 0
         a.speed = input.byte() % 4 == 0 ? input.number() : 1
@@ -252,79 +252,40 @@ public enum LayerTreeFuzzer {
         a.fillMode = [FillMode.removed, .forwards, .backwards, .both][input.index(4)]
         a.isRemovedOnCompletion = input.byte() % 3 != 0
     }
+}
 
-    /// Reads the fuzzer's bytes as choices; past the end every read is 0.
-    struct Reader {
-        let bytes: [UInt8]
-        var at = 0
-        var isAtEnd: Bool { at >= bytes.count }
+/// The layer fuzzer's own values.
+extension FuzzReader {
+    mutating func color() -> Color {
+        Color(red: Double(byte()) / 255, green: Double(byte()) / 255, blue: Double(byte()) / 255, alpha: number() / 100)
+    }
 
-        mutating func byte() -> UInt8 {
-            defer { at += 1 }
-            return at < bytes.count ? bytes[at] : 0
+    mutating func timeStep() -> Double {
+        [0, 1.0 / 60, 0.1, 0.25, 1, -1, 1e9, .nan, .infinity][index(9)]
+    }
+
+    mutating func transform() -> Transform3D {
+        switch byte() % 5 {
+        case 0: return Transform3D(rotationAngle: number(), x: number(), y: number(), z: number())
+        case 1: return Transform3D(scaleX: number(), y: number(), z: number())
+        case 2: return Transform3D(translationX: number(), y: number(), z: number())
+        case 3:   // projective: perspective with a hostile m34
+            var t = Transform3D.identity
+            t.m34 = -1 / number()
+            return t.rotated(by: number(), x: 0, y: 1, z: 0)
+        default: return Transform3D(scaleX: 0, y: number(), z: 1)   // singular
         }
+    }
 
-        mutating func index(_ count: Int) -> Int { count > 0 ? Int(byte()) % count : 0 }
-
-        /// Ordinary numbers mostly; the ones that break things often.
-        static let hostile: [Double] = [0, 1, -1, 0.5, 2, 10, 24, 48, -48, 1e-9, -1e-9, 1e6, -1e6, 1e9, 1e12, -1e12,
-                                        .nan, .infinity, -.infinity, .greatestFiniteMagnitude, -.greatestFiniteMagnitude,
-                                        .leastNonzeroMagnitude, 33_000, -33_000, 65_536, 0.999_999,
-                                        1e19, -1e19, 1e-13, 8e-179, 1e15, 1e305]
-
-        /// A number as one of the types a program may pass by key.
-        mutating func anyNumber() -> Any {
-            let n = number()
-            let whole = n.isFinite ? max(-1e15, min(1e15, n)).rounded() : 0
-            switch byte() % 8 {
-            case 0: return n
-            case 1: return Float(n)
-            case 2: return Int(whole)
-            case 3: return Int8(clamping: Int(whole))
-            case 4: return UInt64(clamping: Int(whole))
-            case 5: return Int32(clamping: Int(whole))
-            case 6: return UInt8(clamping: Int(whole))
-            default: return Int16(clamping: Int(whole))
-            }
-        }
-
-        mutating func number() -> Double {
-            let b = byte()
-            if b < 160 { return Double(b) - 40 + Double(byte()) / 256 }
-            return Self.hostile[Int(b - 160) % Self.hostile.count]
-        }
-
-        mutating func color() -> Color {
-            Color(red: Double(byte()) / 255, green: Double(byte()) / 255, blue: Double(byte()) / 255, alpha: number() / 100)
-        }
-
-        mutating func timeStep() -> Double {
-            [0, 1.0 / 60, 0.1, 0.25, 1, -1, 1e9, .nan, .infinity][index(9)]
-        }
-
-        mutating func transform() -> Transform3D {
-            switch byte() % 5 {
-            case 0: return Transform3D(rotationAngle: number(), x: number(), y: number(), z: number())
-            case 1: return Transform3D(scaleX: number(), y: number(), z: number())
-            case 2: return Transform3D(translationX: number(), y: number(), z: number())
-            case 3:   // projective: perspective with a hostile m34
-                var t = Transform3D.identity
-                t.m34 = -1 / number()
-                return t.rotated(by: number(), x: 0, y: 1, z: 0)
-            default: return Transform3D(scaleX: 0, y: number(), z: 1)   // singular
-            }
-        }
-
-        /// A value for a key: mostly of its type, sometimes of another.
-        mutating func value(for key: String) -> Any {
-            if byte() % 11 == 0 { return "not a value" }
-            switch key {
-            case "position": return Point(x: number(), y: number())
-            case "bounds": return Rect(x: number(), y: number(), width: number(), height: number())
-            case "backgroundColor": return color()
-            case "transform": return transform()
-            default: return number()
-            }
+    /// A value for a key: mostly of its type, sometimes of another.
+    mutating func value(for key: String) -> Any {
+        if byte() % 11 == 0 { return "not a value" }
+        switch key {
+        case "position": return Point(x: number(), y: number())
+        case "bounds": return Rect(x: number(), y: number(), width: number(), height: number())
+        case "backgroundColor": return color()
+        case "transform": return transform()
+        default: return number()
         }
     }
 }

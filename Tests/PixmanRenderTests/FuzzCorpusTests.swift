@@ -15,24 +15,11 @@ struct FuzzCorpusTests {
         return String(here[..<here.firstRange(of: "/PixmanRenderTests/")!.lowerBound]) + "/Fuzz/corpus"
     }()
 
-    nonisolated static var inputs: [String] {
-        guard let dir = opendir(directory) else { return [] }
-        defer { closedir(dir) }
-        var names: [String] = []
-        while let entry = readdir(dir) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-            if !name.hasPrefix(".") { names.append(name) }
-        }
-        return names.sorted()
-    }
+    nonisolated static var inputs: [String] { FuzzCorpus.inputs(in: directory) }
 
     @Test("every corpus input keeps the properties", arguments: FuzzCorpusTests.inputs)
     func replay(_ name: String) throws {
-        guard let f = fopen(Self.directory + "/" + name, "r") else { throw Unreadable(name: name) }
-        defer { fclose(f) }
-        var bytes: [UInt8] = []
-        var c = fgetc(f)
-        while c != EOF { bytes.append(UInt8(c)); c = fgetc(f) }
+        guard let bytes = FuzzCorpus.bytes(of: Self.directory + "/" + name) else { Issue.record("cannot read \(name)"); return }
         #expect(throws: Never.self) { try LayerTreeFuzzer.run(bytes) }
     }
 
@@ -40,6 +27,4 @@ struct FuzzCorpusTests {
     func corpusPresent() {
         #expect(Self.inputs.count >= 8)
     }
-
-    struct Unreadable: Error { let name: String }
 }

@@ -1,5 +1,6 @@
 import Glibc
 import StrataAppFuzzing
+import StrataFuzzing
 import Testing
 
 /// The app fuzzer's corpus (Tests/Fuzz/app-corpus): seeds and inputs that broke
@@ -14,25 +15,13 @@ struct AppFuzzCorpusTests {
         return String(here[..<here.firstRange(of: "/StrataTests/")!.lowerBound]) + "/Fuzz/app-corpus"
     }()
 
-    nonisolated static var inputs: [String] {
-        guard let dir = opendir(directory) else { return [] }
-        defer { closedir(dir) }
-        var names: [String] = []
-        while let entry = readdir(dir) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-            if !name.hasPrefix(".") { names.append(name) }
-        }
-        return names.sorted()
-    }
+    nonisolated static var inputs: [String] { FuzzCorpus.inputs(in: directory) }
 
     @Test("every app corpus input keeps the properties", arguments: AppFuzzCorpusTests.inputs)
     func replay(_ name: String) throws {
-        guard let f = fopen(Self.directory + "/" + name, "r") else { Issue.record("cannot read \(name)"); return }
-        defer { fclose(f) }
-        var bytes: [UInt8] = []
-        var c = fgetc(f)
-        while c != EOF { bytes.append(UInt8(c)); c = fgetc(f) }
-        #expect(throws: Never.self) { try AppFuzzer.run(bytes) }
+        guard let bytes = FuzzCorpus.bytes(of: Self.directory + "/" + name) else { Issue.record("cannot read \(name)"); return }
+        // Unoptimized, and maybe beside other work: five times the fuzzer's budget per step.
+        #expect(throws: Never.self) { try AppFuzzer.run(bytes, stepBudget: 5 * AppFuzzer.stepBudget) }
     }
 
     @Test("the corpus is there")
