@@ -134,7 +134,8 @@ public struct Font: Hashable, Sendable, CustomStringConvertible {
         let description = pango_font_description_new()!
         pango_font_description_set_family(description, family)
         // Absolute sizes: a point of the font is a unit of the layout, whatever the resolution.
-        pango_font_description_set_absolute_size(description, size * Double(strata_pango_scale))
+        // At least one Pango unit (1/1024 point): at 0 Pango's fontconfig glue asserts.
+        pango_font_description_set_absolute_size(description, max(1, size * Double(strata_pango_scale)))
         pango_font_description_set_weight(description, PangoWeight(rawValue: UInt32(weight.value)))
         pango_font_description_set_style(description, italic ? PANGO_STYLE_ITALIC : PANGO_STYLE_NORMAL)
         return description
