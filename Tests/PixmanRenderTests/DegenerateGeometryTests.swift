@@ -75,3 +75,31 @@ struct DegenerateGeometryTests {
         #expect(pixmanTransform(AffineTransform(a: .infinity, b: 0, c: 0, d: 1, tx: 0, ty: 0)) == nil)
     }
 }
+
+/// A layer that starts or stops clipping shows or hides what its sublayers draw
+/// outside its bounds: the damage pass repaints it (found by the fuzzer: a moved
+/// root turning `masksToBounds` on kept 1,248 stale pixels).
+@MainActor
+@Suite("Damage when clipping changes", .serialized)
+struct ClipDamageTests {
+    @Test("masksToBounds on and off on a moved layer: each damage-tracked frame equals a full repaint")
+    func togglingMasksToBounds() {
+        let (r, root, clock) = makeRenderer(width: 48, height: 48)
+        let holder = Layer()
+        Transaction.withoutActions {
+            holder.frame = Rect(x: 20, y: 10, width: 16, height: 16)
+            root.addSublayer(holder)
+        }
+        let wide = box(Rect(x: -20, y: -5, width: 60, height: 30), .blue, in: holder)
+        Transaction.flush()
+        _ = r.render(atTime: clock.now)
+        for clips in [true, false, true] {
+            Transaction.withoutActions { holder.masksToBounds = clips }
+            Transaction.flush()
+            let tracked = r.render(atTime: clock.now)
+            #expect(tracked == fresh(root, width: 48, height: 48), "masksToBounds \(clips)")
+            #expect(tracked.rgba8(x: 4, y: 12).b == (clips ? 0 : 255))   // outside the holder: shown only unclipped
+        }
+        _ = wide
+    }
+}

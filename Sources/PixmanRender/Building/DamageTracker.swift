@@ -43,6 +43,10 @@ final class DamageTracker {
         /// have left the tree (their changes reach no version here), so it is
         /// repainted every frame (found by the fuzzer).
         var transitionPass = 0
+        /// `masksToBounds`: turning it on or off shows or hides what the sublayers
+        /// draw outside the bounds, which no sublayer's own drawing records (found by
+        /// the fuzzer).
+        var clips = false
     }
 
     private struct Record {
@@ -300,6 +304,19 @@ final class DamageTracker {
         return true
     }
 
+    /// Everything the subtree under `id` drew at the last pass (unclipped), found
+    /// from the records without recursion.
+    private func subtreeBounds(_ id: ObjectIdentifier) -> Rect? {
+        var union: Rect?
+        var stack = [id]
+        while let next = stack.popLast() {
+            guard let r = records[next] else { continue }
+            if let b = r.drawing?.bounds { union = union.map { $0.union(b) } ?? b }
+            stack += r.children
+        }
+        return union
+    }
+
     /// A subtree gone from under `parent`: its old bounds are damaged and its records
     /// dropped (unless the layer has moved elsewhere and was seen there this pass).
     private func forget(_ id: ObjectIdentifier, parent: ObjectIdentifier?, into rects: inout [Rect]) {
@@ -330,6 +347,7 @@ final class DamageTracker {
         if drawing != old?.drawing {
             if let b = old?.drawing?.bounds { rects.append(b) }
             if let b = drawing?.bounds { rects.append(b) }
+            if let was = old?.drawing?.clips, let now = drawing?.clips, was != now, let b = subtreeBounds(id) { rects.append(b) }
         }
         records[id] = Record(inputs: inputs, subtreeVersion: layer.subtreeVersion, drawing: drawing, children: old?.children ?? [],
                              passedDown: old?.passedDown, seen: old?.seen ?? SeenSublayers())
@@ -362,7 +380,7 @@ final class DamageTracker {
         let animated = layer.hasAnimations || (p.modelMask.map { animatedLayers.contains(ObjectIdentifier($0)) } ?? false)
         let drawing = Drawing(bounds: bounds, transform: m, opacity: inputs.opacity * p.opacity, modelVersion: layer.modelVersion,
                               maskVersion: p.modelMask?.subtreeVersion ?? 0, time: animated ? time : 0,
-                              transitionPass: p.activeTransition == nil ? 0 : passes)
+                              transitionPass: p.activeTransition == nil ? 0 : passes, clips: p.masksToBounds)
         // Sublayers redraw when anything above them changed (their ancestry).
         var ancestry = Hasher()
         ancestry.combine(inputs.ancestry)
