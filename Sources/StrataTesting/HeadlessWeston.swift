@@ -72,15 +72,11 @@ public final class HeadlessWeston {
             ["setpriv", "--pdeathsig", "TERM", "--", "weston", "--backend=headless-backend.so", "--use-pixman", "--debug", "--idle-time=0",
              "--socket=\(socketName)", "--width=\(width)", "--height=\(height)", "--scale=\(max(1, scale))", "--config=\(iniPath)"],
             environment: ["XDG_RUNTIME_DIR": runtimeDirectory], directory: runtimeDirectory, logPath: logPath)
-        let socketPath = runtimeDirectory + "/" + socketName
-        let deadline = now() + timeout
-        while access(socketPath, F_OK) != 0 {
-            if let p = process, p.wait(timeout: 0) != nil {
-                process = nil
-                throw .notReady(tailOfLog())
-            }
-            guard now() < deadline else { stop(); throw .notReady("no socket after \(timeout) s; " + tailOfLog()) }
-            usleep(20_000)
+        do {
+            try waitForSocket(socketPath, of: process!, timeout: timeout, logPath: logPath)
+        } catch {
+            stop()
+            throw error
         }
         // The shell client starts after the socket appears; give it a moment to map the background.
         usleep(300_000)

@@ -19,15 +19,3 @@ struct SessionBus {
         process = nil
     }
 }
-
-/// Waits (at most `timeout` seconds) until `socketPath` exists; throws
-/// `.notReady` with the end of `logPath` when the process exits first or time
-/// runs out. The caller stops what it started.
-func waitForSocket(_ socketPath: String, of process: Subprocess, timeout: Double, logPath: String) throws(CompositorError) {
-    let deadline = now() + timeout
-    while access(socketPath, F_OK) != 0 {
-        if process.wait(timeout: 0) != nil { throw .notReady(tail(of: logPath)) }
-        guard now() < deadline else { throw .notReady("no socket after \(timeout) s; " + tail(of: logPath)) }
-        usleep(20_000)
-    }
-}

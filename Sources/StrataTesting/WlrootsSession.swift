@@ -27,24 +27,15 @@ struct WlrootsSession {
         let process = try Subprocess.spawn(Self.asUser(["env", "XDG_RUNTIME_DIR=\(runtimeDirectory)", "HOME=\(runtimeDirectory)",
                                                         "WLR_BACKENDS=headless", "WLR_RENDERER=pixman", "WLR_LIBINPUT_NO_DEVICES=1"] + command),
                                            environment: [:], directory: runtimeDirectory, logPath: logPath)
-        let deadline = now() + timeout
-        while true {
-            if let s = listDirectory(runtimeDirectory).first(where: { $0.hasPrefix("wayland-") && !$0.hasSuffix(".lock") }) {
-                socketName = s
-                break
+        // The compositor picks its socket's name (`wayland-N`).
+        do {
+            socketName = try waitForSocket(of: process, timeout: timeout, logPath: logPath) { [runtimeDirectory] in
+                listDirectory(runtimeDirectory).first { $0.hasPrefix("wayland-") && !$0.hasSuffix(".lock") }
             }
-            if process.wait(timeout: 0) != nil {
-                let log = tail(of: logPath)
-                removeTree(runtimeDirectory)
-                throw .notReady(log)
-            }
-            guard now() < deadline else {
-                process.terminate()
-                let log = tail(of: logPath)
-                removeTree(runtimeDirectory)
-                throw .notReady("no socket after \(timeout) s; " + log)
-            }
-            usleep(20_000)
+        } catch {
+            process.terminate()
+            removeTree(runtimeDirectory)
+            throw error
         }
         usleep(300_000)
         return process
