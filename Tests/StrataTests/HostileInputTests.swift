@@ -122,6 +122,25 @@ struct HostileViewInputTests {
         #expect(list.row(at: Point(x: 0, y: 50)) == 1)
     }
 
+    @Test("item 14: a list scaled down to nothing by its transform, or outside a window, makes no more cells than pixel rows can show (found by the app fuzzer)")
+    func listCellsBoundedByPixels() {
+        let f = ViewFixture(size: Size(width: 100, height: 72))
+        let rows = NumberedRows(100_000)
+        let list = ListView(frame: Rect(x: 0, y: 0, width: 100, height: 72))
+        list.rowHeight = 1
+        list.dataSource = rows
+        f.window.rootView.addSubview(list)
+        list.transform = AffineTransform(a: 1, b: 0, c: 0, d: 1e-9, tx: 0, ty: 0)
+        list.layoutIfNeeded()
+        Transaction.flush()
+        #expect(list.cellsMade <= 72 * 2 + 4, "cells made: \(list.cellsMade)")   // the window's pixel rows at scale ≤ 2
+        let loose = ListView(frame: Rect(x: 0, y: 0, width: 100, height: 1e6))
+        loose.rowHeight = 1
+        loose.dataSource = rows
+        loose.layoutIfNeeded()
+        #expect(loose.cellsMade <= Int(ListView.heightShownOutsideAWindow) + 4)
+    }
+
     @Test("item 7: 20,000 subviews added one by one keep their order and every layer below its view's")
     func manySubviews() {
         let f = ViewFixture()

@@ -142,9 +142,10 @@ public final class ListView: ScrollView {
     /// The shortest row: one point, a pixel or more at every scale. Shorter rows
     /// would make a cell per sub-pixel.
     public static let minimumRowHeight = 1.0
-    /// Outside a window a list makes cells for at most this much of its height
-    /// (the tallest output a compositor offers is smaller).
-    static let heightShownOutsideAWindow = 16_384.0
+    /// Outside a window nothing of a list is shown: it makes cells for at most
+    /// this much of its height (enough for code that reads cells before the list
+    /// is shown; 16,384 points of 1-point rows took seconds, found by the fuzzer).
+    static let heightShownOutsideAWindow = 1_024.0
     public var onSelectRow: ((ListView, Int) -> Void)?
     /// A row was swiped away: update the data and call ``deleteRows(at:animated:)``.
     public var onDeleteRow: ((ListView, Int) -> Void)?
@@ -218,7 +219,10 @@ public final class ListView: ScrollView {
         guard !shown.isNull, shown.minY.isFinite, shown.maxY.isFinite else { return 0..<0 }
         let rows = Double(numberOfRows)
         let first = min(rows, max(0, (shown.minY / rowHeight).rounded(.down) - 1))
-        let last = min(rows, max(first, (shown.maxY / rowHeight).rounded(.up) + 1))
+        // No more rows than the window has pixel rows (a list scaled down by its
+        // transform still shows at most one row per pixel; found by the app fuzzer).
+        let pixels = ((window?.size.height ?? Self.heightShownOutsideAWindow) * max(1, contentScaleFactor)).rounded(.up)
+        let last = min(rows, first + pixels + 2, max(first, (shown.maxY / rowHeight).rounded(.up) + 1))
         return Int(first)..<Int(last)
     }
 
