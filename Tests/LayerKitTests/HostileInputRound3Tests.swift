@@ -150,6 +150,8 @@ struct HostileInputRound3Tests {
         #expect(leaf.convertTime(100.0625, from: nil) == leaf.convertTime(100, from: nil) + 0.125)
         f.advance(0.2)
         #expect(leaf.presentation()?.opacity == 0.5)
+        Transaction.withoutActions { f.root.sublayers.forEach { $0.removeFromSuperlayer() } }   // (see versionWalkStopsEarly)
+        Transaction.flush()
     }
 
     @Test("item 5: the sublayers changes of one transaction share one snapshot of the layer (Core Animation's one per layer per transaction)")
@@ -200,6 +202,10 @@ struct HostileInputRound3Tests {
         Transaction.withoutActions { leaf.opacity = 0.25 }
         #expect(f.root.subtreeVersion != afterFirst)  // after another look it reaches the root again
         #expect(f.root.checkInvariants().isEmpty)
+        // A fixture's root outlives the test until its (main-actor) deinit runs, and
+        // every commit meanwhile walks the presented trees: leave none 20,000 deep.
+        Transaction.withoutActions { f.root.sublayers.forEach { $0.removeFromSuperlayer() } }
+        Transaction.flush()
     }
 
     @Test("item 7: a new leaf's insertion does not search above its parent (the cycle check answers at once)")

@@ -83,8 +83,9 @@ extension Layer {
     private func timingsFromRoot() -> [(beginTime: Double, speed: Double, timeOffset: Double)] {
         var timings: [(beginTime: Double, speed: Double, timeOffset: Double)] = []
         func note(_ l: Layer) {
-            let s = l.state
-            if s.beginTime != 0 || s.speed != 1 || s.timeOffset != 0 { timings.append((s.beginTime, s.speed, s.timeOffset)) }
+            // Field by field: a copy of the whole state per level would cost more than the walk.
+            let (begin, speed, offset) = (l.state.beginTime, l.state.speed, l.state.timeOffset)
+            if begin != 0 || speed != 1 || offset != 0 { timings.append((begin, speed, offset)) }
         }
         if modelLayer != nil {
             // A presentation copy's superlayer is a presentation of its model's superlayer.
@@ -105,8 +106,8 @@ extension Layer {
         var time = t
         var layer: Layer? = self
         while let l = layer {
-            let s = l.state
-            time = s.speed == 0 ? s.beginTime : (time - s.timeOffset) / s.speed + s.beginTime
+            let (begin, speed, offset) = (l.state.beginTime, l.state.speed, l.state.timeOffset)
+            time = speed == 0 ? begin : (time - offset) / speed + begin
             layer = l.superlayer
         }
         return time
