@@ -54,6 +54,7 @@ extension Layer {
     /// layer from the root down applies `(t − beginTime) · speed + timeOffset`.
     /// Iterative, as every tree walk is: no tree is too deep for it.
     func localTime(fromRoot t: Double) -> Double {
+        if hasNoTimingOnPath { return t }   // the common tree: nothing to convert, nothing built
         var time = t
         for timing in timingsFromRoot() {
             time = Self.localTime(fromParent: time, beginTime: timing.beginTime, speed: timing.speed, timeOffset: timing.timeOffset)
@@ -71,10 +72,31 @@ extension Layer {
     /// `localTime(fromRoot:)` as an affine map, local = scale · root + shift.
     var timeMapFromRoot: (scale: Double, shift: Double) {
         var map = (scale: 1.0, shift: 0.0)
+        if hasNoTimingOnPath { return map }
         for timing in timingsFromRoot() {
             map = (map.scale * timing.speed, (map.shift - timing.beginTime) * timing.speed + timing.timeOffset)
         }
         return map
+    }
+
+    /// True when neither this layer nor any superlayer has timing of its own: a
+    /// plain walk up, borrowing model layers' links, with nothing allocated.
+    private var hasNoTimingOnPath: Bool {
+        if modelLayer != nil {
+            var layer: Layer? = self
+            while let l = layer {
+                if l.state.beginTime != 0 || l.state.speed != 1 || l.state.timeOffset != 0 { return false }
+                layer = l.superlayer
+            }
+            return true
+        }
+        var layer: Unmanaged<Layer>? = Unmanaged.passUnretained(self)
+        while let l = layer {
+            let plain = Layer.borrowing(l) { $0.state.beginTime == 0 && $0.state.speed == 1 && $0.state.timeOffset == 0 }
+            if !plain { return false }
+            layer = Layer.borrowing(l) { $0.superlayerReference }
+        }
+        return true
     }
 
     /// The timings of this layer and its superlayers that are not the identity
