@@ -30,7 +30,7 @@ extension Layer {
             }
             guard var typed = checked(value, for: d) else { return reportType(key, d.valueType, value) }
             // The typed setters' rules, for the same property by name.
-            if Layer.unitIntervalKeys.contains(key), let fraction = typed as? Double { typed = min(1, max(0, fraction)) }
+            if Layer.unitIntervalKeys.contains(key), let fraction = typed as? Double { typed = Layer.unitInterval(fraction) }
             if Layer.nonNegativeKeys.contains(key), let length = typed as? Double, length < 0 {
                 return Diagnostics.report(.invalidValue(key: key, reason: "negative: \(length)"))
             }

@@ -237,7 +237,7 @@ open class Layer {
     /// values outside 0…1 are clamped; NaN and ±∞ are refused with a diagnostic.
     public var opacity: Double {
         get { state.opacity }
-        set { setState(.opacity, \.opacity, newValue.isFinite ? min(1, max(0, newValue)) : newValue) }
+        set { setState(.opacity, \.opacity, Layer.unitInterval(newValue)) }
     }
     /// Key `"hidden"`. Also runs `onOrderOut`/`onOrderIn` in a visible tree (rule A7).
     public var isHidden: Bool {
@@ -324,7 +324,7 @@ open class Layer {
     /// The shadow's opacity, clamped to 0…1 as ``opacity`` is.
     public var shadowOpacity: Double {
         get { state.shadowOpacity }
-        set { setState(.shadowOpacity, \.shadowOpacity, newValue.isFinite ? min(1, max(0, newValue)) : newValue) }
+        set { setState(.shadowOpacity, \.shadowOpacity, Layer.unitInterval(newValue)) }
     }
     /// Default (0, −3), as in Core Animation.
     public var shadowOffset: Size {
@@ -367,6 +367,9 @@ open class Layer {
     static let nonNegativeKeys: Set<String> = ["cornerRadius", "borderWidth", "shadowRadius", "lineWidth"]
     /// Fractions clamped to 0…1 (``opacity``, ``shadowOpacity``), by setter or by key.
     static let unitIntervalKeys: Set<String> = ["opacity", "shadowOpacity"]
+    /// The fractions' rule: clamped to 0…1; NaN and ±∞ pass, for the setter to refuse.
+    @inline(__always)
+    static func unitInterval(_ v: Double) -> Double { v.isFinite ? min(1, max(0, v)) : v }
 
     /// A length that cannot be negative (a corner radius, a border width, a shadow's
     /// blur): a negative value is refused with a diagnostic, as NaN and ±∞ are.

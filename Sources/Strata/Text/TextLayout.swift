@@ -91,9 +91,9 @@ final class TextLayout {
     /// points (nil: no limit) besides ``TextStyle/numberOfLines``.
     init(_ attributed: AttributedText, style: TextStyle, width: Double?, height: Double? = nil) {
         var attributed = attributed
-        if attributed.string.utf8.count > TextLayout.maximumBytes || attributed.string.utf8.contains(0)
-            || TextLayout.hasLongMarkRun(attributed.string) {
-            attributed = TextLayout.sanitized(attributed)
+        let longMarkRun = TextLayout.hasLongMarkRun(attributed.string)
+        if attributed.string.utf8.count > TextLayout.maximumBytes || attributed.string.utf8.contains(0) || longMarkRun {
+            attributed = TextLayout.sanitized(attributed, cappingMarks: longMarkRun)
         }
         text = attributed.string
         self.style = style
@@ -362,7 +362,7 @@ final class TextLayout {
 
     /// Text Pango can take: NUL characters (which end C strings) shown as U+FFFD,
     /// and at most ``maximumBytes`` bytes, cut at a character.
-    private static func sanitized(_ attributed: AttributedText) -> AttributedText {
+    private static func sanitized(_ attributed: AttributedText, cappingMarks: Bool) -> AttributedText {
         var string = attributed.string
         if string.utf8.count > maximumBytes {
             reportTextProblem("text of \(string.utf8.count) bytes is laid out up to its first \(maximumBytes)")
@@ -370,7 +370,8 @@ final class TextLayout {
             while end > string.startIndex, !string.unicodeScalars.indices.contains(end) { end = string.utf8.index(before: end) }
             string = String(string[..<end])
         }
-        if hasLongMarkRun(string) {
+        // (Cutting at the byte limit cannot make a run longer.)
+        if cappingMarks {
             reportTextProblem("more than \(longestMarkRun) combining marks on a character, or invisible format characters in a row; the rest are laid out as spaces")
             string = cappingMarkRuns(string)
         }

@@ -42,20 +42,13 @@ public final class Application: Responder {
 
     // MARK: Animation events outside the windows' frames
 
-    private var eventWakeUp: EventLoop.TimerToken?
+    private var eventWakeUp: MediaWakeUp?
 
     /// Animation events (delegate calls, completion blocks, removals) and media
     /// timers belong to the app, not to a surface: one wake-up delivers them when
     /// they fall due, so a window whose tree has none of them is not woken.
     private func scheduleEventWakeUp() {
-        guard let loop else { return }
-        if let eventWakeUp { loop.cancel(eventWakeUp) }
-        eventWakeUp = nil
-        let now = currentMediaTime()
-        let next = AnimationTimeline.nextEventTime(after: now)
-        guard next.isFinite else { return }
-        eventWakeUp = loop.schedule(at: MonotonicClock.now + max(0.001, next - now)) { [unowned self] in
-            eventWakeUp = nil
+        eventWakeUp?.schedule(atMediaTime: AnimationTimeline.nextEventTime(after: currentMediaTime())) { [unowned self] in
             AnimationTimeline.deliverDueEvents()
             scheduleEventWakeUp()
         }
@@ -76,6 +69,8 @@ public final class Application: Responder {
         self.display = display
         let loop = loop ?? EventLoop(connection: display.connection)
         self.loop = loop
+        eventWakeUp?.cancel()
+        eventWakeUp = MediaWakeUp(loop: loop)
         Transaction.endOfTurnScheduler = { body in loop.atEndOfTurn(body) }
         for seat in display.seats.values { seats.attach(seat, display: display) }
         display.onSeatAdded = { [unowned self, unowned display] in seats.attach($0, display: display) }
@@ -107,7 +102,7 @@ public final class Application: Responder {
     public func disconnect() {
         for window in windows { window.close() }
         seats = SeatRouter { [unowned self] in windows }
-        if let eventWakeUp { loop?.cancel(eventWakeUp) }
+        eventWakeUp?.cancel()
         eventWakeUp = nil
         display = nil
         loop = nil

@@ -13,13 +13,12 @@ import WaylandClient
 final class SurfaceFrameLoop {
     /// The root of the surface's layer tree.
     let root: Layer
-    private let loop: EventLoop?
     /// Also wake for animation events and media timers outside the tree (a bare
     /// `LayerWindow` is its own app; a `Window`'s app delivers those itself).
     private let deliversAllEvents: Bool
     /// Asks the surface for a frame.
     private let requestFrame: () -> Void
-    private var wakeUp: EventLoop.TimerToken?
+    private let wakeUp: MediaWakeUp
     /// The tree's subtree version the last frame drew.
     private var drawnVersion: UInt64 = 0
     /// Whether something in the tree moves, as of the last look (after each frame
@@ -28,7 +27,7 @@ final class SurfaceFrameLoop {
 
     init(root: Layer, loop: EventLoop?, deliversAllEvents: Bool, requestFrame: @escaping () -> Void) {
         self.root = root
-        self.loop = loop
+        wakeUp = MediaWakeUp(loop: loop)
         self.deliversAllEvents = deliversAllEvents
         self.requestFrame = requestFrame
     }
@@ -57,14 +56,8 @@ final class SurfaceFrameLoop {
         let now = currentMediaTime()
         let change = AnimationTimeline.nextChangeTime(after: now, under: root)
         isAnimating = change <= now
-        guard let loop else { return }
-        if let wakeUp { loop.cancel(wakeUp) }
-        wakeUp = nil
         let events = AnimationTimeline.nextEventTime(after: now, under: deliversAllEvents ? nil : root)
-        let next = min(change > now ? change : .infinity, events)
-        guard next.isFinite else { return }
-        wakeUp = loop.schedule(at: MonotonicClock.now + (next > now ? next - now : 0.001)) { [weak self] in
-            self?.wakeUp = nil
+        wakeUp.schedule(atMediaTime: min(change > now ? change : .infinity, events)) { [weak self] in
             AnimationTimeline.deliverDueEvents()
             self?.requestFrame()
             self?.scheduleWakeUp()
@@ -72,10 +65,7 @@ final class SurfaceFrameLoop {
     }
 
     /// Stops waking (the surface closes).
-    func cancel() {
-        if let wakeUp { loop?.cancel(wakeUp) }
-        wakeUp = nil
-    }
+    func cancel() { wakeUp.cancel() }
 
     /// The media time a frame aimed at CLOCK_MONOTONIC time `t` shows. On the
     /// system clock that is `t` itself — when the frame should reach the screen.

@@ -64,22 +64,20 @@ open class WaylandProxy {
             return WaylandTraffic.misuse("\(Self.interfaceName) request \(opcode) needs version \(since), object has \(version); not sent")
         }
         WaylandTraffic.record(.request, proxy: self, opcode: opcode)
-        owner.makeRoom(forArguments: args.count)
+        owner.willSend(arguments: args.count)
         args.withUnsafeMutableBufferPointer { buffer in
             _ = wl_proxy_marshal_array_flags(proxy, opcode, nil, version, destroying ? UInt32(WL_MARSHAL_FLAG_DESTROY) : 0, buffer.baseAddress)
         }
         if destroying { isDestroyed = true }
-        owner.noteOutgoing()
     }
 
     /// Sends a request that creates an object; returns the new proxy.
     func marshalConstructor(opcode: UInt32, args: inout [wl_argument], interface: UnsafePointer<wl_interface>, version: UInt32) -> OpaquePointer {
         WaylandTraffic.record(.request, proxy: self, opcode: opcode)
-        owner.makeRoom(forArguments: args.count)
+        owner.willSend(arguments: args.count)
         let created = args.withUnsafeMutableBufferPointer { buffer in
             wl_proxy_marshal_array_flags(proxy, opcode, interface, version, 0, buffer.baseAddress)
         }
-        owner.noteOutgoing()
         // libwayland returns NULL only when it cannot allocate; nothing sensible can follow.
         guard let created else { fatalError("wl_proxy_marshal_array_flags could not create a \(String(cString: interface.pointee.name))") }
         return created
@@ -105,12 +103,6 @@ public final class DisplayHandle {
     /// flushes them at the end of its turn (each connection its own).
     var flushScheduler: (@MainActor () -> Void)?
 
-    func noteOutgoing() {
-        guard !needsFlush else { return }
-        needsFlush = true
-        flushScheduler?()
-    }
-
     init(_ display: OpaquePointer) { self.display = display }
     isolated deinit { wl_display_disconnect(display) }
 
@@ -119,7 +111,13 @@ public final class DisplayHandle {
     /// compositor had hung up. So every kilobyte or so of requests is flushed here
     /// first, waiting (up to `stallTimeout`) while the socket is full: a
     /// compositor that is only slow or stopped for a while loses nothing.
-    func makeRoom(forArguments count: Int) {
+    ///
+    /// Also schedules the end-of-turn flush of the loop driving this connection.
+    func willSend(arguments count: Int) {
+        if !needsFlush {
+            needsFlush = true
+            flushScheduler?()
+        }
         queued += 8 + 4 * count
         guard queued > 1024, !stalled else { return }
         let deadline = MonotonicClock.now + stallTimeout
