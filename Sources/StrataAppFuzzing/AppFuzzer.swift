@@ -121,9 +121,9 @@ public enum AppFuzzer {
                 case 1: driver.drag(from: a, to: b, steps: 1 + Int(input.byte() % 8), clock: clock)
                 case 2: driver.touchDown(1, at: a); driver.touchMove(1, to: b); driver.touchUp(1)
                 case 3: driver.scroll(dx: input.number(), dy: input.number())
-                // A key event per character, and a field holding up to the 200 KB a
-                // layout takes lays its text out again per key: 16 keys a step.
-                default: driver.type(String(input.text(16).prefix(16)))
+                // A key event per Unicode scalar (a character may carry hundreds
+                // of marks), each laying out a field's window again: 16 keys a step.
+                default: driver.type(String(String.UnicodeScalarView(input.text(16).unicodeScalars.prefix(16))))
                 }
             case 9:
                 let step = [0, 1.0 / 60, 0.1, 0.5, 2, 1e6][input.index(6)]

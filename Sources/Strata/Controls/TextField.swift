@@ -55,7 +55,12 @@ public final class TextField: Control, TextInputClient {
     public private(set) var markedText: String?
 
 
-    private var displayLayout: TextLayout?
+    /// The laid-out text (or the window of it around the caret), made again when the text changes.
+    private var shown: ShownText?
+    /// Where the window last shown starts, and the caret's distance from the text's left edge there:
+    /// a new window keeps the caret where it was on screen.
+    private var shownStart = 0
+    private var caretScreenX = 0.0
     private var placeholderLayout: TextLayout?
     private var scrollX = 0.0
     private let caret = View(frame: .zero)
@@ -221,18 +226,14 @@ public final class TextField: Control, TextInputClient {
 
     var caretRectInWindow: Rect? {
         guard isFirstResponder else { return nil }
-        let offset = displayOffset(selection.upperBound) + (markedText?.utf8.count ?? 0)
-        let r = layoutOfText.caretRect(atByte: offset)
+        let text = shownText
+        let r = text.layout.caretRect(atByte: text.caretOffset(movingEnd))
         let o = textOrigin
         return convert(Rect(x: o.x + r.minX, y: o.y + r.minY, width: 1, height: r.height > 0 ? r.height : font.lineHeight), to: nil)
     }
 
     /// The nearest caret position at or after an offset.
-    private func snapUp(_ offset: Int) -> Int {
-        let clamped = min(max(0, offset), storage.utf8.count)
-        let down = snap(clamped)
-        return down == clamped ? down : boundary(after: down) ?? storage.utf8.count
-    }
+    private func snapUp(_ offset: Int) -> Int { storage.characterOffset(atOrAfter: offset) }
 
     // MARK: The one place text changes by the user
 
@@ -255,40 +256,26 @@ public final class TextField: Control, TextInputClient {
 
     // MARK: Layout of the shown text
 
-    /// What is shown: the text (or bullets), with the marked text at the caret.
-    private var displayString: String {
-        let shown = isSecureTextEntry ? String(repeating: "•", count: storage.count) : storage
-        guard let marked = markedText else { return shown }
-        let at = displayOffset(selection.lowerBound)
-        let bytes = Array(shown.utf8)
-        return String(decoding: bytes[..<at] + Array(marked.utf8) + bytes[at...], as: UTF8.self)
-    }
+    /// The end of the selection that moves (the caret when nothing is selected):
+    /// the field scrolls to keep it in view.
+    private var movingEnd: Int { selection.lowerBound == anchor ? selection.upperBound : selection.lowerBound }
 
-    /// A text offset's place in the shown string (bullets are 3 bytes a character).
-    private func displayOffset(_ offset: Int) -> Int {
-        guard isSecureTextEntry else { return offset }
-        return String(decoding: storage.utf8.prefix(offset), as: UTF8.self).count * 3
-    }
-
-    /// The text offset of a place in the shown string (the marked text counts as the caret).
-    private func storageOffset(_ display: Int) -> Int {
-        var d = display
-        if let marked = markedText {
-            let at = displayOffset(selection.lowerBound)
-            if d >= at + marked.utf8.count { d -= marked.utf8.count } else if d > at { d = at }
-        }
-        guard isSecureTextEntry else { return min(d, storage.utf8.count) }
-        let characters = d / 3
-        return storage.prefix(characters).utf8.count
-    }
-
-    private var layoutOfText: TextLayout {
-        if let displayLayout { return displayLayout }
-        let style = TextStyle(font: font, color: textColor, alignment: .left, lineBreakMode: .byClipping, numberOfLines: 1)
-        let made = TextLayout(AttributedText(displayString), style: style, width: nil)
-        displayLayout = made
+    /// The text laid out around the caret (all of it unless it is long).
+    private var shownText: ShownText {
+        let range = ShownText.range(of: storage, caret: movingEnd, keeping: shownStart)
+        if let shown, shown.range == range { return shown }
+        let made = ShownText(text: storage, range: range, marked: markedText, at: selection.lowerBound, secure: isSecureTextEntry, style: textStyle)
+        shown = made
+        shownStart = range.lowerBound
         return made
     }
+
+    private var textStyle: TextStyle {
+        TextStyle(font: font, color: textColor, alignment: .left, lineBreakMode: .byClipping, numberOfLines: 1)
+    }
+
+    /// The part of the text laid out now (UTF-8 offsets; for tests).
+    var shownRange: Range<Int> { shownText.range }
 
     /// The area text is drawn in.
     private var textRect: Rect {
@@ -297,7 +284,7 @@ public final class TextField: Control, TextInputClient {
 
     /// Where the layout's origin goes: aligned in the text rect, scrolled to keep the caret in view.
     private var textOrigin: Point {
-        let layout = layoutOfText
+        let layout = shownText.layout
         let r = textRect
         let height = layout.lines.first?.rect.height ?? font.lineHeight
         var x = r.minX
@@ -317,20 +304,28 @@ public final class TextField: Control, TextInputClient {
     }
 
     private func textChanged() {
-        displayLayout = nil
+        shown = nil
         setNeedsDisplay()
         scrollToCaret()
         updateCaret(restartBlink: true)
     }
 
     private func scrollToCaret() {
-        let layout = layoutOfText
+        let previousStart = shownStart
+        let text = shownText
+        let layout = text.layout
         let r = textRect
-        guard layout.size.width > r.width else { scrollX = 0; return }
-        let caretX = layout.caretRect(atByte: displayOffset(selection.upperBound) + (markedText?.utf8.count ?? 0)).minX
-        if caretX - scrollX < 0 { scrollX = caretX }
-        if caretX - scrollX > r.width { scrollX = caretX - r.width }
-        scrollX = min(max(0, scrollX), layout.size.width - r.width + 1)
+        let caretX = layout.caretRect(atByte: text.caretOffset(movingEnd)).minX
+        // A new window of a long text: the caret stays where it was on screen.
+        if text.range.lowerBound != previousStart { scrollX = caretX - caretScreenX }
+        if layout.size.width > r.width {
+            if caretX - scrollX < 0 { scrollX = caretX }
+            if caretX - scrollX > r.width { scrollX = caretX - r.width }
+            scrollX = min(max(0, scrollX), layout.size.width - r.width + 1)
+        } else {
+            scrollX = 0
+        }
+        caretScreenX = caretX - scrollX
     }
 
     override func boundsSizeDidChange() {
@@ -350,15 +345,16 @@ public final class TextField: Control, TextInputClient {
             }
             placeholderLayout?.draw(at: Point(x: textRect.minX, y: origin.y), color: .placeholderText, in: context)
         } else {
-            let layout = layoutOfText
+            let text = shownText
+            let layout = text.layout
             if isFirstResponder, !selection.isEmpty {
-                for r in layout.selectionRects(from: displayOffset(selection.lowerBound), to: displayOffset(selection.upperBound)) {
+                for r in layout.selectionRects(from: text.layoutOffset(selection.lowerBound), to: text.layoutOffset(selection.upperBound)) {
                     context.fill(r.offsetBy(dx: origin.x, dy: origin.y), color: tintColor.withAlpha(0.25))
                 }
             }
             layout.draw(at: origin, color: isEnabled ? textColor : textColor.withAlpha(0.45), in: context)
             if let marked = markedText {
-                let at = displayOffset(selection.lowerBound)
+                let at = text.layoutOffset(selection.lowerBound)
                 for r in layout.selectionRects(from: at, to: at + marked.utf8.count) {
                     context.fill(Rect(x: origin.x + r.minX, y: origin.y + r.maxY - 1.5, width: r.width, height: 1), color: textColor)
                 }
@@ -377,9 +373,8 @@ public final class TextField: Control, TextInputClient {
             blinkTimer = nil
             return
         }
-        let layout = layoutOfText
-        let offset = displayOffset(selection.upperBound) + (markedText?.utf8.count ?? 0)
-        let rect = layout.caretRect(atByte: offset)
+        let text = shownText
+        let rect = text.layout.caretRect(atByte: text.caretOffset(movingEnd))
         let origin = textOrigin
         let height = rect.height > 0 ? rect.height : font.lineHeight
         View.performWithoutAnimation {
@@ -447,11 +442,12 @@ public final class TextField: Control, TextInputClient {
 
     private func offset(at point: Point) -> Int {
         let origin = textOrigin
-        let layout = layoutOfText
+        let text = shownText
+        let layout = text.layout
         let (byte, trailing) = layout.index(at: Point(x: point.x - origin.x, y: layout.size.height / 2))
-        var display = byte
-        if trailing > 0 { display = layout.boundaries().cursor.first { $0 > byte } ?? layout.text.utf8.count }
-        return snap(storageOffset(display))
+        var shownOffset = byte
+        if trailing > 0 { shownOffset = layout.boundaries().cursor.first { $0 > byte } ?? layout.text.utf8.count }
+        return snap(text.textOffset(shownOffset))
     }
 
     public override func beginTracking(_ touch: Touch, with event: Strata.Event?) -> Bool {
@@ -568,7 +564,7 @@ public final class TextField: Control, TextInputClient {
         } else if isSecureTextEntry {
             to = (direction < 0 ? boundary(before: from) : boundary(after: from)) ?? from
         } else {
-            to = snap(layoutOfText.visualMove(fromByte: from, direction: direction))
+            to = snap(ShownText.visualMove(in: storage, from: from, direction: direction, style: textStyle))
         }
         moveTo(to, extend: extend, from: from)
     }
@@ -584,54 +580,47 @@ public final class TextField: Control, TextInputClient {
 
     // MARK: Boundaries (grapheme clusters and words, by Unicode's rules through Pango)
 
-    /// The text's boundaries, made again only when the text changed.
-    private var plainBoundaries: (cursor: [Int], wordStarts: Set<Int>, wordEnds: Set<Int>) {
-        if let cached = boundaryCache, cached.text == storage { return cached.boundaries }
-        let made = TextLayout(AttributedText(storage), style: TextStyle(font: font, color: textColor, numberOfLines: 1), width: nil).boundaries()
-        boundaryCache = (storage, made)
-        return made
+    /// Where words start and end in the text around an offset (all of a short
+    /// text; a window of a long one), made again when the text or window changes.
+    private func words(around offset: Int) -> (range: Range<Int>, starts: Set<Int>, ends: Set<Int>) {
+        let cached = wordCache?.text == storage ? wordCache?.words : nil
+        let range = ShownText.range(of: storage, caret: offset, keeping: cached?.range.lowerBound)
+        if let cached, cached.range == range { return cached }
+        let u = storage.utf8
+        let part = String(Substring(u[u.index(u.startIndex, offsetBy: range.lowerBound)..<u.index(u.startIndex, offsetBy: range.upperBound)]))
+        let found = TextLayout(AttributedText(part), style: TextStyle(font: font, color: textColor, numberOfLines: 1), width: nil).boundaries()
+        let words = (range, Set(found.wordStarts.map { $0 + range.lowerBound }), Set(found.wordEnds.map { $0 + range.lowerBound }))
+        wordCache = (storage, words)
+        return words
     }
-    private var boundaryCache: (text: String, boundaries: (cursor: [Int], wordStarts: Set<Int>, wordEnds: Set<Int>))?
+    private var wordCache: (text: String, words: (range: Range<Int>, starts: Set<Int>, ends: Set<Int>))?
 
     /// The nearest caret position at or before an offset.
-    private func snap(_ offset: Int) -> Int {
-        let clamped = min(max(0, offset), storage.utf8.count)
-        var index = storage.utf8.index(storage.utf8.startIndex, offsetBy: clamped)
-        while index != storage.startIndex, !storage.indices.contains(index), index != storage.endIndex {
-            index = storage.utf8.index(before: index)
-        }
-        return storage.utf8.distance(from: storage.utf8.startIndex, to: index)
-    }
+    private func snap(_ offset: Int) -> Int { storage.characterOffset(atOrBefore: offset) }
 
-    private func boundary(before offset: Int) -> Int? {
-        guard offset > 0 else { return nil }
-        let index = storage.utf8.index(storage.utf8.startIndex, offsetBy: offset)
-        return storage.utf8.distance(from: storage.utf8.startIndex, to: storage.index(before: index))
-    }
+    private func boundary(before offset: Int) -> Int? { storage.characterOffset(before: offset) }
 
-    private func boundary(after offset: Int) -> Int? {
-        guard offset < storage.utf8.count else { return nil }
-        let index = storage.utf8.index(storage.utf8.startIndex, offsetBy: offset)
-        return storage.utf8.distance(from: storage.utf8.startIndex, to: storage.index(after: index))
-    }
+    private func boundary(after offset: Int) -> Int? { storage.characterOffset(after: offset) }
 
     private func previousWordStart(before offset: Int) -> Int {
         guard !isSecureTextEntry else { return 0 }
-        return plainBoundaries.wordStarts.filter { $0 < offset }.max() ?? 0
+        let w = words(around: offset)
+        return w.starts.filter { $0 < offset }.max() ?? (offset > w.range.lowerBound ? w.range.lowerBound : 0)
     }
 
     private func nextWordEnd(after offset: Int) -> Int {
         guard !isSecureTextEntry else { return storage.utf8.count }
-        return plainBoundaries.wordEnds.filter { $0 > offset }.min() ?? storage.utf8.count
+        let w = words(around: offset)
+        return w.ends.filter { $0 > offset }.min() ?? (offset < w.range.upperBound ? w.range.upperBound : storage.utf8.count)
     }
 
     /// The word around an offset (or the gap between words, as a double click there selects).
     private func wordRange(around offset: Int) -> Range<Int> {
         guard !isSecureTextEntry else { return 0..<storage.utf8.count }
-        let b = plainBoundaries
-        let edges = b.wordStarts.union(b.wordEnds).union([0, storage.utf8.count])
-        let start = edges.filter { $0 <= offset }.max() ?? 0
-        let end = edges.filter { $0 > offset }.min() ?? storage.utf8.count
+        let w = words(around: offset)
+        let edges = w.starts.union(w.ends).union([w.range.lowerBound, w.range.upperBound])
+        let start = edges.filter { $0 <= offset }.max() ?? w.range.lowerBound
+        let end = edges.filter { $0 > offset }.min() ?? w.range.upperBound
         return start..<max(start, end)
     }
 }

@@ -25,6 +25,12 @@ extension TextLayout {
                 var masks: [(color: Color, glyphs: [pixman_glyph_t])] = []
                 var colored: [(OpaquePointer, Int32, Int32)] = []
                 let phases = Double(GlyphRasterizer.subpixelPhases)
+                // Only glyphs that can touch the target: pixman's glyph compositing
+                // works in 16-bit extents, and a line 33,000 pixels long (a field's
+                // few thousand characters) drew nothing at all.
+                let reach = 4 * (faces.map { $0.size * scale }.max() ?? 0)
+                let visibleX = -reach...(Double(pixman_image_get_width(target)) + reach)
+                let visibleY = -reach...(Double(pixman_image_get_height(target)) + reach)
                 for g in glyphs {
                     let glyphColor = g.color ?? color
                     let point = Point(x: origin.x + g.x, y: origin.y + g.y)
@@ -35,7 +41,7 @@ extension TextLayout {
                     }
                     let device = point.applying(transform)
                     let quarters = (device.x * phases).rounded()
-                    guard abs(quarters) < 1e9, abs(device.y) < 1e9 else { continue }
+                    guard visibleX.contains(device.x), visibleY.contains(device.y) else { continue }
                     let x = Int32((quarters / phases).rounded(.down))
                     let phase = Int(quarters) - Int(x) * GlyphRasterizer.subpixelPhases
                     let y = Int32(device.y.rounded())
