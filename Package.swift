@@ -29,7 +29,9 @@ let package = Package(
 
         // Typed protocol bindings (generated), connection, shm buffers, windows, frame pacing.
         .target(name: "WaylandClient", dependencies: ["CWayland", "CWaylandCursor", "CPixman", "CXKBCommon", "CShims"]),
-        .testTarget(name: "LayerKitTests", dependencies: ["LayerKit"]),
+        // Each test in a LayerContext of its own (a Swift Testing trait).
+        .target(name: "LayerKitTesting", dependencies: ["LayerKit"]),
+        .testTarget(name: "LayerKitTests", dependencies: ["LayerKit", "LayerKitTesting"]),
 
         // Examples: each opens with one line saying what it shows.
         .executableTarget(name: "strata-demo", dependencies: ["Strata", "StrataTesting", "WaylandClient"], path: "Examples/StrataDemo"),
@@ -37,16 +39,16 @@ let package = Package(
 
         // Renders LayerKit trees with pixman; PNG through libpng.
         .target(name: "PixmanRender", dependencies: ["LayerKit", "CPixman", "CPNG"]),
-        .testTarget(name: "PixmanRenderTests", dependencies: ["PixmanRender", "LayerKit", "CPixman", "StrataFuzzing"]),
+        .testTarget(name: "PixmanRenderTests", dependencies: ["PixmanRender", "LayerKit", "LayerKitTesting", "CPixman", "StrataFuzzing"]),
 
         // The app toolkit: views, animation blocks, layout, windows and the application.
         .target(name: "Strata", dependencies: ["LayerKit", "WaylandClient", "PixmanRender", "CPango", "CPixman"]),
 
-        .testTarget(name: "StrataTests", dependencies: ["Strata", "StrataTesting", "PixmanRender", "WaylandClient", "CPango", "StrataAppFuzzing"]),
+        .testTarget(name: "StrataTests", dependencies: ["Strata", "StrataTesting", "LayerKitTesting", "PixmanRender", "WaylandClient", "CPango", "StrataAppFuzzing"]),
 
         // Compositor-integration kit: headless compositors, capture, compare, frame statistics.
         .target(name: "StrataTesting", dependencies: ["Strata", "WaylandClient", "PixmanRender", "CShims"]),
-        .testTarget(name: "WaylandClientTests", dependencies: ["WaylandClient", "StrataTesting", "PixmanRender", "Strata", "CPixman"]),
+        .testTarget(name: "WaylandClientTests", dependencies: ["WaylandClient", "StrataTesting", "LayerKitTesting", "PixmanRender", "Strata", "CPixman"]),
 
         .executableTarget(name: "seed-listings", dependencies: ["LayerKit", "PixmanRender"], path: "Examples/SeedListings"),
         .executableTarget(name: "layer-snapshot", dependencies: ["LayerKit", "PixmanRender"], path: "Examples/LayerSnapshot"),

@@ -1,5 +1,6 @@
 @testable import LayerKit
 import Testing
+import LayerKitTesting
 
 /// A delegate that answers from a table and logs what it was asked, with the
 /// model value at the time of asking.
@@ -26,7 +27,7 @@ final class DefaultActionLayer: Layer {
 /// The action search and when actions run (rules A1–A9). Expected behaviour is
 /// Core Animation's, as described in the seed documents.
 @MainActor
-@Suite("Actions and the action search (A1–A9)", .serialized)
+@Suite("Actions and the action search (A1–A9)", .serialized, .isolatedLayerContext)
 struct ActionSearchTests {
     @Test("rule A1: every animation is an action; running one adds a copy to the layer")
     func ruleA1AnimationIsAnAction() {
@@ -293,7 +294,7 @@ struct ActionSearchTests {
 
 /// The style dictionary as default values (`CALayer.style`).
 @MainActor
-@Suite("Style defaults", .serialized)
+@Suite("Style defaults", .serialized, .isolatedLayerContext)
 struct StyleDefaultTests {
     @Test("style supplies values for properties not set explicitly, nested styles too")
     func styleSuppliesDefaults() {

@@ -1,11 +1,12 @@
 @testable import LayerKit
 import Testing
 import Glibc
+import LayerKitTesting
 
 /// Keyframes, groups, transitions, springs and the media-timing model (rules
 /// E6, E7, E9, K1–K5, G1, G2), checked at exact times on a ManualMediaClock.
 @MainActor
-@Suite("Animation engine (E6–E9, K, G, springs)", .serialized)
+@Suite("Animation engine (E6–E9, K, G, springs)", .serialized, .isolatedLayerContext)
 struct AnimationEngineTests {
     func add(_ a: Animation, to layer: Layer, key: String = "a") {
         layer.add(a, forKey: key)

@@ -1,9 +1,10 @@
 @testable import LayerKit
 import Testing
+import LayerKitTesting
 
 /// Bad input: each case has a documented outcome, none crashes or corrupts the tree.
 @MainActor
-@Suite("Bad input", .serialized)
+@Suite("Bad input", .serialized, .isolatedLayerContext)
 struct BadInputTests {
     @Test("non-finite geometry is refused with a diagnostic; the property keeps its value")
     func nonFiniteGeometry() {
@@ -151,7 +152,7 @@ struct BadInputTests {
 
 /// The action trace: why something did or did not animate.
 @MainActor
-@Suite("Action trace", .serialized)
+@Suite("Action trace", .serialized, .isolatedLayerContext)
 struct ActionTraceTests {
     @Test("each outcome is reported with the step that answered")
     func outcomes() {

@@ -1,9 +1,10 @@
 @testable import LayerKit
 import Testing
+import LayerKitTesting
 
 /// Gaps an outside conformance suite found, each pinned by its rule.
 @MainActor
-@Suite("Conformance")
+@Suite("Conformance", .isolatedLayerContext)
 struct ConformanceTests {
     @Test("rule T2: a nested transaction that has not set a completion block reads its enclosing one's")
     func nestedReadsCompletionBlock() {

@@ -1,9 +1,10 @@
 @testable import LayerKit
 import Testing
+import LayerKitTesting
 
 /// Explicit animations (rules E1–E5, E8, E11), on a ManualMediaClock.
 @MainActor
-@Suite("Explicit animations (E1–E5, E8, E11)", .serialized)
+@Suite("Explicit animations (E1–E5, E8, E11)", .serialized, .isolatedLayerContext)
 struct ExplicitAnimationTests {
     /// Adds a linear 1 s animation of `keyPath` and commits, so it begins at t = 100.
     func addLinear(_ layer: Layer, _ keyPath: String, from: Any? = nil, to: Any? = nil, by: Any? = nil,

@@ -1,10 +1,11 @@
 @testable import LayerKit
 import Testing
 import Glibc
+import LayerKitTesting
 
 /// Layer geometry and defaults (rules L1–L4), and the value types under them.
 @MainActor
-@Suite("Geometry and defaults (L1–L4)", .serialized)
+@Suite("Geometry and defaults (L1–L4)", .serialized, .isolatedLayerContext)
 struct GeometryTests {
     @Test("rule L1: a new layer has Core Animation's defaults")
     func ruleL1LayerDefaults() {
@@ -165,7 +166,7 @@ struct GeometryTests {
 /// Timing functions (rule E10) against an independent evaluation.
 /// Layout and display before a frame: done where marked, wherever the mark was made.
 @MainActor
-@Suite("Layout and display passes", .serialized)
+@Suite("Layout and display passes", .serialized, .isolatedLayerContext)
 struct LayoutDisplayPassTests {
     final class Counter: LayerDelegate {
         var layouts: [String] = [], displays: [String] = []
@@ -204,7 +205,7 @@ struct LayoutDisplayPassTests {
     }
 }
 
-@Suite("Timing functions (E10)")
+@Suite("Timing functions (E10)", .isolatedLayerContext)
 struct TimingFunctionTests {
     /// The curve's y at x, by bisection on the parameter to full double precision.
     static func reference(_ c: [Double], _ x: Double) -> Double {

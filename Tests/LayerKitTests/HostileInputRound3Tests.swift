@@ -1,10 +1,11 @@
 @testable import LayerKit
 import Testing
+import LayerKitTesting
 
 /// Issue 30 (hostile input, round 3): what a fuzzer held outside the project and
 /// probes from an outside package found in LayerKit, each pinned.
 @MainActor
-@Suite("Hostile input, round 3", .serialized)
+@Suite("Hostile input, round 3", .serialized, .isolatedLayerContext)
 struct HostileInputRound3Tests {
     @Test("item 2: opacity and shadowOpacity set by key are clamped to 0…1 as their setters clamp, for every numeric type")
     func keyPathWritesFollowTheSettersRules() {

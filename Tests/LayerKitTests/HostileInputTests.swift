@@ -4,7 +4,7 @@ import Testing
 /// Defects found by probing the public API as a careless program would (issue:
 /// hostile input); each pinned with the documented outcome.
 @MainActor
-@Suite("Hostile input")
+@Suite("Hostile input", .isolatedLayerContext)
 struct HostileInputTests {
     func recordingDiagnostics(_ body: () -> Void) -> [LayerKitDiagnostic] {
         var seen: [LayerKitDiagnostic] = []
@@ -297,6 +297,7 @@ extension HostileInputTests {
 }
 
 import Dispatch
+import LayerKitTesting
 
 extension HostileInputTests {
     @Test("a Path shared between threads: concurrent additions and flattenings lose nothing")

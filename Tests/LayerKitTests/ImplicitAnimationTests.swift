@@ -1,9 +1,10 @@
 @testable import LayerKit
 import Testing
+import LayerKitTesting
 
 /// Implicit animations (rules B1–B6), checked on a ManualMediaClock.
 @MainActor
-@Suite("Implicit animations (B1–B6)", .serialized)
+@Suite("Implicit animations (B1–B6)", .serialized, .isolatedLayerContext)
 struct ImplicitAnimationTests {
     @Test("rule B1: a change animates from the old presentation value over 0.25 s on the default curve")
     func ruleB1ImplicitBasicAnimation() throws {
@@ -162,7 +163,7 @@ struct ImplicitAnimationTests {
 
 /// Transactions (rules T1–T5).
 @MainActor
-@Suite("Transactions (T1–T5)", .serialized)
+@Suite("Transactions (T1–T5)", .serialized, .isolatedLayerContext)
 struct TransactionTests {
     @Test("rule T1: a change with no transaction open starts one committed at the end of the run-loop turn")
     func ruleT1ImplicitTransaction() throws {

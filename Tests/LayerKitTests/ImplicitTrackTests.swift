@@ -1,10 +1,11 @@
 @testable import LayerKit
 import Testing
+import LayerKitTesting
 
 /// The implicit animation of a standard property kept as its typed track until
 /// someone asks for the object (issue 13, S4): the same animation either way.
 @MainActor
-@Suite("Implicit animations kept as tracks (B1, B2, B4)", .serialized)
+@Suite("Implicit animations kept as tracks (B1, B2, B4)", .serialized, .isolatedLayerContext)
 struct ImplicitTrackTests {
     @Test("rule B1: a change adds a track, not an object; asked for, it is the BasicAnimation the search makes, stamped by the commit, and shows the same")
     func ruleB1TrackUntilAsked() throws {

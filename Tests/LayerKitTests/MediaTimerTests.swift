@@ -1,9 +1,10 @@
 @testable import LayerKit
 import Testing
+import LayerKitTesting
 
 /// Timers on the media clock: exact on a ManualMediaClock, in time order with animation events.
 @MainActor
-@Suite("Media timers")
+@Suite("Media timers", .isolatedLayerContext)
 struct MediaTimerTests {
     @Test("timers run once, at their time, in time order, when the clock passes it")
     func order() {

@@ -1,11 +1,12 @@
 @testable import LayerKit
 import Testing
+import LayerKitTesting
 
 /// The seed documents' own listings, translated to LayerKit ("Changing a
 /// Layer's Default Behavior", listings 6-1 and 6-2; the actions-dictionary
 /// listing for `sublayers`; the CAShapeLayer snippet).
 @MainActor
-@Suite("Seed listings", .serialized)
+@Suite("Seed listings", .serialized, .isolatedLayerContext)
 struct SeedListingTests {
     /// Listing 6-1: a delegate that swaps new contents in with a push transition.
     final class PushContentsDelegate: LayerDelegate {

@@ -1,10 +1,11 @@
 @testable import LayerKit
 import Testing
+import LayerKitTesting
 
 /// A layer keeps its sublayers' subtree versions side by side, so a renderer finds
 /// which of thousands of siblings changed without reading each one.
 @MainActor
-@Suite("Sublayer versions", .serialized)
+@Suite("Sublayer versions", .serialized, .isolatedLayerContext)
 struct SublayerVersionTests {
     @Test("the versions stay in step through inserts, removals, replacements, moves and changes below; changedSublayers names exactly what changed")
     func inStep() {

@@ -1,11 +1,12 @@
 @testable import LayerKit
 import Testing
+import LayerKitTesting
 
 /// Typed evaluation (`TypedTrack`) is a faster way to the same values: every
 /// scenario here runs twice, with typed tracks and through the general path,
 /// and the presentations must be identical.
 @MainActor
-@Suite("Typed evaluation", .serialized)
+@Suite("Typed evaluation", .serialized, .isolatedLayerContext)
 struct TypedEvaluationTests {
     /// Key paths with a value of their type and a second one.
     static let cases: [(String, Any, Any)] = [

@@ -1,11 +1,12 @@
 import LayerKit
 @testable import PixmanRender
 import Testing
+import LayerKitTesting
 
 /// Frames drawn in bands on several threads (issue 5, item 4): the bands split
 /// the damage evenly, and the pixels never depend on how many there are.
 @MainActor
-@Suite("Parallel bands", .serialized)
+@Suite("Parallel bands", .serialized, .isolatedLayerContext)
 struct BandTests {
     /// Renders the same tree with one thread and in `bands` bands, and compares.
     func expectSameInBands(_ root: Layer, width: Int, height: Int, bands: Int = 6, time: Double = 100,

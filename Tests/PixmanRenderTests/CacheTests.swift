@@ -1,11 +1,12 @@
 import LayerKit
 @testable import PixmanRender
 import Testing
+import LayerKitTesting
 
 /// Masks kept between frames (issue 5, item 5): reused while their geometry holds,
 /// made anew when it changes, within a byte budget.
 @MainActor
-@Suite("Mask caches", .serialized)
+@Suite("Mask caches", .serialized, .isolatedLayerContext)
 struct CacheTests {
     @Test("a shadow that stays put or moves by whole pixels reuses its mask; a new shape or blur makes a new one")
     func shadowMasks() {

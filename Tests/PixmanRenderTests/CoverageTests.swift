@@ -3,10 +3,11 @@ import Glibc
 import LayerKit
 @testable import PixmanRender
 import Testing
+import LayerKitTesting
 
 /// The coverage fast paths: convex outlines swept along their sides, and upright
 /// rectangles filled at their exact coverage instead of rasterized.
-@Suite("Coverage")
+@Suite("Coverage", .isolatedLayerContext)
 struct CoverageTests {
     /// The a8 coverage of `traps` over `width × height`, as bytes.
     func coverage(_ traps: [pixman_trapezoid_t], width: Int = 64, height: Int = 64) -> [UInt8] {

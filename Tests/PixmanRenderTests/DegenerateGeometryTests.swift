@@ -2,12 +2,13 @@ import LayerKit
 @testable import PixmanRender
 import CPixman
 import Testing
+import LayerKitTesting
 
 /// Geometry whose maps to pixman's 16.16 fixed point are enormous, infinite or
 /// not numbers (issue 30, items 1 and 3): every conversion is held in range, a map
 /// that cannot be sampled draws nothing, and what is drawable still is.
 @MainActor
-@Suite("Degenerate geometry reaches pixman in range", .serialized)
+@Suite("Degenerate geometry reaches pixman in range", .serialized, .isolatedLayerContext)
 struct DegenerateGeometryTests {
     @Test("contents in a 1e-13-point frame 1e19 points down draw nothing and do not trap")
     func contentsInAVanishingFarFrame() {
@@ -80,7 +81,7 @@ struct DegenerateGeometryTests {
 /// outside its bounds: the damage pass repaints it (found by the fuzzer: a moved
 /// root turning `masksToBounds` on kept 1,248 stale pixels).
 @MainActor
-@Suite("Damage when clipping changes", .serialized)
+@Suite("Damage when clipping changes", .serialized, .isolatedLayerContext)
 struct ClipDamageTests {
     @Test("masksToBounds on and off on a moved layer: each damage-tracked frame equals a full repaint")
     func togglingMasksToBounds() {

@@ -2,13 +2,14 @@ import LayerKit
 import StrataFuzzing
 import Testing
 import Glibc
+import LayerKitTesting
 
 /// The fuzzer's corpus (Tests/Fuzz/corpus): inputs that broke the engine or the
 /// renderer once, and seeds. Each runs as a program over the public API, without
 /// the fuzzer, and must keep every property (no crash, finite presentation
 /// values, damage-tracked frames equal to full repaints).
 @MainActor
-@Suite("Fuzz corpus", .serialized)
+@Suite("Fuzz corpus", .serialized, .isolatedLayerContext)
 struct FuzzCorpusTests {
     nonisolated static let directory: String = {
         let here = String(#filePath)

@@ -2,13 +2,14 @@ import Glibc
 import LayerKit
 @testable import PixmanRender
 import Testing
+import LayerKitTesting
 
 /// Composite scenes compared with committed golden PNGs (beside this file, in
 /// `Golden/`), within 2/255 per channel. On a mismatch the actual image and a
 /// difference image are written to `/tmp/strata-golden/` and the failure says
 /// so. `RECORD_SNAPSHOTS=1 swift test` records new baselines (and fails, saying so).
 @MainActor
-@Suite("Golden images", .serialized)
+@Suite("Golden images", .serialized, .isolatedLayerContext)
 struct GoldenImageTests {
     static let directory = String(#filePath).split(separator: "/").dropLast().joined(separator: "/")
     static let golden = "/" + directory + "/Golden"

@@ -3,6 +3,7 @@ import LayerKit
 import CPixman
 import Glibc
 import Testing
+import LayerKitTesting
 
 /// A clean world with a ManualMediaClock at t = 100 and an offscreen renderer.
 @MainActor
@@ -58,7 +59,7 @@ func near(_ a: (r: UInt8, g: UInt8, b: UInt8, a: UInt8), _ b: (Int, Int, Int, In
 /// Pixels drawn by the offscreen renderer against independently computed
 /// expectations (rules R1–R5).
 @MainActor
-@Suite("Offscreen rendering (R1–R5)", .serialized)
+@Suite("Offscreen rendering (R1–R5)", .serialized, .isolatedLayerContext)
 struct RendererTests {
     @Test("rule R1: a layer's background fills its frame exactly")
     func ruleR1SolidBackground() {
@@ -280,7 +281,7 @@ struct RendererTests {
 
 /// Transitions drawn between the old and the new state (rule G2).
 @MainActor
-@Suite("Transitions on screen (G2)", .serialized)
+@Suite("Transitions on screen (G2)", .serialized, .isolatedLayerContext)
 struct TransitionRenderingTests {
     /// Listing 6-1's delegate, with a type of our choosing.
     final class ContentsTransitionDelegate: LayerDelegate {
@@ -358,7 +359,7 @@ struct TransitionRenderingTests {
 
 /// Shadows, mask layers and polygon fills.
 @MainActor
-@Suite("Shadows and masks", .serialized)
+@Suite("Shadows and masks", .serialized, .isolatedLayerContext)
 struct ShadowAndMaskTests {
     @Test("a shadow falls off smoothly and symmetrically, offset by shadowOffset, under the layer")
     func shadowFalloff() {
@@ -442,7 +443,7 @@ struct ShadowAndMaskTests {
 
 /// ShapeLayer fills and strokes.
 @MainActor
-@Suite("Shape layers", .serialized)
+@Suite("Shape layers", .serialized, .isolatedLayerContext)
 struct ShapeLayerTests {
     func shape(_ configure: (ShapeLayer) -> Void) -> RenderedImage {
         let (r, root, _) = makeRenderer(width: 100, height: 100)
@@ -500,7 +501,7 @@ struct ShapeLayerTests {
 
 /// Damage tracking: what a frame repaints, and that repainting only that is exact.
 @MainActor
-@Suite("Damage tracking", .serialized)
+@Suite("Damage tracking", .serialized, .isolatedLayerContext)
 struct DamageTests {
     func area(_ rects: [Rect]) -> Double { rects.reduce(0) { $0 + $1.width * $1.height } }
 
@@ -890,7 +891,7 @@ struct SeededRandom {
 
 /// Perspective and back faces (rule R1 with 3D transforms).
 @MainActor
-@Suite("Perspective", .serialized)
+@Suite("Perspective", .serialized, .isolatedLayerContext)
 struct PerspectiveTests {
     /// A 100×100 white layer in the middle of a 200×200 image, its parent giving perspective.
     func scene(turn: Double, doubleSided: Bool = true) -> RenderedImage {
@@ -962,7 +963,7 @@ struct PerspectiveTests {
 
 /// Layers that draw themselves: `setNeedsDisplay()`, `display()`, `draw(in:)`.
 @MainActor
-@Suite("Custom drawing", .serialized)
+@Suite("Custom drawing", .serialized, .isolatedLayerContext)
 struct CustomDrawingTests {
     final class Dial: Layer {
         var draws = 0
@@ -1026,7 +1027,7 @@ struct CustomDrawingTests {
 
 /// Limits: caches stay bounded, deep nesting stays safe.
 @MainActor
-@Suite("Renderer limits", .serialized)
+@Suite("Renderer limits", .serialized, .isolatedLayerContext)
 struct RendererLimitTests {
     @Test("the contents cache stays within its byte limit, dropping the least recently used")
     func contentsCacheBound() throws {
@@ -1061,7 +1062,7 @@ struct RendererLimitTests {
 /// projective sampling keeps w positive where the layer is, whatever its sign at
 /// the device origin (a layer at −72° about y used to come out a quarter bright).
 @MainActor
-@Suite("Perspective sampling")
+@Suite("Perspective sampling", .isolatedLayerContext)
 struct PerspectiveSamplingTests {
     @Test("rule R1: a layer turned ±72° about y in perspective is opaque where it covers")
     func steepTurnsBothWays() {
@@ -1081,7 +1082,7 @@ struct PerspectiveSamplingTests {
 }
 
 @MainActor
-@Suite("Offscreen renderer size")
+@Suite("Offscreen renderer size", .isolatedLayerContext)
 struct OffscreenSizeTests {
     @Test("a renderer asked for more than it supports says so and stays within its pixel budget")
     func hugeRenderer() {
@@ -1114,7 +1115,7 @@ extension PerspectiveTests {
 }
 
 @MainActor
-@Suite("Huge shapes")
+@Suite("Huge shapes", .isolatedLayerContext)
 struct HugeShapeTests {
     /// A 200×200 render of a filled circle of `radius` whose edge crosses the
     /// target's middle column: centred `radius − 100` to the left of it.

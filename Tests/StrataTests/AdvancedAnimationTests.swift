@@ -1,10 +1,11 @@
 @testable import Strata
 import PixmanRender
 import Testing
+import LayerKitTesting
 
 /// Keyframe blocks, view transitions and the property animator, at exact times.
 @MainActor
-@Suite("Keyframes, transitions and property animators")
+@Suite("Keyframes, transitions and property animators", .isolatedLayerContext)
 struct AdvancedAnimationTests {
     // MARK: Keyframes
 

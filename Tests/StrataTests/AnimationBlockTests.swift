@@ -1,10 +1,11 @@
 @testable import Strata
 import Glibc
 import Testing
+import LayerKitTesting
 
 /// `View.animate` in all its forms (rules V3–V8), checked at exact media times.
 @MainActor
-@Suite("Animation blocks")
+@Suite("Animation blocks", .isolatedLayerContext)
 struct AnimationBlockTests {
     @Test("rule V3: inside a block, view changes animate with the block's duration and the default curve")
     func blockAnimates() {

@@ -2,13 +2,14 @@ import Glibc
 import StrataAppFuzzing
 import StrataFuzzing
 import Testing
+import LayerKitTesting
 
 /// The app fuzzer's corpus (Tests/Fuzz/app-corpus): seeds and inputs that broke
 /// the toolkit once. Each runs as an app program over the public API, without
 /// the fuzzer, and must keep every property (no crash, finite presentation
 /// frames, a consistent tree, each step within its time budget).
 @MainActor
-@Suite("App fuzz corpus", .serialized)
+@Suite("App fuzz corpus", .serialized, .isolatedLayerContext)
 struct AppFuzzCorpusTests {
     nonisolated static let directory: String = {
         let here = String(#filePath)

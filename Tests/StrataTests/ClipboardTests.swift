@@ -7,7 +7,7 @@ import WaylandClient
 /// Copy and paste: pipes read and written without blocking, bounded; the
 /// pasteboard offscreen and through a real compositor's selection.
 @MainActor
-@Suite("Clipboard", .serialized)
+@Suite("Clipboard", .serialized, .usesApplication)
 struct ClipboardTests {
     static func contents(of path: String) -> String {
         let fd = open(path, O_RDONLY)

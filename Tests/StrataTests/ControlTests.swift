@@ -1,6 +1,7 @@
 @testable import Strata
 import StrataTesting
 import Testing
+import LayerKitTesting
 
 /// Keysyms the tests press.
 enum Keysym {
@@ -11,7 +12,7 @@ enum Keysym {
 }
 
 @MainActor
-@Suite("Controls (rule H6)", .serialized)
+@Suite("Controls (rule H6)", .serialized, .isolatedLayerContext)
 struct ControlTests {
     /// A control in a window, a driver, and a log of the events it sent.
     func setUp<C: Control>(_ control: C) -> (ViewFixture, InputDriver, C, () -> [String]) {

@@ -2,11 +2,12 @@ import Testing
 import WaylandClient
 @testable import Strata
 @testable import StrataTesting
+import LayerKitTesting
 
 /// Drag and drop: items and their MIME forms, drop targets, drags within a
 /// window offscreen (through `InputDriver`), and across clients on mutter.
 @MainActor
-@Suite("Drag and drop", .serialized)
+@Suite("Drag and drop", .serialized, .isolatedLayerContext)
 struct DragAndDropTests {
     @Test("files travel as a text/uri-list of percent-encoded file URLs; a list from another app is read back to local paths")
     func uriLists() {

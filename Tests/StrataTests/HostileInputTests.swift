@@ -1,10 +1,11 @@
 @testable import Strata
 import Testing
+import LayerKitTesting
 
 /// Issue 30 (hostile input, round 3): what probes from an outside package and an
 /// app-layer fuzzer found in the toolkit, each pinned.
 @MainActor
-@Suite("Hostile input in views, round 3", .serialized)
+@Suite("Hostile input in views, round 3", .serialized, .isolatedLayerContext)
 struct HostileViewInputTests {
     @Test("item 3: a label, an image view and a button 1e15 points away snapshot without trapping; what is in view still draws")
     func farAwayTextAndImages() {

@@ -1,9 +1,10 @@
 @testable import Strata
 import Testing
+import LayerKitTesting
 
 /// layoutSubviews, autoresizing, sizing and stack views.
 @MainActor
-@Suite("Layout")
+@Suite("Layout", .isolatedLayerContext)
 struct LayoutTests {
     final class CountingView: View {
         var layouts: [Size] = []

@@ -2,12 +2,13 @@
 import StrataTesting
 import Testing
 import WaylandClient
+import LayerKitTesting
 
 /// A text field holding far more than it shows lays out only a window of the
 /// text around the caret (``ShownText``), and still edits, moves, selects and
 /// draws as it does with a short text.
 @MainActor
-@Suite("TextField with a long text", .serialized)
+@Suite("TextField with a long text", .serialized, .isolatedLayerContext)
 struct LongTextFieldTests {
     /// 210,000 bytes of numbered words ("w00000 w00001 …"), so any place can be named.
     static let words = (0..<30_000).map { "w" + String(100_000 + $0).dropFirst() }
@@ -145,7 +146,7 @@ struct LongTextFieldTests {
 /// them: its glyph compositing works in 16-bit extents, and a line more than
 /// 32,767 pixels long drew nothing at all.
 @MainActor
-@Suite("Very long lines")
+@Suite("Very long lines", .isolatedLayerContext)
 struct VeryLongLineTests {
     @Test("a field's line of 5,000 characters, 75,000 pixels long, draws the part the field shows")
     func longLine() {
@@ -160,7 +161,7 @@ struct VeryLongLineTests {
 
 /// Where a text field's window falls.
 @MainActor
-@Suite("ShownText windows")
+@Suite("ShownText windows", .isolatedLayerContext)
 struct ShownTextWindowTests {
     @Test("a short text is laid out whole")
     func shortText() {

@@ -1,9 +1,10 @@
 @testable import Strata
 import Testing
+import LayerKitTesting
 
 /// The README's small app, as written there, driven on a manual clock.
 @MainActor
-@Suite("README example")
+@Suite("README example", .isolatedLayerContext)
 struct ReadmeExampleTests {
     @Test("the README's app: a spring, then a flip in the completion, all offscreen")
     func readmeApp() {

@@ -3,6 +3,7 @@ import Glibc
 import WaylandClient
 import StrataTesting
 import Testing
+import LayerKitTesting
 
 /// A data source of numbered rows.
 @MainActor
@@ -18,7 +19,7 @@ final class NumberedRows: ListDataSource {
 }
 
 @MainActor
-@Suite("ScrollView and ListView", .serialized)
+@Suite("ScrollView and ListView", .serialized, .isolatedLayerContext)
 struct ScrollViewTests {
     func scrollView(_ f: ViewFixture) -> ScrollView {
         let scroll = ScrollView(frame: Rect(x: 0, y: 0, width: 200, height: 200))
@@ -250,7 +251,7 @@ struct ScrollViewTests {
 
 /// Motion driven by media timers (deceleration, caret blinking) on a real compositor.
 @MainActor
-@Suite("ScrollView on a compositor", .serialized)
+@Suite("ScrollView on a compositor", .serialized, .usesApplication)
 struct ScrollViewOnWestonTests {
     @Test("a fling keeps frames coming on weston until the list comes to rest (timers due while frames are made are not lost)")
     func flingOnWeston() throws {

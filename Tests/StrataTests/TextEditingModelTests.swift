@@ -1,9 +1,10 @@
 @testable import Strata
 import Testing
+import LayerKitTesting
 
 /// The text field's editing model as a value: edits, typing grouped into one
 /// undo step, undo and redo keeping only what each edit changed (issue 30, item 9).
-@Suite("Text editing model")
+@Suite("Text editing model", .isolatedLayerContext)
 struct TextEditingModelTests {
     @Test("consecutive typing at the caret is one undo step; a move of the caret starts the next")
     func typingIsOneStep() {

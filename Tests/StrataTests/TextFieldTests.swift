@@ -2,9 +2,10 @@
 import StrataTesting
 import Testing
 import WaylandClient
+import LayerKitTesting
 
 @MainActor
-@Suite("TextField", .serialized)
+@Suite("TextField", .serialized, .isolatedLayerContext)
 struct TextFieldTests {
     func setUp(_ text: String = "") -> (ViewFixture, InputDriver, TextField, () -> [String]) {
         let f = ViewFixture()
@@ -222,7 +223,7 @@ struct TextFieldTests {
 /// Controls driven by a real seat: keys from a virtual keyboard (wtype) and the
 /// selection of another client (wl-copy) on sway.
 @MainActor
-@Suite("Controls with real input", .serialized)
+@Suite("Controls with real input", .serialized, .usesApplication)
 struct ControlsOnSwayTests {
     @Test("type into a text field with a virtual keyboard, paste invalid UTF-8 from wl-copy, toggle a switch and step a slider by keys")
     func controlsOnSway() throws {
@@ -282,7 +283,7 @@ struct ControlsOnSwayTests {
 /// An input method (a client of input-method-v2) composing into a text field
 /// through the compositor's text-input-v3, on sway.
 @MainActor
-@Suite("Input methods", .serialized)
+@Suite("Input methods", .serialized, .usesApplication)
 struct InputMethodTests {
     @Test("text-input-v3 end to end: a field with the focus enables it; an input method's preedit shows marked, its commit is inserted")
     func inputMethodOnSway() throws {

@@ -2,6 +2,7 @@
 import CPango
 import PixmanRender
 import Testing
+import LayerKitTesting
 
 /// The metrics a font file declares, read with FreeType (not through Pango).
 struct FontFileMetrics {
@@ -69,7 +70,7 @@ func differingPixels(_ a: RenderedImage, _ b: RenderedImage, tolerance: Int = 0)
 }
 
 @MainActor
-@Suite(.serialized)
+@Suite(.serialized, .isolatedLayerContext)
 struct TextTests {
     let mono = Font(name: "DejaVu Sans Mono", size: 20)!
     /// One character's advance in DejaVu Sans Mono at 20 points, from the file.

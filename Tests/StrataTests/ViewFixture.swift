@@ -7,7 +7,8 @@ import Testing
 /// A clean world for one view test: a `ManualMediaClock` at t = 100, no open
 /// transactions (implicit ones commit only at `flush()`), diagnostics recorded,
 /// and a window shown with no compositor (offscreen, rule W3), so its tree is
-/// presented (rule B5).
+/// presented (rule B5). In a suite with `.isolatedLayerContext` all of it is the
+/// test's own; on the app's context it starts the app disconnected.
 @MainActor
 final class ViewFixture {
     let clock = ManualMediaClock(now: 100)
@@ -15,7 +16,7 @@ final class ViewFixture {
     private(set) var diagnostics: [LayerKitDiagnostic] = []
 
     init(size: Size = Size(width: 400, height: 300)) {
-        Application.shared.disconnect()
+        if LayerContext.current === LayerContext.main { Application.shared.disconnect() }
         Transaction.reset()
         AnimationTimeline.reset()
         AnimationBlock.stack = []

@@ -1,9 +1,10 @@
 @testable import Strata
 import Testing
+import LayerKitTesting
 
 /// Views and their backing layers (rules V1, V2), geometry, the view tree and its hooks.
 @MainActor
-@Suite("Views")
+@Suite("Views", .isolatedLayerContext)
 struct ViewTests {
     final class ShapeView: View {
         override class var layerClass: Layer.Type { ShapeLayer.self }

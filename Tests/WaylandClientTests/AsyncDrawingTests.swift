@@ -7,7 +7,7 @@ extension Integration {
 /// Frames drawn off the main thread: results come back through the connection,
 /// and the window keeps handling events while a frame is being drawn.
 @MainActor
-@Suite("Drawing off the main thread", .serialized)
+@Suite("Drawing off the main thread", .serialized, .usesApplication)
 struct AsyncDrawingTests {
     @MainActor final class Log<T> { var items: [T] = [] }
 

@@ -7,7 +7,7 @@ import CPixman
 extension Integration {
 /// The compositor abstraction and the capability probe, on real compositors.
 @MainActor
-@Suite("Compositors and their capabilities", .serialized)
+@Suite("Compositors and their capabilities", .serialized, .usesApplication)
 struct CompositorTests {
     @Test("weston and sway behind one Compositor protocol; each reports what it offers")
     func capabilities() throws {

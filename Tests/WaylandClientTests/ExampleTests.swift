@@ -6,7 +6,7 @@ import Testing
 extension Integration {
 /// The examples run for real against a headless weston.
 @MainActor
-@Suite("Examples", .serialized)
+@Suite("Examples", .serialized, .usesApplication)
 struct ExampleTests {
     @Test("rounded-rects animates in a blocking EventLoop.run() and stops from a main-actor task")
     func roundedRects() throws {

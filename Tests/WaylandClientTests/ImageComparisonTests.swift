@@ -2,10 +2,11 @@ import Glibc
 import PixmanRender
 import StrataTesting
 import Testing
+import LayerKitTesting
 
 /// Comparing captures with references: tolerance, region, allowed differing
 /// pixels, the pictures written on a mismatch, and recording references.
-@Suite("Image comparison")
+@Suite("Image comparison", .isolatedLayerContext)
 struct ImageComparisonTests {
     func image(_ w: Int, _ h: Int, _ word: UInt32, patch: (x: Int, y: Int, word: UInt32)? = nil) -> RenderedImage {
         var pixels = [UInt32](repeating: word, count: w * h)

@@ -7,7 +7,7 @@ import WaylandClient
 extension Integration {
 /// A layer tree in a real window on headless weston (issue: PixmanRender glue).
 @MainActor
-@Suite("Layer trees in windows", .serialized)
+@Suite("Layer trees in windows", .serialized, .usesApplication)
 struct LayerWindowTests {
     func buildScene(in root: Layer) {
         Transaction.withoutActions {

@@ -2,10 +2,11 @@
 import PixmanRender
 import StrataTesting
 import Testing
+import LayerKitTesting
 
 /// The pacing report's statistics, JSON and plot, from frames made up here.
 @MainActor
-@Suite("Pacing reports")
+@Suite("Pacing reports", .isolatedLayerContext)
 struct PacingReportTests {
     /// Frames 16 ms apart (every fifth 33 ms), each committed 2 ms after its
     /// callback and presented 10 ms after its commit.

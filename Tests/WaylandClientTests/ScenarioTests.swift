@@ -2,9 +2,10 @@ import Glibc
 import PixmanRender
 import StrataTesting
 import Testing
+import LayerKitTesting
 
 /// The scenario language: parsing, and malformed scripts with their line and column.
-@Suite("Scenario scripts")
+@Suite("Scenario scripts", .isolatedLayerContext)
 struct ScenarioParserTests {
     @Test("every command parses; comments, blank lines, quotes and colours")
     func parses() throws {
@@ -75,7 +76,7 @@ struct ScenarioParserTests {
 extension Integration {
 /// Scenarios run against real compositors, and the command line that runs them.
 @MainActor
-@Suite("Scenarios on compositors", .serialized)
+@Suite("Scenarios on compositors", .serialized, .usesApplication)
 struct ScenarioRunnerTests {
     let passing = """
         window "scenario" 320x240 #3366cc

@@ -6,7 +6,7 @@ extension Integration {
 /// The same client against sway 1.7 (wlroots), headless: what weston 10 cannot
 /// show — server-side decorations, a seat — and late buffer releases.
 @MainActor
-@Suite("WaylandClient on headless sway", .serialized)
+@Suite("WaylandClient on headless sway", .serialized, .usesApplication)
 struct SwayTests {
     @Test("sway offers a seat and server-side decorations, and the window takes them")
     func decorationsAndSeat() throws {

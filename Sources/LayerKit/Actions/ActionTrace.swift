@@ -74,8 +74,12 @@ public enum ActionTrace {
         }
     }
 
-    /// Receives every entry while set. Off (nil) by default; costs nothing then.
-    @exclusivity(unchecked) public static var sink: (@MainActor (Entry) -> Void)?
+    /// Receives every entry of the current context while set
+    /// (``LayerContext/actionTraceSink``). Off (nil) by default; costs nothing then.
+    public static var sink: (@MainActor (Entry) -> Void)? {
+        get { LayerContext.current.actionTraceSink }
+        set { LayerContext.current.actionTraceSink = newValue }
+    }
 
     /// Runs `body` and returns the entries it produced.
     public static func recording(_ body: () throws -> Void) rethrows -> [Entry] {
@@ -88,7 +92,7 @@ public enum ActionTrace {
     }
 
     static func record(_ layer: Layer, _ key: String, _ step: Step, _ outcome: Outcome) {
-        guard let sink else { return }
+        guard let sink = layer.context.actionTraceSink else { return }
         let name = layer.name.map { "Layer '\($0)'" } ?? "\(type(of: layer))@\(ObjectIdentifier(layer).hashValue & 0xffff)"
         sink(Entry(layerName: name, key: key, step: step, outcome: outcome))
     }

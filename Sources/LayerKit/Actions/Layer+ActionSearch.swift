@@ -70,8 +70,8 @@ extension Layer {
         if key == "sublayers" {
             let fade = Transition()
             fade.type = .fade
-            fade.duration = Transaction.animationDuration
-            fade.timingFunction = Transaction.animationTimingFunction ?? .default
+            fade.duration = context.implicitDuration
+            fade.timingFunction = context.implicitTimingFunction ?? .default
             return fade
         }
         guard let property = type(of: self).propertyDescriptors[key], property.isImplicitlyAnimatable else { return nil }
@@ -81,8 +81,8 @@ extension Layer {
         } else {
             animation.fromValue = presentationValue(forKeyPath: key)
         }
-        animation.duration = Transaction.animationDuration
-        animation.timingFunction = Transaction.animationTimingFunction ?? .default
+        animation.duration = context.implicitDuration
+        animation.timingFunction = context.implicitTimingFunction ?? .default
         animation.isImplicit = true
         return animation
     }
@@ -136,7 +136,7 @@ extension Layer {
         }
         if !styledKeys.isEmpty || !style.isEmpty { markExplicit(key) }
         guard changed else { return }
-        Transaction.ensureOpen()
+        Transaction.ensureOpen(in: context)
         var action: (any Action)?, implicitStart: SlotValue?
         switch actionToRun(forKey: key, typed: typed) {
         case .action(let a)?: action = a
@@ -193,7 +193,7 @@ extension Layer {
     /// The same, for a change whose values the setter has (`typed`): then the
     /// implicit animation of a standard property is made as its typed track.
     func actionToRun(forKey key: String, typed: TypedChange?) -> ActionToRun? {
-        if Transaction.disableActions {
+        if context.actionsDisabled {
             ActionTrace.record(self, key, .none, .actionsDisabled)
             return nil
         }

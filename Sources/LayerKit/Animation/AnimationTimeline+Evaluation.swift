@@ -15,9 +15,6 @@
 /// transitions, …) get the state of a full presentation copy, as
 /// ``Layer/presentationState(atTime:)`` gives them.
 extension AnimationTimeline {
-    /// What each layer in `layers` shows as of the last ``evaluate(atTime:)``, same order.
-    static var shownStates: [LayerState] = []
-    static var evaluations: [Evaluation] = []
 
     /// A layer's part of the pass, as of its model version `version`.
     struct Evaluation {
@@ -48,10 +45,11 @@ extension AnimationTimeline {
     /// Read the results with ``withShownStates(_:)``; they are the values
     /// ``Layer/presentationState(atTime:)`` returns for the same time.
     public static func evaluate(atTime time: Double) {
-        makeShownStates()
-        layers.withUnsafeBufferPointer { layers in
-            evaluations.withUnsafeMutableBufferPointer { evaluations in
-                shownStates.withUnsafeMutableBufferPointer { states in
+        let t = LayerContext.current.timeline
+        makeShownStates(in: t)
+        t.layers.withUnsafeBufferPointer { layers in
+            t.evaluations.withUnsafeMutableBufferPointer { evaluations in
+                t.shownStates.withUnsafeMutableBufferPointer { states in
                     // Siblings share their superlayer's time: worked out once for a run of them.
                     var parentTime = (layer: UnsafeMutableRawPointer?.none, time: time)
                     for i in layers.indices {
@@ -64,8 +62,10 @@ extension AnimationTimeline {
 
     /// The layer at `index` has new tracks (added, removed, committed, retimed) or
     /// another superlayer (its time comes from elsewhere): its record is made again.
-    static func evaluationIsStale(at index: Int) {
-        if index < evaluations.count { evaluations[index].version = 0 }
+    static func evaluationIsStale(_ layer: Layer) {
+        let index = layer.timelineIndex
+        let t = layer.context.timeline
+        if index >= 0, index < t.evaluations.count { t.evaluations[index].version = 0 }
     }
 
     /// Calls `body` with the states the last ``evaluate(atTime:)`` computed, one
@@ -73,7 +73,7 @@ extension AnimationTimeline {
     /// rules: the buffer is valid only inside `body`, which must not add or remove
     /// animations). Read in place: a state is not copied.
     public static func withShownStates<R>(_ body: (UnsafeBufferPointer<LayerState>) throws -> R) rethrows -> R {
-        try shownStates.withUnsafeBufferPointer(body)
+        try LayerContext.current.timeline.shownStates.withUnsafeBufferPointer(body)
     }
 
     @inline(__always)
@@ -118,33 +118,33 @@ extension AnimationTimeline {
     /// The places of layers that got animations since the last pass, made by the
     /// pass (not when an animation is added: thousands of implicit changes in one
     /// transaction should not pay for states nobody has read yet).
-    private static func makeShownStates() {
-        let missing = layers.count - shownStates.count
+    private static func makeShownStates(in t: State) {
+        let missing = t.layers.count - t.shownStates.count
         guard missing > 0 else { return }
-        shownStates.append(contentsOf: repeatElement(LayerState(), count: missing))
-        evaluations.append(contentsOf: repeatElement(Evaluation(), count: missing))
+        t.shownStates.append(contentsOf: repeatElement(LayerState(), count: missing))
+        t.evaluations.append(contentsOf: repeatElement(Evaluation(), count: missing))
     }
 
     /// The layer at `i` left `layers`, and the last one took its place.
-    static func removeShownState(at i: Int, layerCount: Int) {
-        let count = shownStates.count
+    static func removeShownState(at i: Int, layerCount: Int, in t: State) {
+        let count = t.shownStates.count
         guard i < count else { return }
         if count == layerCount {
-            shownStates.swapAt(i, count - 1)
-            evaluations.swapAt(i, count - 1)
-            shownStates.removeLast()
-            evaluations.removeLast().free()
+            t.shownStates.swapAt(i, count - 1)
+            t.evaluations.swapAt(i, count - 1)
+            t.shownStates.removeLast()
+            t.evaluations.removeLast().free()
         } else {
             // The layer moved here has no place yet: this one is made again for it.
-            evaluations[i].free()
-            evaluations[i] = Evaluation()
+            t.evaluations[i].free()
+            t.evaluations[i] = Evaluation()
         }
     }
 
-    static func removeAllShownStates() {
-        shownStates.removeAll()
-        for e in evaluations { e.free() }
-        evaluations.removeAll()
+    static func removeAllShownStates(in t: State) {
+        t.shownStates.removeAll()
+        for e in t.evaluations { e.free() }
+        t.evaluations.removeAll()
     }
 }
 

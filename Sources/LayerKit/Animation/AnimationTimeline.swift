@@ -7,89 +7,100 @@
 /// whenever it is advanced; on the system clock a window's frame does.
 @MainActor
 public enum AnimationTimeline {
-    /// Layers with animations, in the order they got their first one (each knows its
-    /// place: `Layer.timelineIndex`). Not retained: a layer leaves in its deinit.
-    /// An array, walked in that order, so a pass over thousands of layers reads
-    /// memory roughly in the order it was allocated in.
-    @exclusivity(unchecked) static var layers: [Unmanaged<Layer>] = []
-    @exclusivity(unchecked) private static var mutations = 0
-    /// Nothing falls due before this root time, as long as `quietStamp` still
-    /// matches: lets a frame skip scanning every animation when nothing is due.
-    private static var quietUntil = -Double.infinity
-    private static var quietStamp = (mutations: -1, commits: -1)
+    /// A context's timeline (``LayerContext``).
+    final class State {
+        /// Layers with animations, in the order they got their first one (each knows its
+        /// place: `Layer.timelineIndex`). Not retained: a layer leaves in its deinit.
+        /// An array, walked in that order, so a pass over thousands of layers reads
+        /// memory roughly in the order it was allocated in.
+        @exclusivity(unchecked) var layers: [Unmanaged<Layer>] = []
+        @exclusivity(unchecked) var mutations = 0
+        /// Nothing falls due before this root time, as long as `quietStamp` still
+        /// matches: lets a frame skip scanning every animation when nothing is due.
+        var quietUntil = -Double.infinity
+        var quietStamp = (mutations: -1, commits: -1)
+        /// Pending timers, in the order they fall due.
+        var timers: [MediaTimer] = []
+        var isDelivering = false
+        /// What each layer in `layers` shows as of the last ``evaluate(atTime:)``, same order.
+        var shownStates: [LayerState] = []
+        var evaluations: [Evaluation] = []
 
-    /// Something that moves event times changed (a layer's own timing).
-    static func invalidate() {
-        mutations &+= 1
+        /// Something that moves event times changed (a layer's own timing).
+        func invalidate() { mutations &+= 1 }
     }
 
-    /// Pending timers, in the order they fall due.
-    private static var timers: [MediaTimer] = []
+    /// Something that moves event times changed (a layer's own timing).
+    static func invalidate() { LayerContext.current.timeline.invalidate() }
+
 
     static func add(_ timer: MediaTimer) {
-        let i = timers.firstIndex { ($0.fireTime, $0.sequence) > (timer.fireTime, timer.sequence) } ?? timers.count
-        timers.insert(timer, at: i)
-        mutations &+= 1
+        let t = timer.context.timeline
+        let i = t.timers.firstIndex { ($0.fireTime, $0.sequence) > (timer.fireTime, timer.sequence) } ?? t.timers.count
+        t.timers.insert(timer, at: i)
+        t.mutations &+= 1
     }
 
     static func remove(_ timer: MediaTimer) {
-        timers.removeAll { $0 === timer }
+        timer.context.timeline.timers.removeAll { $0 === timer }
     }
 
     /// Runs the timers due by `now`, earliest first; true when any ran.
-    private static func fireDueTimers(now: Double) -> Bool {
+    private static func fireDueTimers(now: Double, in t: State) -> Bool {
         var fired = false
-        while let first = timers.first, first.fireTime <= now {
-            timers.removeFirst()
+        while let first = t.timers.first, first.fireTime <= now {
+            t.timers.removeFirst()
             first.fire()
             fired = true
         }
         return fired
     }
-    private static var isDelivering = false
 
     static func register(_ layer: Layer) {
+        let t = layer.context.timeline
         if layer.timelineIndex < 0 {
-            layer.timelineIndex = layers.count
-            layers.append(Unmanaged.passUnretained(layer))
+            layer.timelineIndex = t.layers.count
+            t.layers.append(Unmanaged.passUnretained(layer))
         }
-        mutations &+= 1
+        t.mutations &+= 1
     }
 
     /// The layers that have animations now — the only ones whose presentation can
     /// differ from their model, so a renderer evaluates just these.
     public static var animatedLayers: [Layer] {
-        layers.map { $0.takeUnretainedValue() }
+        LayerContext.current.timeline.layers.map { $0.takeUnretainedValue() }
     }
 
     /// The layers of ``animatedLayers``, one by one, without making the array (nor
     /// retaining each): for a renderer's or a benchmark's pass over thousands.
     /// `body` must not add or remove animations.
     public static func forEachAnimatedLayer(_ body: (Layer) -> Void) {
-        for layer in layers { body(layer.takeUnretainedValue()) }
+        for layer in LayerContext.current.timeline.layers { body(layer.takeUnretainedValue()) }
     }
 
-    /// Stops tracking every layer. For tests that share one process.
+    /// Stops tracking every layer of the current context. For tests that share a context.
     public static func reset() {
-        for l in layers { l.takeUnretainedValue().timelineIndex = -1 }
-        layers.removeAll()
-        removeAllShownStates()
-        timers.removeAll()
-        quietUntil = -.infinity
+        let t = LayerContext.current.timeline
+        for l in t.layers { l.takeUnretainedValue().timelineIndex = -1 }
+        t.layers.removeAll()
+        removeAllShownStates(in: t)
+        t.timers.removeAll()
+        t.quietUntil = -.infinity
     }
 
     /// Stops tracking a layer (its place goes to the last one).
     static func unregister(_ layer: Layer) {
         let i = layer.timelineIndex
         guard i >= 0 else { return }
+        let t = layer.context.timeline
         layer.timelineIndex = -1
-        removeShownState(at: i, layerCount: layers.count)
-        let last = layers.removeLast()
-        if i < layers.count {
-            layers[i] = last
+        removeShownState(at: i, layerCount: t.layers.count, in: t)
+        let last = t.layers.removeLast()
+        if i < t.layers.count {
+            t.layers[i] = last
             last.takeUnretainedValue().timelineIndex = i
         }
-        mutations &+= 1
+        t.mutations &+= 1
     }
 
     /// A due start or stop. Plain values, so sorting many of them is cheap; `index`
@@ -104,24 +115,25 @@ public enum AnimationTimeline {
     /// Delivers, in time order, every start and stop that has fallen due at the
     /// current media time. Callbacks may add or remove animations; what they make
     /// due is delivered too (up to a bound that stops runaway loops).
-    public static func deliverDueEvents() {
+    public static func deliverDueEvents(in c: LayerContext = .current) {
+        let t = c.timeline
         // A callback that commits or advances time lands here again: the pass
         // already running picks up what it makes due, without recursing.
-        guard !isDelivering else { mutations &+= 1; return }
-        let start = MediaTime.clock.now
-        if start < quietUntil && quietStamp == (mutations, Transaction.commitCount) { return }
-        isDelivering = true
-        defer { isDelivering = false }
+        guard !t.isDelivering else { t.mutations &+= 1; return }
+        let start = c.clock.now
+        if start < t.quietUntil && t.quietStamp == (t.mutations, c.commitCount) { return }
+        t.isDelivering = true
+        defer { t.isDelivering = false }
         for _ in 0..<1000 {
-            let now = MediaTime.clock.now
-            let before = mutations
-            let (events, entries, nextAnimationEvent) = dueEvents(now: now)
-            let next = min(nextAnimationEvent, timers.first?.fireTime ?? .infinity)
+            let now = c.clock.now
+            let before = t.mutations
+            let (events, entries, nextAnimationEvent) = dueEvents(now: now, in: t)
+            let next = min(nextAnimationEvent, t.timers.first?.fireTime ?? .infinity)
             if events.isEmpty {
-                if fireDueTimers(now: now) { continue }
+                if fireDueTimers(now: now, in: t) { continue }
                 // Quiet until the next event, unless something changes first.
-                quietUntil = mutations == before ? next : -.infinity
-                quietStamp = (mutations, Transaction.commitCount)
+                t.quietUntil = t.mutations == before ? next : -.infinity
+                t.quietStamp = (t.mutations, c.commitCount)
                 return
             }
             for e in events {
@@ -140,9 +152,9 @@ public enum AnimationTimeline {
                     }
                 }
             }
-            if fireDueTimers(now: now) { continue }
-            if mutations == before {
-                quietUntil = -.infinity   // events were delivered: look again next time
+            if fireDueTimers(now: now, in: t) { continue }
+            if t.mutations == before {
+                t.quietUntil = -.infinity   // events were delivered: look again next time
                 return
             }
         }
@@ -150,12 +162,12 @@ public enum AnimationTimeline {
 
     /// The events due at `now`, sorted, and the earliest root time after `now` at
     /// which another one falls due (computed in the same pass).
-    private static func dueEvents(now: Double) -> (events: [Event], entries: [(Layer, AnimationEntry)], next: Double) {
+    private static func dueEvents(now: Double, in t: State) -> (events: [Event], entries: [(Layer, AnimationEntry)], next: Double) {
         var events: [Event] = []
         var entries: [(Layer, AnimationEntry)] = []
         var unobservedStops: [(Layer, AnimationEntry)] = []
         var next = Double.infinity
-        for unmanaged in layers {
+        for unmanaged in t.layers {
             let layer = unmanaged.takeUnretainedValue()
             // The layer's time is an affine map of root time: local = scale · root + shift.
             var map: (scale: Double, shift: Double)?
@@ -211,7 +223,7 @@ public enum AnimationTimeline {
     /// asks about its own tree, so an animation in one window wakes only that window.
     public static func nextChangeTime(after time: Double, under root: Layer? = nil) -> Double {
         var next = Double.infinity
-        for unmanaged in layers {
+        for unmanaged in (root?.context ?? .current).timeline.layers {
             let layer = unmanaged.takeUnretainedValue()
             if let root, layer.rootLayer !== root { continue }
             let t = layer.localTime(fromRoot: time)
@@ -237,8 +249,9 @@ public enum AnimationTimeline {
     /// calls ``deliverDueEvents()``. With `root`, only the animations of that tree
     /// count (and no media timer: those belong to no tree).
     public static func nextEventTime(after time: Double, under root: Layer? = nil) -> Double {
-        var next = root == nil ? timers.first.map { max($0.fireTime, time) } ?? .infinity : .infinity
-        for unmanaged in layers {
+        let t = (root?.context ?? .current).timeline
+        var next = root == nil ? t.timers.first.map { max($0.fireTime, time) } ?? .infinity : .infinity
+        for unmanaged in t.layers {
             let layer = unmanaged.takeUnretainedValue()
             if let root, layer.rootLayer !== root { continue }
             for entry in layer.animationEntries where entry.isCommitted && !entry.hasStopped {
@@ -254,7 +267,7 @@ public enum AnimationTimeline {
 
     /// True while some animation has an effect that changes with time.
     public static var isAnimating: Bool {
-        let now = MediaTime.clock.now
+        let now = LayerContext.current.clock.now
         return nextChangeTime(after: now) == now
     }
 }

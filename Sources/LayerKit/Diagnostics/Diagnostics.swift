@@ -43,8 +43,12 @@ public enum LayerKitDiagnostic: Error, Equatable, Sendable, CustomStringConverti
 /// to standard error.
 @MainActor
 public enum Diagnostics {
-    /// Receives every diagnostic while set.
-    public static var handler: (@MainActor (LayerKitDiagnostic) -> Void)?
+    /// Receives every diagnostic of the current context while set
+    /// (``LayerContext/diagnosticsHandler``).
+    public static var handler: (@MainActor (LayerKitDiagnostic) -> Void)? {
+        get { LayerContext.current.diagnosticsHandler }
+        set { LayerContext.current.diagnosticsHandler = newValue }
+    }
 
     /// Runs `body` and returns the diagnostics it produced.
     public static func recording(_ body: () throws -> Void) rethrows -> [LayerKitDiagnostic] {

@@ -28,15 +28,19 @@ extension DrawingContext {
 }
 
 extension Layer {
-    /// Makes the bitmap a layer draws itself into with ``draw(in:)`` (installed by
-    /// the renderer: LayerKit has no pixels of its own). Nil: nothing is drawn.
-    public static var backingStoreRenderer: (@MainActor (Layer) -> Image?)?
+    /// Makes the bitmap a layer draws itself into with ``draw(in:)`` (installed in
+    /// the current context by the renderer: LayerKit has no pixels of its own).
+    /// Nil: nothing is drawn.
+    public static var backingStoreRenderer: (@MainActor (Layer) -> Image?)? {
+        get { LayerContext.current.backingStoreRenderer }
+        set { LayerContext.current.backingStoreRenderer = newValue }
+    }
 
     /// Draws the layer with ``draw(in:)`` into a new backing image and makes it the
     /// contents (without actions) — the default of ``display()`` and of
     /// `LayerDelegate.display(_:)`, as Core Animation's backing store.
     public func displayIntoBackingStore() {
-        guard let render = Layer.backingStoreRenderer else { return }
+        guard let render = context.backingStoreRenderer else { return }
         let image = render(self)
         Transaction.withoutActions { contents = image }
     }

@@ -33,7 +33,7 @@ extension Layer {
             Diagnostics.report(.invalidTiming("duration \(copy.duration) is not a non-negative number; the transaction's duration is used"))
             copy.duration = 0
         }
-        if copy.duration == 0 { copy.duration = Transaction.animationDuration }
+        if copy.duration == 0 { copy.duration = context.implicitDuration }
         if !copy.speed.isFinite || !copy.beginTime.isFinite || !copy.timeOffset.isFinite || copy.repeatCount.isNaN || copy.repeatDuration.isNaN {
             Diagnostics.report(.invalidTiming("non-finite speed, beginTime, timeOffset or repeat; defaults used"))
             if !copy.speed.isFinite { copy.speed = 1 }
@@ -58,8 +58,8 @@ extension Layer {
     /// track, with the transaction's duration and timing function; the property
     /// change that makes it notes the change.
     func addImplicitAnimation(forKey key: String, slot: StateSlot, from: SlotValue, to: SlotValue) {
-        let track = TypedTrack(implicit: slot, from: from, to: to, duration: Transaction.animationDuration,
-                               timingFunction: Transaction.animationTimingFunction ?? .default)
+        let track = TypedTrack(implicit: slot, from: from, to: to, duration: context.implicitDuration,
+                               timingFunction: context.implicitTimingFunction ?? .default)
         register(AnimationEntry(key: key, implicitTrack: track), notingChange: false)
         tracksAreCurrent = false
     }
@@ -108,7 +108,7 @@ extension Layer {
         change(entry.animation)
         entry.timingDidChange()
         tracksDidChange()
-        AnimationTimeline.invalidate()
+        context.timeline.invalidate()
         propertyDidChange("animations")
         return true
     }
@@ -156,7 +156,7 @@ extension Layer {
     /// again, here and in the timeline's record of the layer.
     func tracksDidChange() {
         tracksAreCurrent = false
-        if timelineIndex >= 0 { AnimationTimeline.evaluationIsStale(at: timelineIndex) }
+        if timelineIndex >= 0 { AnimationTimeline.evaluationIsStale(self) }
     }
 
     /// Resolves the animations added since the last evaluation into typed tracks

@@ -122,14 +122,14 @@ extension Layer {
     private func actionToRunIfVisible(forKey key: String) -> (any Action)? {
         // With actions disabled there is nothing to find (and, with no trace to
         // tell, no need to walk to the root to learn whether the tree is shown).
-        if Transaction.disableActions, ActionTrace.sink == nil { return nil }
+        if context.actionsDisabled, context.actionTraceSink == nil { return nil }
         return isInVisibleTree ? actionToRun(forKey: key) : nil
     }
 
     private func treeDidChange() {
-        Transaction.ensureOpen()
-        Transaction.noteTreeChange()
-        AnimationTimeline.invalidate()   // a moved layer's animations keep other times
+        Transaction.ensureOpen(in: context)
+        Transaction.noteTreeChange(in: context)
+        context.timeline.invalidate()   // a moved layer's animations keep other times
         propertyDidChange("sublayers")
     }
 

@@ -36,7 +36,7 @@ open class Layer {
         get { superlayerReference?.takeUnretainedValue() }
         set {
             superlayerReference = newValue.map(Unmanaged.passUnretained)
-            if timelineIndex >= 0 { AnimationTimeline.evaluationIsStale(at: timelineIndex) }
+            if timelineIndex >= 0 { AnimationTimeline.evaluationIsStale(self) }
         }
     }
     /// The link as stored: walks up the tree follow it without reference counting.
@@ -105,6 +105,9 @@ open class Layer {
     var presenterCount = 0
     /// The commit count when the layer was made; `presentation()` is nil until a later commit.
     let creationCommit: Int
+    /// The context the layer was made in (``LayerContext/current`` then): its
+    /// transactions, timeline and presented trees are that context's.
+    public let context: LayerContext
     /// Set during a presentation copy's evaluation of a `contents` cross-fade.
     public internal(set) var contentsTransition: ContentsTransition?
     /// The state before a change whose action is a transition, until the transition takes it.
@@ -139,8 +142,9 @@ open class Layer {
     /// A new layer with Core Animation's defaults (rule L1). Required, so a view
     /// can make its backing layer from `layerClass` (rule V1).
     public required init() {
-        creationCommit = Transaction.commitCount
-        Transaction.ensureOpen()
+        context = LayerContext.current
+        creationCommit = context.commitCount
+        Transaction.ensureOpen(in: context)
     }
 
     /// Makes a copy of `layer`'s model values, as Core Animation does for
@@ -148,6 +152,7 @@ open class Layer {
     /// (and must call `super.init(layer:)`). The copy has no superlayer, sublayers
     /// or animations, and changing its properties runs no actions.
     public required init(layer: Layer) {
+        context = layer.context
         creationCommit = layer.creationCommit
         state = layer.state
         delegate = layer.delegate
@@ -289,7 +294,7 @@ open class Layer {
             let old = state.mask
             setState("mask", \.mask, newValue, changed: newValue !== state.mask)
             maskDidChange(from: old)
-            Transaction.noteTreeChange()
+            Transaction.noteTreeChange(in: context)
         }
     }
     /// Key `"doubleSided"`. No implicit animation (rule B2).
@@ -456,6 +461,7 @@ open class Layer {
     static let prototype = Layer(unregistered: ())
 
     init(unregistered: Void) {
+        context = .main
         creationCommit = 0
     }
 
@@ -490,7 +496,7 @@ open class Layer {
         noteSubtreeChange(version)
         // A layer's own timing moves the times its animations' events fall due.
         if !animationEntries.isEmpty || !sublayerStorage.isEmpty, key == "speed" || key == "beginTime" || key == "timeOffset" {
-            AnimationTimeline.invalidate()
+            context.timeline.invalidate()
         }
     }
 
@@ -551,7 +557,7 @@ open class Layer {
     public func setNeedsDisplay() {
         needsDisplay = true
         markPending(layout: false, display: true)
-        Transaction.ensureOpen()
+        Transaction.ensureOpen(in: context)
     }
 
     /// Provides contents now if marked.
@@ -605,7 +611,7 @@ open class Layer {
     public func setNeedsLayout() {
         needsLayout = true
         markPending(layout: true, display: false)
-        Transaction.ensureOpen()
+        Transaction.ensureOpen(in: context)
     }
 
     /// Lays out this layer's subtree where marked, top down, passing over subtrees
@@ -635,7 +641,7 @@ open class Layer {
     /// committed since the layer was made, as in Core Animation.
     public func presentation() -> Self? {
         if isPresentationCopy { return self }
-        guard Transaction.commitCount > creationCommit else { return nil }
+        guard context.commitCount > creationCommit else { return nil }
         return presentation(atTime: currentMediaTime())
     }
 

@@ -62,15 +62,14 @@ public final class ManualMediaClock: MediaClock {
 /// The installed media clock.
 @MainActor
 public enum MediaTime {
-    /// The clock every LayerKit time comes from. Install a `ManualMediaClock` in tests.
-    public static var clock: any MediaClock = MonotonicMediaClock() {
-        didSet {
-            AnimationTimeline.invalidate()
-            AnimationTimeline.deliverDueEvents()
-        }
+    /// The clock every LayerKit time comes from: the current context's
+    /// (``LayerContext/clock``). Install a `ManualMediaClock` in tests.
+    public static var clock: any MediaClock {
+        get { LayerContext.current.clock }
+        set { LayerContext.current.clock = newValue }
     }
 }
 
 /// The current media time in seconds on the installed clock (`CACurrentMediaTime()`).
 @MainActor
-public func currentMediaTime() -> Double { MediaTime.clock.now }
+public func currentMediaTime() -> Double { LayerContext.current.clock.now }

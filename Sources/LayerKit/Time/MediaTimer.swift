@@ -12,6 +12,10 @@ public final class MediaTimer {
     public let fireTime: Double
     private var body: (@MainActor () -> Void)?
     let sequence: Int
+    /// The context whose clock and timeline it runs on (the current one when scheduled).
+    let context = LayerContext.current
+    // A process-wide counter, as object identities are: it only orders timers
+    // made at the same time, and never goes back.
     private static var nextSequence = 0
 
     private init(fireTime: Double, body: @escaping @MainActor () -> Void) {
@@ -32,7 +36,7 @@ public final class MediaTimer {
         }
         let timer = MediaTimer(fireTime: t, body: body)
         AnimationTimeline.add(timer)
-        Transaction.ensureOpen()   // its commit tells windows to wake up in time for it
+        Transaction.ensureOpen(in: timer.context)   // its commit tells windows to wake up in time for it
         return timer
     }
 

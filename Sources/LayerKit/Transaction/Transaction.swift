@@ -56,106 +56,110 @@ public enum Transaction {
         }
     }
 
-    // The statics every property change reads or appends to: no run-time
-    // exclusivity checks (all access is on the main actor).
-    @exclusivity(unchecked) static var stack: [Frame] = []
-    /// Animations added since the last outermost commit; their `beginTime` is stamped at commit.
-    @exclusivity(unchecked) static var uncommitted: [(layer: Layer, entry: AnimationEntry)] = []
-    /// How many outermost commits have happened.
-    static private(set) var commitCount = 0
-    static var treeChanged = false
-    @exclusivity(unchecked) private static var flushScheduled = false
+    // The state lives in the current context (``LayerContext``); these read it there.
+
+    static var stack: [Frame] {
+        _read { yield LayerContext.current.transactionStack }
+        _modify { yield &LayerContext.current.transactionStack }
+    }
+    /// How many outermost commits have happened (in the current context).
+    static var commitCount: Int { LayerContext.current.commitCount }
 
     /// Schedules `body` to run at the end of the current run-loop turn. The default
-    /// uses the main dispatch queue; an event loop installs its own end-of-turn hook.
-    public static var endOfTurnScheduler: @MainActor (@escaping @MainActor () -> Void) -> Void = { body in
-        Task { @MainActor in body() }
+    /// starts a main-actor task; an event loop installs its own end-of-turn hook.
+    public static var endOfTurnScheduler: @MainActor (@escaping @MainActor () -> Void) -> Void {
+        get { LayerContext.current.endOfTurnScheduler }
+        set { LayerContext.current.endOfTurnScheduler = newValue }
     }
 
     /// Called after every outermost commit, e.g. by windows to request a frame.
-    public static var commitObservers: [@MainActor () -> Void] = []
-
-    /// Observers registered by their owners (``setCommitObserver(for:_:)``).
-    private static var ownedCommitObservers: [ObjectIdentifier: @MainActor () -> Void] = [:]
+    public static var commitObservers: [@MainActor () -> Void] {
+        get { LayerContext.current.commitObservers }
+        set { LayerContext.current.commitObservers = newValue }
+    }
 
     /// Registers `body` to run after every outermost commit on behalf of
     /// `owner` (a window, the application), replacing what that owner
     /// registered before; nil removes it. Owners remove theirs when they go, so
     /// several windows never step on each other's hooks.
     public static func setCommitObserver(for owner: ObjectIdentifier, _ body: (@MainActor () -> Void)?) {
-        ownedCommitObservers[owner] = body
+        LayerContext.current.ownedCommitObservers[owner] = body
     }
-
-    /// Run once, after the next outermost commit (``afterCommit(_:)``).
-    private static var afterCommitBodies: [@MainActor () -> Void] = []
 
     /// Runs `body` once, right after the outermost transaction now open commits
     /// (an implicit one is opened when none is): how work that must follow the
     /// batch's changes, such as a view animation's completion with nothing to
     /// animate (rule V5), waits for the commit.
     public static func afterCommit(_ body: @escaping @MainActor () -> Void) {
-        ensureOpen()
-        afterCommitBodies.append(body)
+        let c = LayerContext.current
+        ensureOpen(in: c)
+        c.afterCommitBodies.append(body)
     }
 
     // MARK: Begin and commit (rules T1, T2)
 
     /// Opens an explicit transaction, nested in any that is open.
     public static func begin() {
-        stack.append(Frame(isImplicit: false, enclosing: stack.last))
+        let c = LayerContext.current
+        c.transactionStack.append(Frame(isImplicit: false, enclosing: c.transactionStack.last))
     }
 
     /// Commits the innermost explicit transaction. Committing the outermost one
     /// starts the batch's animations. A `commit()` with no explicit transaction
     /// open does nothing (rule T2).
     public static func commit() {
-        guard let top = stack.last, !top.isImplicit else {
+        let c = LayerContext.current
+        guard let top = c.transactionStack.last, !top.isImplicit else {
             Diagnostics.report(.unmatchedCommit)
             return
         }
-        stack.removeLast()
-        finish(top)
+        c.transactionStack.removeLast()
+        finish(top, in: c)
     }
 
     /// Commits the implicit transaction now, instead of at the end of the run-loop
     /// turn (`CATransaction.flush()`). With explicit transactions still open the
     /// implicit one waits for them.
-    public static func flush() {
-        if stack.count == 1, stack[0].isImplicit {
-            finish(stack.removeLast())
-        } else if stack.isEmpty && (treeChanged || !uncommitted.isEmpty) {
-            commitOutermost()
+    public static func flush() { flush(in: LayerContext.current) }
+
+    static func flush(in c: LayerContext) {
+        if c.transactionStack.count == 1, c.transactionStack[0].isImplicit {
+            finish(c.transactionStack.removeLast(), in: c)
+        } else if c.transactionStack.isEmpty && (c.treeChanged || !c.uncommitted.isEmpty) {
+            commitOutermost(in: c)
         }
     }
 
     /// True while a transaction (implicit or explicit) is open.
-    package static var isOpen: Bool { !stack.isEmpty }
+    package static var isOpen: Bool { !LayerContext.current.transactionStack.isEmpty }
 
     /// Makes sure a transaction is open, starting an implicit one if needed (rule T1).
-    package static func ensureOpen() {
-        guard stack.isEmpty else { return }
-        stack.append(Frame(isImplicit: true, enclosing: nil))
-        if !flushScheduled {
-            flushScheduled = true
-            endOfTurnScheduler {
-                flushScheduled = false
-                flush()
+    package static func ensureOpen() { ensureOpen(in: LayerContext.current) }
+
+    static func ensureOpen(in c: LayerContext) {
+        guard c.transactionStack.isEmpty else { return }
+        c.transactionStack.append(Frame(isImplicit: true, enclosing: nil))
+        if !c.flushScheduled {
+            c.flushScheduled = true
+            c.endOfTurnScheduler { [c] in
+                c.flushScheduled = false
+                flush(in: c)
             }
         }
     }
 
-    private static func finish(_ frame: Frame) {
-        if stack.isEmpty { commitOutermost() }
+    private static func finish(_ frame: Frame, in c: LayerContext) {
+        if c.transactionStack.isEmpty { commitOutermost(in: c) }
         frame.completion?.seal()
     }
 
-    private static func commitOutermost() {
-        flushScheduled = false
-        commitCount += 1
-        PresentationHosts.markPresented()
-        let now = MediaTime.clock.now
+    private static func commitOutermost(in c: LayerContext) {
+        c.flushScheduled = false
+        c.commitCount += 1
+        PresentationHosts.markPresented(in: c)
+        let now = c.clock.now
         var batch: [(layer: Layer, entry: AnimationEntry)] = []
-        swap(&batch, &uncommitted)
+        swap(&batch, &c.uncommitted)
         for (layer, entry) in batch where !entry.isRemoved {
             if entry.timing.beginTime == 0 {
                 entry.stampBeginTime(layer.convertTime(now, from: nil))
@@ -165,22 +169,23 @@ public enum Transaction {
         }
         // The next batch reuses the storage, as a C engine keeps its list's.
         batch.removeAll(keepingCapacity: true)
-        if uncommitted.isEmpty { uncommitted = batch }
-        AnimationTimeline.deliverDueEvents()
-        for observer in commitObservers { observer() }
-        for observer in ownedCommitObservers.values { observer() }
-        let bodies = afterCommitBodies
-        afterCommitBodies = []
+        if c.uncommitted.isEmpty { c.uncommitted = batch }
+        AnimationTimeline.deliverDueEvents(in: c)
+        for observer in c.commitObservers { observer() }
+        for observer in c.ownedCommitObservers.values { observer() }
+        let bodies = c.afterCommitBodies
+        c.afterCommitBodies = []
         for body in bodies { body() }
     }
 
-    static func noteTreeChange() { treeChanged = true }
+    static func noteTreeChange(in c: LayerContext) { c.treeChanged = true }
 
     /// Registers an animation just added, for stamping and completion (rules T2, T4).
     static func didAdd(_ entry: AnimationEntry, to layer: Layer) {
-        ensureOpen()
-        uncommitted.append((layer, entry))
-        for frame in stack {
+        let c = layer.context
+        ensureOpen(in: c)
+        c.uncommitted.append((layer, entry))
+        for frame in c.transactionStack {
             if let group = frame.completion {
                 group.add(entry)
             }
@@ -203,7 +208,9 @@ public enum Transaction {
     /// none is open). The keys are `disableActionsKey`, `animationDurationKey`,
     /// `animationTimingFunctionKey`, `completionBlockKey`, or any other key.
     public static func setValue(_ value: Any?, forKey key: String) {
-        ensureOpen()
+        let c = LayerContext.current
+        ensureOpen(in: c)
+        let stack = c.transactionStack
         let frame = stack[stack.count - 1]
         frame.values[key] = value
         if key == disableActionsKey {
@@ -261,14 +268,15 @@ public enum Transaction {
         try body()
     }
 
-    /// Forgets every open transaction and pending state. For tests that share one
-    /// process; nothing runs for what is dropped.
+    /// Forgets every open transaction and pending state of the current context.
+    /// For tests that share a context; nothing runs for what is dropped.
     public static func reset() {
-        flushScheduled = false
-        stack.removeAll()
-        uncommitted.removeAll()
-        afterCommitBodies.removeAll()
-        treeChanged = false
+        let c = LayerContext.current
+        c.flushScheduled = false
+        c.transactionStack.removeAll()
+        c.uncommitted.removeAll()
+        c.afterCommitBodies.removeAll()
+        c.treeChanged = false
     }
 }
 

@@ -1,3 +1,4 @@
+import LayerKit
 import WaylandClient
 
 /// Copy and paste of text (`UIPasteboard`), through the compositor's selection
@@ -19,7 +20,11 @@ public final class Pasteboard {
 
     private init(_ kind: Clipboard.Kind) { self.kind = kind }
 
-    private var clipboard: (Clipboard, Seat)? { Application.shared.clipboard(kind) }
+    /// The compositor's selection: the app's, for code in the app's context
+    /// (code in a context of its own, a test's, is offscreen: rule W3).
+    private var clipboard: (Clipboard, Seat)? {
+        LayerContext.current === LayerContext.main ? Application.shared.clipboard(kind) : nil
+    }
 
     /// The text this app put on the pasteboard (nil once another app replaced it).
     /// Setting it offers the text to every app, quoting the seat's latest input.

@@ -34,7 +34,8 @@ public final class Application: Responder {
         super.init()
         // One hook for all windows: each commit may change what any of them shows
         // (each window looks at its own tree), and may add events or timers.
-        Transaction.setCommitObserver(for: ObjectIdentifier(self)) { [unowned self] in
+        // The app's context is the process's (tests that make their own contexts run offscreen).
+        LayerContext.main.setCommitObserver(for: ObjectIdentifier(self)) { [unowned self] in
             for window in windows { window.onscreen?.transactionCommitted() }
             scheduleEventWakeUp()
         }
@@ -49,7 +50,7 @@ public final class Application: Responder {
     /// they fall due, so a window whose tree has none of them is not woken.
     private func scheduleEventWakeUp() {
         eventWakeUp?.schedule(atMediaTime: AnimationTimeline.nextEventTime(after: currentMediaTime())) { [unowned self] in
-            AnimationTimeline.deliverDueEvents()
+            AnimationTimeline.deliverDueEvents(in: .main)
             scheduleEventWakeUp()
         }
     }
@@ -71,7 +72,7 @@ public final class Application: Responder {
         self.loop = loop
         eventWakeUp?.cancel()
         eventWakeUp = MediaWakeUp(loop: loop)
-        Transaction.endOfTurnScheduler = { body in loop.atEndOfTurn(body) }
+        LayerContext.main.endOfTurnScheduler = { body in loop.atEndOfTurn(body) }
         for seat in display.seats.values { seats.attach(seat, display: display) }
         display.onSeatAdded = { [unowned self, unowned display] in seats.attach($0, display: display) }
         for window in windows where window.onscreen == nil {
@@ -106,7 +107,7 @@ public final class Application: Responder {
         eventWakeUp = nil
         display = nil
         loop = nil
-        Transaction.endOfTurnScheduler = { body in Task { @MainActor in body() } }
+        LayerContext.main.endOfTurnScheduler = { body in Task { @MainActor in body() } }
     }
 
     // MARK: Running

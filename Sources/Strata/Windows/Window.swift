@@ -213,11 +213,17 @@ public final class Window: Responder {
         guard !isVisible else { return }
         isVisible = true
         PresentationHosts.attach(surfaceLayer)
+        guard belongsToApplication else { return }
         Application.shared.windowDidShow(self)
         if let display = Application.shared.display {
             onscreen = OnscreenWindow(window: self, display: display, loop: Application.shared.loop)
         }
     }
+
+    /// A window made in the app's context (``LayerContext/main``) is the app's:
+    /// it goes on screen when the app is connected. One made in a context of its
+    /// own (a test's) is an offscreen window of that context alone (rule W3).
+    var belongsToApplication: Bool { surfaceLayer.context === LayerContext.main }
 
     /// Asks the compositor to raise and focus the window (`xdg_activation_v1`);
     /// it may instead show that the window wants attention. False offscreen or
@@ -233,7 +239,7 @@ public final class Window: Responder {
         onscreen?.close()
         onscreen = nil
         PresentationHosts.detach(surfaceLayer)
-        Application.shared.windowDidClose(self)
+        if belongsToApplication { Application.shared.windowDidClose(self) }
     }
 
     // MARK: Pixels without a compositor (rule W3)

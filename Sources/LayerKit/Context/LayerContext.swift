@@ -1,0 +1,98 @@
+/// Everything Core Animation keeps for a process, owned by one object: the open
+/// transactions and their end-of-turn commit, commit observers, the animation
+/// timeline and media timers, the media clock, the presented trees, the
+/// diagnostics and action-trace sinks and the backing-store renderer.
+///
+/// An app has one (``main``, what `Application` uses). A test makes its own and
+/// runs in it — `LayerContext().run { … }`, or the `.isolatedLayerContext` trait —
+/// so tests may run in parallel, each with its own `ManualMediaClock`, and a test
+/// that suspends never sees another's clock or transactions.
+///
+/// Core Animation's static spellings keep their meaning: `Transaction.begin()`,
+/// `MediaTime.clock = …` and `currentMediaTime()` address the *current* context —
+/// the one a task runs in (a task-local value), else ``main``. A layer belongs to
+/// the context current when it was made, and reaches it through
+/// ``Layer/context``: its animations, timers and presentation stay there wherever
+/// it is later changed from, and its deinit leaves the right timeline.
+@MainActor
+public final class LayerContext {
+    /// The process's context: the app's, and any code's that runs in no other.
+    /// (UIKit's main run loop and `CATransaction` are process-wide in the same way.)
+    public static let main = LayerContext()
+
+    /// The context code running now addresses: the task's, else ``main``.
+    public static var current: LayerContext { bound.get() ?? main }
+
+    /// The task's context (a context is Sendable: it is only used on the main actor).
+    nonisolated static let bound = TaskLocal<LayerContext?>(wrappedValue: nil)
+
+    /// A context with its own clock (the system's media clock unless given).
+    public init(clock: any MediaClock = MonotonicMediaClock()) {
+        self.clock = clock
+    }
+
+    /// Runs `body` with this context current (and in the tasks it starts).
+    public func run<T>(_ body: () throws -> T) rethrows -> T {
+        try LayerContext.bound.withValue(self) { try body() }
+    }
+
+    /// Runs `body` with this context current, across its suspensions and in the
+    /// tasks it starts: how a test runs in a context of its own.
+    nonisolated public func run<T>(_ body: () async throws -> T) async rethrows -> T {
+        try await LayerContext.bound.withValue(self) { try await body() }
+    }
+
+    // MARK: Time
+
+    /// The clock every time in this context comes from (``MediaTime/clock``).
+    public var clock: any MediaClock {
+        didSet {
+            timeline.invalidate()
+            AnimationTimeline.deliverDueEvents(in: self)
+        }
+    }
+
+    // MARK: Transactions (rules T1–T5)
+
+    /// The open transactions, innermost last.
+    @exclusivity(unchecked) var transactionStack: [Transaction.Frame] = []
+    /// Animations added since the last outermost commit; their `beginTime` is stamped at commit.
+    @exclusivity(unchecked) var uncommitted: [(layer: Layer, entry: AnimationEntry)] = []
+    /// How many outermost commits have happened.
+    var commitCount = 0
+    var treeChanged = false
+    @exclusivity(unchecked) var flushScheduled = false
+    /// Schedules a body at the end of the current run-loop turn (``Transaction/endOfTurnScheduler``).
+    public var endOfTurnScheduler: @MainActor (@escaping @MainActor () -> Void) -> Void = { body in
+        Task { @MainActor in body() }
+    }
+    /// The innermost open transaction's settings, as a change reads them (rules T2, T3).
+    var actionsDisabled: Bool { transactionStack.last?.actionsDisabled ?? false }
+    var implicitDuration: Double { transactionStack.last?.implicitDuration ?? 0.25 }
+    var implicitTimingFunction: MediaTimingFunction? { transactionStack.last?.implicitTimingFunction }
+    var commitObservers: [@MainActor () -> Void] = []
+    var ownedCommitObservers: [ObjectIdentifier: @MainActor () -> Void] = [:]
+
+    /// Registers `body` to run after every outermost commit in this context on
+    /// behalf of `owner`, replacing what it registered before; nil removes it
+    /// (``Transaction/setCommitObserver(for:_:)``).
+    public func setCommitObserver(for owner: ObjectIdentifier, _ body: (@MainActor () -> Void)?) {
+        ownedCommitObservers[owner] = body
+    }
+    var afterCommitBodies: [@MainActor () -> Void] = []
+
+    // MARK: The timeline
+
+    let timeline = AnimationTimeline.State()
+
+    // MARK: Presentation, drawing, diagnostics
+
+    /// Roots of presented trees (``PresentationHosts``), not retained: a root leaves in its deinit.
+    var presentedRoots: [ObjectIdentifier: Unmanaged<Layer>] = [:]
+    /// Makes a layer's backing store (``Layer/backingStoreRenderer``).
+    public var backingStoreRenderer: (@MainActor (Layer) -> Image?)?
+    /// Receives this context's diagnostics (``Diagnostics/handler``).
+    public var diagnosticsHandler: (@MainActor (LayerKitDiagnostic) -> Void)?
+    /// Receives the action search's steps (``ActionTrace/sink``).
+    @exclusivity(unchecked) public var actionTraceSink: (@MainActor (ActionTrace.Entry) -> Void)?
+}

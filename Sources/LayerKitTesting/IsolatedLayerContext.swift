@@ -1,0 +1,27 @@
+import LayerKit
+import Testing
+
+/// Runs each test of a suite (or one test) in a ``LayerContext`` of its own:
+/// its own transactions, timeline, presented trees, diagnostics and a
+/// `ManualMediaClock` at t = 0 until the test installs another. Tests in such
+/// suites may run in parallel: none sees another's clock or open transactions,
+/// even across suspensions.
+///
+/// ```swift
+/// @Suite(.isolatedLayerContext) struct FadeTests { … }
+/// ```
+public struct IsolatedLayerContext: TestTrait, SuiteTrait, TestScoping {
+    public var isRecursive: Bool { true }
+
+    public func provideScope(for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void) async throws {
+        // The suite itself gets no context; each test (each argument) gets a fresh one.
+        guard !test.isSuite else { return try await function() }
+        let context = await MainActor.run { LayerContext(clock: ManualMediaClock(now: 0)) }
+        try await context.run { try await function() }
+    }
+}
+
+extension Trait where Self == IsolatedLayerContext {
+    /// Each test in a ``LayerContext`` of its own (``IsolatedLayerContext``).
+    public static var isolatedLayerContext: Self { IsolatedLayerContext() }
+}
