@@ -4,8 +4,9 @@ import Testing
 /// Runs each test of a suite (or one test) in a ``LayerContext`` of its own:
 /// its own transactions, timeline, presented trees, diagnostics and a
 /// `ManualMediaClock` at t = 0 until the test installs another. Tests in such
-/// suites may run in parallel: none sees another's clock or open transactions,
-/// even across suspensions.
+/// suites may run in parallel with each other: none sees another's clock or
+/// open transactions, even across suspensions. (Not with a `.mainLayerContext`
+/// test: that one runs alone.)
 ///
 /// ```swift
 /// @Suite(.isolatedLayerContext) struct FadeTests { … }
@@ -14,10 +15,12 @@ public struct IsolatedLayerContext: TestTrait, SuiteTrait, TestScoping {
     public var isRecursive: Bool { true }
 
     public func provideScope(for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void) async throws {
-        // The suite itself gets no context; each test (each argument) gets a fresh one.
-        guard !test.isSuite else { return try await function() }
+        // A scope per test case (each argument of a parameterized test), none for suites and test functions.
+        guard testCase != nil else { return try await function() }
         let context = await MainActor.run { LayerContext(clock: ManualMediaClock(now: 0)) }
-        try await context.run { try await function() }
+        try await TestTurns.shared.withTurn(exclusive: false) {
+            try await context.runTest { try await function() }
+        }
     }
 }
 

@@ -1,4 +1,5 @@
 @testable import Strata
+import LayerKitTesting
 import Glibc
 import StrataTesting
 import Testing
@@ -7,7 +8,7 @@ import WaylandClient
 /// Copy and paste: pipes read and written without blocking, bounded; the
 /// pasteboard offscreen and through a real compositor's selection.
 @MainActor
-@Suite("Clipboard", .serialized, .usesApplication)
+@Suite("Clipboard", .serialized, .mainLayerContext)
 struct ClipboardTests {
     static func contents(of path: String) -> String {
         let fd = open(path, O_RDONLY)

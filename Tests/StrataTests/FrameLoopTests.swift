@@ -1,4 +1,5 @@
 @testable import Strata
+import LayerKitTesting
 import StrataTesting
 import WaylandClient
 import Testing
@@ -6,7 +7,7 @@ import Testing
 /// Each surface asks its own tree when it next changes (issue 22): an animation
 /// in one window wakes only that window.
 @MainActor
-@Suite("One frame loop per surface", .serialized, .usesApplication)
+@Suite("One frame loop per surface", .serialized, .mainLayerContext)
 struct FrameLoopTests {
     @Test("two windows, one animating for 3 s: the static one commits nothing after its first frames (protocol trace)")
     func staticWindowIsSilentWhileAnotherAnimates() throws {

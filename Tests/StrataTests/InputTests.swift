@@ -382,7 +382,7 @@ struct InputTests {
 
 /// Keys typed through a real virtual keyboard on sway reach the first responder.
 @MainActor
-@Suite("Input from a real seat", .serialized, .usesApplication)
+@Suite("Input from a real seat", .serialized, .mainLayerContext)
 struct SeatInputTests {
     @Test("rule H5 end to end: text typed with wtype on sway arrives, through the compositor's keymap, at the first responder")
     func typingOnSway() throws {
@@ -404,7 +404,7 @@ struct SeatInputTests {
 /// A real pointer, touch screen and keyboard on kwin (its fake input reaches
 /// clients as a seat's devices do; sway's virtual pointer reaches none).
 @MainActor
-@Suite("Pointer from a real seat (kwin)", .serialized, .usesApplication)
+@Suite("Pointer from a real seat (kwin)", .serialized, .mainLayerContext)
 struct KWinInputTests {
     @Test("rules H1, H5, H6 end to end: a pointer click through kwin's seat presses a button; the wheel scrolls; a touch taps; keys type")
     func pointerOnKWin() throws {
@@ -490,7 +490,7 @@ extension KWinInputTests {
 
 /// Cursors: which one the pointer shows over which view, and the theme's images.
 @MainActor
-@Suite("Cursors", .serialized, .usesApplication)
+@Suite("Cursors", .serialized, .mainLayerContext)
 struct CursorTests {
     @Test("the cursor is the hit view's, else the nearest superview's, else the arrow; a change while hovered takes effect")
     func cursorResolution() {

@@ -1,3 +1,4 @@
+import LayerKitTesting
 import Testing
 import CPixman
 import PixmanRender
@@ -9,7 +10,7 @@ import WaylandClient
 /// captures through its ScreenCast stream (PipeWire). GNOME offers no
 /// server-side decorations: windows draw their own title bar and edges (W1).
 @MainActor
-@Suite("mutter: real input, client-side decorations, screen cast", .serialized, .usesApplication)
+@Suite("mutter: real input, client-side decorations, screen cast", .serialized, .mainLayerContext)
 struct MutterTests {
     @Test("rules H1, H5, H6 end to end on mutter through InputDriver: a click presses a button, keys type into a field, the screen shows it")
     func inputDriverOnMutter() throws {

@@ -251,7 +251,7 @@ struct ScrollViewTests {
 
 /// Motion driven by media timers (deceleration, caret blinking) on a real compositor.
 @MainActor
-@Suite("ScrollView on a compositor", .serialized, .usesApplication)
+@Suite("ScrollView on a compositor", .serialized, .mainLayerContext)
 struct ScrollViewOnWestonTests {
     @Test("a fling keeps frames coming on weston until the list comes to rest (timers due while frames are made are not lost)")
     func flingOnWeston() throws {

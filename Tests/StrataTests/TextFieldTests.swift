@@ -223,7 +223,7 @@ struct TextFieldTests {
 /// Controls driven by a real seat: keys from a virtual keyboard (wtype) and the
 /// selection of another client (wl-copy) on sway.
 @MainActor
-@Suite("Controls with real input", .serialized, .usesApplication)
+@Suite("Controls with real input", .serialized, .mainLayerContext)
 struct ControlsOnSwayTests {
     @Test("type into a text field with a virtual keyboard, paste invalid UTF-8 from wl-copy, toggle a switch and step a slider by keys")
     func controlsOnSway() throws {
@@ -283,7 +283,7 @@ struct ControlsOnSwayTests {
 /// An input method (a client of input-method-v2) composing into a text field
 /// through the compositor's text-input-v3, on sway.
 @MainActor
-@Suite("Input methods", .serialized, .usesApplication)
+@Suite("Input methods", .serialized, .mainLayerContext)
 struct InputMethodTests {
     @Test("text-input-v3 end to end: a field with the focus enables it; an input method's preedit shows marked, its commit is inserted")
     func inputMethodOnSway() throws {

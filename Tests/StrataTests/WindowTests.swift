@@ -1,4 +1,5 @@
 @testable import Strata
+import LayerKitTesting
 import Glibc
 import PixmanRender
 import StrataTesting
@@ -7,7 +8,7 @@ import WaylandClient
 
 /// Windows and the application without a compositor (rules W2, W3).
 @MainActor
-@Suite("Windows offscreen", .usesApplication)
+@Suite("Windows offscreen", .mainLayerContext)
 struct WindowOffscreenTests {
     /// Lays out its two subviews side by side, each half of its width.
     final class Halves: View {
@@ -193,7 +194,7 @@ struct WindowOffscreenTests {
 
 /// Windows on a real compositor (rules W1, W2).
 @MainActor
-@Suite("Windows on weston", .serialized, .usesApplication)
+@Suite("Windows on weston", .serialized, .mainLayerContext)
 struct WindowOnWestonTests {
     /// Waits until the window has committed everything and weston has shown it.
     func waitUntilShown(_ window: Window, _ display: Display) throws {
@@ -292,7 +293,7 @@ struct WindowOnWestonTests {
 
 /// Closing windows on a compositor that sends close requests (sway's `kill`).
 @MainActor
-@Suite("Windows closed by the compositor", .serialized, .usesApplication)
+@Suite("Windows closed by the compositor", .serialized, .mainLayerContext)
 struct WindowCloseTests {
     @Test("a close request asks shouldClose; the last window closing ends Application.run()")
     func closeRequests() async throws {
@@ -325,7 +326,7 @@ struct WindowCloseTests {
 /// Client-side decorations where the compositor draws none (rule W1): weston
 /// headless offers no xdg-decoration.
 @MainActor
-@Suite("Window decorations", .serialized, .usesApplication)
+@Suite("Window decorations", .serialized, .mainLayerContext)
 struct WindowDecorationTests {
     func start() throws -> (HeadlessWeston, Display, Window) {
         let (weston, display) = try appOnWeston()

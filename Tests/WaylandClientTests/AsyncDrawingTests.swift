@@ -1,3 +1,4 @@
+import LayerKitTesting
 import Dispatch
 import StrataTesting
 import Testing
@@ -7,7 +8,7 @@ extension Integration {
 /// Frames drawn off the main thread: results come back through the connection,
 /// and the window keeps handling events while a frame is being drawn.
 @MainActor
-@Suite("Drawing off the main thread", .serialized, .usesApplication)
+@Suite("Drawing off the main thread", .serialized, .mainLayerContext)
 struct AsyncDrawingTests {
     @MainActor final class Log<T> { var items: [T] = [] }
 

@@ -1,3 +1,4 @@
+import LayerKitTesting
 import Glibc
 import StrataTesting
 import Testing
@@ -7,7 +8,7 @@ import CPixman
 extension Integration {
 /// The compositor abstraction and the capability probe, on real compositors.
 @MainActor
-@Suite("Compositors and their capabilities", .serialized, .usesApplication)
+@Suite("Compositors and their capabilities", .serialized, .mainLayerContext)
 struct CompositorTests {
     @Test("weston and sway behind one Compositor protocol; each reports what it offers")
     func capabilities() throws {

@@ -1,3 +1,4 @@
+import LayerKitTesting
 import StrataTesting
 import Testing
 @testable import WaylandClient
@@ -6,7 +7,7 @@ extension Integration {
 /// The main-thread event loop against a real headless weston. The test runner
 /// serves the main queue itself, so these drive the loop with `runAsync()`.
 @MainActor
-@Suite("Event loop", .serialized, .usesApplication)
+@Suite("Event loop", .serialized, .mainLayerContext)
 struct EventLoopTests {
     @Test("main-actor tasks, timers and end-of-turn hooks run inside the loop")
     func tasksTimersAndHooks() async throws {

@@ -1,3 +1,4 @@
+import LayerKitTesting
 import Glibc
 import PixmanRender
 import StrataTesting
@@ -6,7 +7,7 @@ import Testing
 extension Integration {
 /// The examples run for real against a headless weston.
 @MainActor
-@Suite("Examples", .serialized, .usesApplication)
+@Suite("Examples", .serialized, .mainLayerContext)
 struct ExampleTests {
     @Test("rounded-rects animates in a blocking EventLoop.run() and stops from a main-actor task")
     func roundedRects() throws {

@@ -1,3 +1,4 @@
+import LayerKitTesting
 import Testing
 import StrataTesting
 
@@ -5,5 +6,5 @@ import StrataTesting
 /// while they wait for the compositor, which would starve the event-loop tests
 /// (and weston instances would compete for the two cores).
 @MainActor
-@Suite("Integration with headless weston", .serialized, .usesApplication)
+@Suite("Integration with headless weston", .serialized, .mainLayerContext)
 struct Integration {}

@@ -1,3 +1,4 @@
+import LayerKitTesting
 import PixmanRender
 import Strata
 import StrataTesting
@@ -7,7 +8,7 @@ import WaylandClient
 extension Integration {
 /// A layer tree in a real window on headless weston (issue: PixmanRender glue).
 @MainActor
-@Suite("Layer trees in windows", .serialized, .usesApplication)
+@Suite("Layer trees in windows", .serialized, .mainLayerContext)
 struct LayerWindowTests {
     func buildScene(in root: Layer) {
         Transaction.withoutActions {

@@ -76,7 +76,7 @@ struct ScenarioParserTests {
 extension Integration {
 /// Scenarios run against real compositors, and the command line that runs them.
 @MainActor
-@Suite("Scenarios on compositors", .serialized, .usesApplication)
+@Suite("Scenarios on compositors", .serialized, .mainLayerContext)
 struct ScenarioRunnerTests {
     let passing = """
         window "scenario" 320x240 #3366cc

@@ -1,3 +1,4 @@
+import LayerKitTesting
 import StrataTesting
 import Testing
 @testable import WaylandClient
@@ -6,7 +7,7 @@ extension Integration {
 /// The same client against sway 1.7 (wlroots), headless: what weston 10 cannot
 /// show — server-side decorations, a seat — and late buffer releases.
 @MainActor
-@Suite("WaylandClient on headless sway", .serialized, .usesApplication)
+@Suite("WaylandClient on headless sway", .serialized, .mainLayerContext)
 struct SwayTests {
     @Test("sway offers a seat and server-side decorations, and the window takes them")
     func decorationsAndSeat() throws {

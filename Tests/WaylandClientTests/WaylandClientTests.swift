@@ -1,3 +1,4 @@
+import LayerKitTesting
 import CPixman
 import Dispatch
 import Glibc
@@ -24,7 +25,7 @@ func paint(_ ctx: DrawContext, rgb: UInt32, marker: UInt32 = 0xFF00FF00) {
 extension Integration {
 /// Integration tests of WaylandClient against a real weston, headless (pixman renderer).
 @MainActor
-@Suite("WaylandClient on headless weston", .serialized, .usesApplication)
+@Suite("WaylandClient on headless weston", .serialized, .mainLayerContext)
 struct WaylandClientTests {
     @Test("a fullscreen window appears with the pixels it drew")
     func windowAppearsWithItsPixels() throws {
@@ -250,7 +251,7 @@ struct WaylandClientTests {
 extension Integration {
 /// Scale and configure edge cases.
 @MainActor
-@Suite("Window scale and configure limits", .serialized, .usesApplication)
+@Suite("Window scale and configure limits", .serialized, .mainLayerContext)
 struct WindowScaleTests {
     @Test("on a scale-2 output the window draws at twice the pixels and says so")
     func integerOutputScale() throws {

@@ -29,6 +29,7 @@ public final class LayerContext {
     /// A context with its own clock (the system's media clock unless given).
     public init(clock: any MediaClock = MonotonicMediaClock()) {
         self.clock = clock
+        (clock as? ManualMediaClock)?.context = self
     }
 
     /// Runs `body` with this context current (and in the tasks it starts).
@@ -37,8 +38,13 @@ public final class LayerContext {
     }
 
     /// Runs `body` with this context current, across its suspensions and in the
-    /// tasks it starts: how a test runs in a context of its own.
-    nonisolated public func run<T>(_ body: () async throws -> T) async rethrows -> T {
+    /// tasks it starts.
+    public func run<T>(_ body: () async throws -> T) async rethrows -> T {
+        try await LayerContext.bound.withValue(self) { try await body() }
+    }
+
+    /// ``run(_:)-swift.method`` from outside the main actor: how a test trait runs a test in a context of its own.
+    nonisolated public func runTest(_ body: @Sendable () async throws -> Void) async rethrows {
         try await LayerContext.bound.withValue(self) { try await body() }
     }
 
@@ -47,6 +53,7 @@ public final class LayerContext {
     /// The clock every time in this context comes from (``MediaTime/clock``).
     public var clock: any MediaClock {
         didSet {
+            (clock as? ManualMediaClock)?.context = self
             timeline.invalidate()
             AnimationTimeline.deliverDueEvents(in: self)
         }

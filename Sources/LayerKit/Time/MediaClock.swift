@@ -38,18 +38,24 @@ public final class ManualMediaClock: MediaClock {
         current = now.isFinite ? now : 0
     }
 
+    /// The context whose clock this is (the last that installed it), not retained.
+    weak var context: LayerContext?
+
     public var now: Double {
         get { current }
         set {
             guard newValue.isFinite, newValue > current else { return }
             current = newValue
-            guard MediaTime.clock === self else { return }
-            let transactionWasOpen = Transaction.isOpen
-            AnimationTimeline.deliverDueEvents()
-            // Callbacks run by the advance that changed layers opened an implicit
-            // transaction; no run-loop turn will end to commit it, so the advance does,
-            // as a turn would (an animation added in animationDidStop begins then).
-            if !transactionWasOpen { Transaction.flush() }
+            // What falls due is delivered in the clock's own context, whichever is current.
+            guard let context, context.clock === self else { return }
+            context.run {
+                let transactionWasOpen = Transaction.isOpen
+                AnimationTimeline.deliverDueEvents(in: context)
+                // Callbacks run by the advance that changed layers opened an implicit
+                // transaction; no run-loop turn will end to commit it, so the advance does,
+                // as a turn would (an animation added in animationDidStop begins then).
+                if !transactionWasOpen { Transaction.flush(in: context) }
+            }
         }
     }
 
