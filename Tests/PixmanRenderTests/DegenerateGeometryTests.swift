@@ -103,4 +103,33 @@ struct ClipDamageTests {
         }
         _ = wide
     }
+
+    @Test("a shape whose stroke reach overflows to ∞ (width × miter limit) still counts its path in damage: a repaint beside it draws its fill (found by the fuzzer)")
+    func infiniteStrokeReach() {
+        let (r, root, clock) = makeRenderer(width: 48, height: 48)
+        let holder = box(Rect(x: 2, y: 2, width: 2, height: 2), nil, in: root)
+        let shape = ShapeLayer()
+        let fill = Path()
+        fill.move(to: Point(x: -10, y: -10))
+        fill.addLine(to: Point(x: 60, y: -10))
+        fill.addLine(to: Point(x: 60, y: 60))
+        fill.addLine(to: Point(x: -10, y: 60))
+        fill.closeSubpath()
+        Transaction.withoutActions {
+            shape.frame = Rect(x: 0, y: 0, width: 4, height: 4)
+            shape.path = fill           // far outside its 4-point bounds
+            shape.fillColor = .green
+            shape.lineWidth = 1e308     // no stroke colour: nothing stroked, but times the miter limit the reach was ∞
+            holder.addSublayer(shape)
+        }
+        let spot = box(Rect(x: 30, y: 30, width: 8, height: 8), .red, in: root)
+        Transaction.flush()
+        _ = r.render(atTime: clock.now)
+        // Only the spot changes: the repaint area lies far from the shape's bounds but on its fill.
+        Transaction.withoutActions { spot.backgroundColor = nil }
+        Transaction.flush()
+        let tracked = r.render(atTime: clock.now)
+        #expect(tracked == fresh(root, width: 48, height: 48))
+        #expect(tracked.rgba8(x: 33, y: 33).g > 100)   // the fill shows where the spot was
+    }
 }

@@ -258,7 +258,10 @@ struct DisplayListBuilder {
         var local = p.bounds
         if let image = p.contents { local = local.union(contentsFrame(p, imageSize: image.size)) }
         if withShape, let shape = p as? ShapeLayer, let path = shape.path {
-            let reach = max(0, shape.lineWidth) * max(1, shape.miterLimit)
+            // An infinite reach made a null rectangle, which the union dropped: the
+            // shape counted as its bounds alone and went uncounted in damage (found by
+            // the fuzzer). Past 10¹⁵ points a reach is as good as everywhere.
+            let reach = min(1e15, max(0, shape.lineWidth) * max(1, shape.miterLimit))
             local = local.union(path.boundingBox.insetBy(dx: -reach, dy: -reach))
         }
         return local
