@@ -16,7 +16,7 @@ public struct IsolatedLayerContext: TestTrait, SuiteTrait, TestScoping {
 
     public func provideScope(for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void) async throws {
         // A scope per test case (each argument of a parameterized test), none for suites and test functions.
-        guard testCase != nil else { return try await function() }
+        guard testCase != nil, !TestTurns.isHeld else { return try await function() }
         let context = await MainActor.run { LayerContext(clock: ManualMediaClock(now: 0)) }
         try await TestTurns.shared.withTurn(exclusive: false) {
             try await context.runTest { try await function() }

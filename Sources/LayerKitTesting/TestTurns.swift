@@ -46,15 +46,20 @@ actor TestTurns {
         }
     }
 
-    /// Runs `body` holding a turn of either kind.
-    func withTurn(exclusive: Bool, _ body: @Sendable () async throws -> Void) async throws {
+    /// True inside a turn: a suite nested in another, both with the trait, scopes
+    /// each test twice, and the inner scope must not wait for the outer one.
+    @TaskLocal static var isHeld = false
+
+    /// Runs `body` holding a turn of either kind (at once when the task holds one).
+    nonisolated func withTurn(exclusive: Bool, _ body: @Sendable () async throws -> Void) async throws {
+        guard !Self.isHeld else { return try await body() }
         if exclusive { await enterExclusive() } else { await enterShared() }
         do {
-            try await body()
+            try await Self.$isHeld.withValue(true) { try await body() }
         } catch {
-            if exclusive { leaveExclusive() } else { leaveShared() }
+            if exclusive { await leaveExclusive() } else { await leaveShared() }
             throw error
         }
-        if exclusive { leaveExclusive() } else { leaveShared() }
+        if exclusive { await leaveExclusive() } else { await leaveShared() }
     }
 }

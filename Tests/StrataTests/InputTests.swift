@@ -600,7 +600,7 @@ extension SeatInputTests {
         window.show()
         field.becomeFirstResponder()
         try display.connection.dispatch(until: { window.toplevel?.frameNumber ?? 0 > 0 }, timeout: 5)
-        let surface = try #require(window.toplevel?.surface)
+        let surface = try #require(window.toplevel?.surfaceID)
         let router = SeatRouter { [window] }
         let keyboard = try Keyboard(layout: "us")
         router.handle(.keyboardEntered(surface, keyCodes: [], serial: 1))

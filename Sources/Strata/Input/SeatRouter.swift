@@ -85,8 +85,8 @@ final class SeatRouter {
         }
     }
 
-    private func window(for surface: WlSurface) -> Window? {
-        windows().first { $0.toplevel?.surface === surface }
+    private func window(for surface: SurfaceID) -> Window? {
+        windows().first { $0.onscreen?.toplevel.surfaceID == surface }
     }
 
     func handle(_ event: SeatEvent) {

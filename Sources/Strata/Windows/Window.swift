@@ -360,7 +360,7 @@ extension Window {
         var actions = DragAndDrop.Action()
         for op in allowed { actions.formUnion(op.action) }
         if let onscreen, let press = onscreen.latestPress, let dnd = Application.shared.dragAndDrop(for: press.seat) {
-            dnd.startDrag(offers, actions: actions.isEmpty ? .copy : actions, origin: onscreen.toplevel.surface, serial: press.serial) { action in
+            dnd.startDrag(offers, actions: actions.isEmpty ? .copy : actions, from: onscreen.toplevel, serial: press.serial) { action in
                 completion(action.map { $0.contains(.move) ? .move : .copy } ?? .cancel)
             }
             return

@@ -12,7 +12,7 @@ public final class DragAndDrop {
     /// What a drag over this client's surfaces does (surface coordinates).
     public enum TargetEvent {
         /// A drag came over `surface`, offering data in `types` and allowing `actions`.
-        case entered(surface: WlSurface, x: Double, y: Double, types: [String], actions: Action)
+        case entered(surface: SurfaceID, x: Double, y: Double, types: [String], actions: Action)
         case moved(x: Double, y: Double)
         /// It left, or was cancelled, or dropped where nothing was accepted.
         case left
@@ -89,7 +89,7 @@ public final class DragAndDrop {
         guard let surface else { return }
         // An offer before version 3 says nothing of actions: it copies.
         let actions: Action = entry.map { offer?.version ?? 0 >= 3 ? $0.actions : .copy } ?? []
-        onTargetEvent?(.entered(surface: surface, x: x, y: y, types: entry?.types ?? [], actions: actions))
+        onTargetEvent?(.entered(surface: surface.surfaceID, x: x, y: y, types: entry?.types ?? [], actions: actions))
     }
 
     private func leave() {
@@ -127,6 +127,12 @@ public final class DragAndDrop {
             offer.destroy()
         }
         try? connection.flush()
+    }
+
+    /// Starts a drag from a window's surface (``startDrag(_:actions:origin:serial:completion:)``).
+    public func startDrag(_ data: [(mimeType: String, bytes: [UInt8])], actions: Action = .copy, from window: ToplevelWindow, serial: UInt32,
+                          completion: @escaping (Action?) -> Void) {
+        startDrag(data, actions: actions, origin: window.surface, serial: serial, completion: completion)
     }
 
     /// Starts dragging `data` (bytes by MIME type, in order of preference) from

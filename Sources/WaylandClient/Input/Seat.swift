@@ -3,16 +3,16 @@ import Glibc
 /// What a seat's devices report, in the order they reported it. Positions are
 /// in the surface's coordinates.
 public enum SeatEvent {
-    case pointerEntered(WlSurface, x: Double, y: Double, serial: UInt32)
-    case pointerLeft(WlSurface)
+    case pointerEntered(SurfaceID, x: Double, y: Double, serial: UInt32)
+    case pointerLeft(SurfaceID)
     case pointerMoved(x: Double, y: Double)
     /// A button by its Linux code (`BTN_LEFT`…).
     case pointerButton(code: UInt32, pressed: Bool, serial: UInt32)
     /// A pointer frame's scrolling, in surface units (a wheel's detents are in `value120`
     /// from version 8, else 15 units each by libinput's convention).
     case scroll(dx: Double, dy: Double, source: WlPointer.AxisSource?)
-    case keyboardEntered(WlSurface, keyCodes: [UInt32], serial: UInt32)
-    case keyboardLeft(WlSurface)
+    case keyboardEntered(SurfaceID, keyCodes: [UInt32], serial: UInt32)
+    case keyboardLeft(SurfaceID)
     /// A key read with the seat's keymap; `repeats` says whether the keymap repeats it.
     case keyPressed(Keyboard.KeyPress, Keyboard.Modifiers)
     case keyReleased(keyCode: UInt32, keysym: UInt32, Keyboard.Modifiers)
@@ -20,7 +20,7 @@ public enum SeatEvent {
     case repeatInfo(rate: Double, delay: Double)
     /// The compositor's keymap did not compile: the keyboard is off until another comes.
     case keymapFailed(KeymapError)
-    case touchDown(WlSurface, id: Int32, x: Double, y: Double)
+    case touchDown(SurfaceID, id: Int32, x: Double, y: Double)
     case touchMoved(id: Int32, x: Double, y: Double)
     case touchUp(id: Int32)
     case touchesCancelled
@@ -124,8 +124,8 @@ public final class Seat {
         case let .enter(serial, surface?, x, y):
             lastSerial = serial
             enterSerial = serial
-            onEvent?(.pointerEntered(surface, x: x, y: y, serial: serial))
-        case let .leave(_, surface?): onEvent?(.pointerLeft(surface))
+            onEvent?(.pointerEntered(surface.surfaceID, x: x, y: y, serial: serial))
+        case let .leave(_, surface?): onEvent?(.pointerLeft(surface.surfaceID))
         case let .motion(_, x, y): onEvent?(.pointerMoved(x: x, y: y))
         case let .button(serial, _, code, state):
             lastSerial = serial
@@ -216,9 +216,9 @@ public final class Seat {
             let codes = stride(from: 0, to: keys.count - 3, by: 4).map {
                 UInt32(keys[$0]) | UInt32(keys[$0 + 1]) << 8 | UInt32(keys[$0 + 2]) << 16 | UInt32(keys[$0 + 3]) << 24
             }
-            onEvent?(.keyboardEntered(surface, keyCodes: codes, serial: serial))
+            onEvent?(.keyboardEntered(surface.surfaceID, keyCodes: codes, serial: serial))
         case let .leave(_, surface?):
-            onEvent?(.keyboardLeft(surface))
+            onEvent?(.keyboardLeft(surface.surfaceID))
         case let .key(serial, _, code, state):
             lastSerial = serial
             guard let keyboard else { return }
@@ -243,7 +243,7 @@ public final class Seat {
         switch event {
         case let .down(serial, _, surface?, id, x, y):
             lastSerial = serial
-            onEvent?(.touchDown(surface, id: id, x: x, y: y))
+            onEvent?(.touchDown(surface.surfaceID, id: id, x: x, y: y))
         case let .motion(_, id, x, y): onEvent?(.touchMoved(id: id, x: x, y: y))
         case let .up(_, _, id): onEvent?(.touchUp(id: id))
         case .cancel: onEvent?(.touchesCancelled)

@@ -28,15 +28,15 @@ public final class TextInput {
 
     public enum Event {
         /// A surface of this client got the text input focus (it has the keyboard focus).
-        case entered(WlSurface)
-        case left(WlSurface)
+        case entered(SurfaceID)
+        case left(SurfaceID)
         case done(Update)
     }
 
     public let proxy: ZwpTextInputV3
     public var onEvent: ((Event) -> Void)?
     /// The surface that has the text input focus, if one of ours has.
-    public private(set) var focusedSurface: WlSurface?
+    public private(set) var focusedSurface: SurfaceID?
     public private(set) var isEnabled = false
     private var pending = Update()
     /// Commit requests so far: `done` quotes it when it answers the latest state.
@@ -47,12 +47,12 @@ public final class TextInput {
         proxy.onEvent = { [unowned self] event in
             switch event {
             case let .enter(surface?):
-                focusedSurface = surface
-                onEvent?(.entered(surface))
+                focusedSurface = surface.surfaceID
+                onEvent?(.entered(surface.surfaceID))
             case let .leave(surface?):
-                if focusedSurface === surface { focusedSurface = nil }
+                if focusedSurface == surface.surfaceID { focusedSurface = nil }
                 isEnabled = false
-                onEvent?(.left(surface))
+                onEvent?(.left(surface.surfaceID))
             case let .preeditString(text, begin, end):
                 pending.preedit = text.map { ($0, Int(begin), Int(end)) }
             case let .commitString(text):

@@ -61,6 +61,8 @@ public final class ToplevelWindow {
 
     public let display: Display
     public let surface: WlSurface
+    /// The surface's identity in input events (``SeatEvent``, drag and drop, text input).
+    public var surfaceID: SurfaceID { surface.surfaceID }
     public let xdgSurface: XdgSurface
     public let toplevel: XdgToplevel
     /// The activation token on its way (``activate(quoting:requestedBy:)``), kept until it is used.
