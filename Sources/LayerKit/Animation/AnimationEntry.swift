@@ -64,6 +64,8 @@ final class AnimationEntry {
         return made
     }
 
+    // A process-wide counter, as object identities are: it only orders animations
+    // added at the same time, and never goes back.
     @exclusivity(unchecked) private static var nextSequence = 0
 
     init(key: String, isAnonymous: Bool, animation: Animation) {

@@ -2,7 +2,7 @@
 /// contiguous storage (issue 13's design): renderers and benchmarks read values
 /// there instead of making a presentation layer per animated layer.
 ///
-/// Two arrays run in step with ``AnimationTimeline/layers`` (the order layers
+/// Two arrays run in step with the timeline's layers (`AnimationTimeline.State`, the order layers
 /// got their first animation, roughly allocation order), made up to its length by
 /// each pass: what each layer shows, and for each an `Evaluation` — its typed
 /// tracks copied side by side with the model values they need, its own timing

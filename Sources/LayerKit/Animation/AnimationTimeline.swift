@@ -30,10 +30,6 @@ public enum AnimationTimeline {
         func invalidate() { mutations &+= 1 }
     }
 
-    /// Something that moves event times changed (a layer's own timing).
-    static func invalidate() { LayerContext.current.timeline.invalidate() }
-
-
     static func add(_ timer: MediaTimer) {
         let t = timer.context.timeline
         let i = t.timers.firstIndex { ($0.fireTime, $0.sequence) > (timer.fireTime, timer.sequence) } ?? t.timers.count

@@ -13,6 +13,8 @@
 /// each type's `interpolated(to:fraction:)`); only the cost differs.
 struct TypedTrack {
     /// Off: every animation takes the general path (tests compare the two).
+    /// Process-wide, as a debugging switch is: a test turns it off and on again
+    /// without suspending in between, so no other test sees it off.
     @MainActor static var isEnabled = true
 
     let slot: StateSlot

@@ -51,7 +51,7 @@ open class Layer {
     @exclusivity(unchecked) public private(set) var subtreeVersion = Layer.nextVersion()
     /// Where this layer was last seen among its superlayer's sublayers (checked before use).
     @exclusivity(unchecked) var indexHint = 0
-    /// Where the layer is in `AnimationTimeline.layers`; −1 when it has no animations.
+    /// Where the layer is in its context's timeline (`AnimationTimeline.State.layers`); −1 when it has no animations.
     @exclusivity(unchecked) var timelineIndex = -1
     /// The animations, in the order they were added (they combine in that order).
     @exclusivity(unchecked) var animationEntries = AnimationEntryList()

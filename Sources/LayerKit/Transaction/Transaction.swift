@@ -83,7 +83,7 @@ public enum Transaction {
     /// registered before; nil removes it. Owners remove theirs when they go, so
     /// several windows never step on each other's hooks.
     public static func setCommitObserver(for owner: ObjectIdentifier, _ body: (@MainActor () -> Void)?) {
-        LayerContext.current.ownedCommitObservers[owner] = body
+        LayerContext.current.setCommitObserver(for: owner, body)
     }
 
     /// Runs `body` once, right after the outermost transaction now open commits
