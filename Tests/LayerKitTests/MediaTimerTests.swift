@@ -25,6 +25,24 @@ struct MediaTimerTests {
         #expect(log == ["a", "b"])
     }
 
+    @Test("a periodic timer behind by a million periods runs at most maximumTimersPerDelivery times an advance, with a diagnostic; the rest run at the next (found by the app fuzzer)")
+    func boundedCatchUp() {
+        let f = Fixture()
+        var runs = 0
+        var reports: [LayerKitDiagnostic] = []
+        Diagnostics.handler = { reports.append($0) }
+        func tick(_ at: Double) {
+            runs += 1
+            MediaTimer.schedule(at: at + 0.001) { tick(at + 0.001) }
+        }
+        MediaTimer.schedule(at: 100.001) { tick(100.001) }
+        f.advance(1_000)                       // a million periods
+        #expect(runs == AnimationTimeline.maximumTimersPerDelivery)
+        #expect(reports.contains { "\($0)".contains("media timers fell due at once") })
+        f.advance(0.0001)                      // the next delivery goes on from there
+        #expect(runs == 2 * AnimationTimeline.maximumTimersPerDelivery)
+    }
+
     @Test("a timer scheduled by a timer at its own time plus a period runs in the same advance, without drift; NaN never runs")
     func chained() {
         let f = Fixture()

@@ -142,6 +142,27 @@ struct LongTextFieldTests {
     }
 }
 
+/// A focused field's caret blink after the clock jumps far ahead.
+@MainActor
+@Suite("Caret blink after a jump of the clock", .isolatedLayerContext)
+struct CaretBlinkJumpTests {
+    @Test("after 10⁶ s the caret goes on blinking in step, from the blink due then, not by running two million missed ones (found by the app fuzzer)")
+    func blinkAfterAJump() {
+        let f = ViewFixture()
+        let field = TextField(frame: Rect(x: 20, y: 20, width: 300, height: 34))
+        f.window.rootView.addSubview(field)
+        field.becomeFirstResponder()
+        #expect(field.isCaretVisible)
+        f.advance(1_000_000.2)   // 2,000,000 blinks fell due (even: visible), the next at +0.3
+        #expect(field.isCaretVisible)
+        #expect(!f.diagnostics.contains { "\($0)".contains("media timers") })
+        f.advance(0.3)
+        #expect(!field.isCaretVisible)
+        f.advance(0.5)
+        #expect(field.isCaretVisible)
+    }
+}
+
 /// Glyphs far outside what a layer shows are left out before pixman composites
 /// them: its glyph compositing works in 16-bit extents, and a line more than
 /// 32,767 pixels long drew nothing at all.

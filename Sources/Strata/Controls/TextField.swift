@@ -387,13 +387,22 @@ public final class TextField: Control, TextInputClient {
         window?.textInputCaretMoved()
     }
 
-    /// Shows and hides the caret in turn, from `time` on, without drift.
+    /// Shows and hides the caret in turn, from `time` on, without drift. After a
+    /// long jump of the clock it goes on from the blink due now, in step, rather
+    /// than running every blink it missed (10⁶ s held two million of them).
     private func scheduleBlink(at time: Double) {
         blinkTimer?.cancel()
         blinkTimer = MediaTimer.schedule(at: time) { [weak self] in
             guard let self, !caret.isHidden else { return }
-            View.performWithoutAnimation { self.caret.alpha = self.caret.alpha > 0 ? 0 : 1 }
-            scheduleBlink(at: time + TextField.blinkInterval)
+            let interval = TextField.blinkInterval
+            let now = currentMediaTime()
+            let missed = max(0, ((now - time) / interval).rounded(.down))
+            guard missed < 1e12 else { return scheduleBlink(at: now + interval) }
+            // This blink and the missed ones: an odd number of them changes the caret.
+            if missed.truncatingRemainder(dividingBy: 2) == 0 {
+                View.performWithoutAnimation { self.caret.alpha = self.caret.alpha > 0 ? 0 : 1 }
+            }
+            scheduleBlink(at: time + (missed + 1) * interval)
         }
     }
 
