@@ -180,6 +180,23 @@ struct VeryLongLineTests {
     }
 }
 
+/// Points and widths no double should be, given to Pango.
+@MainActor
+@Suite("Text layout with non-finite points", .isolatedLayerContext)
+struct NonFiniteTextPointTests {
+    @Test("index(at:) takes ±∞ and NaN without trapping (a touch moved through a degenerate transform, found by the app fuzzer); a width of 10³⁰⁶ lays out")
+    func nonFinitePoints() {
+        let style = TextStyle(font: .systemFont(ofSize: 17), color: .black, numberOfLines: 1)
+        let layout = TextLayout(AttributedText("abc def"), style: style, width: nil)
+        #expect(layout.index(at: Point(x: .infinity, y: 5)).byte == 6)        // past the end: the last character
+        #expect(layout.index(at: Point(x: -.infinity, y: 5)).byte == 0)
+        #expect(layout.index(at: Point(x: .nan, y: .nan)).byte == 0)
+        #expect(TextLayout.pangoUnits(.infinity) == Int32.max && TextLayout.pangoUnits(-.infinity) == Int32.min)
+        let wide = TextLayout(AttributedText("abc def"), style: style, width: 1e306)
+        #expect(wide.lines.count == 1)
+    }
+}
+
 /// Where a text field's window falls.
 @MainActor
 @Suite("ShownText windows", .isolatedLayerContext)

@@ -197,7 +197,7 @@ final class TextLayout {
         pango_layout_set_alignment(layout, PANGO_ALIGN_LEFT)   // lines are aligned in readLines
         pango_layout_set_justify(layout, style.alignment == .justified ? 1 : 0)
         if let width, width.isFinite {
-            pango_layout_set_width(layout, Int32(clamping: Int((max(0, width) * scale).rounded(.down))))
+            pango_layout_set_width(layout, TextLayout.pangoUnits(max(0, width) * scale, rounding: .down))
         } else {
             pango_layout_set_width(layout, -1)
         }
@@ -390,10 +390,18 @@ final class TextLayout {
             let scale = Double(strata_pango_scale)
             var index: Int32 = 0, trailing: Int32 = 0
             let lineX = lines.first { point.y < $0.rect.maxY }?.rect.minX ?? lines.last?.rect.minX ?? 0
-            _ = pango_layout_xy_to_index(layout, Int32(clamping: Int(((point.x - lineX) * scale).rounded())),
-                                         Int32(clamping: Int((point.y * scale).rounded())), &index, &trailing)
+            _ = pango_layout_xy_to_index(layout, TextLayout.pangoUnits((point.x - lineX) * scale),
+                                         TextLayout.pangoUnits(point.y * scale), &index, &trailing)
             return (Int(index), Int(trailing))
         }
+    }
+
+    /// A length in Pango units as Pango takes it: held within `Int32`, NaN as 0. A
+    /// point of ±∞ (a touch moved through a degenerate transform) trapped in the
+    /// conversion (found by the app fuzzer).
+    static func pangoUnits(_ value: Double, rounding rule: FloatingPointRoundingRule = .toNearestOrAwayFromZero) -> Int32 {
+        guard !value.isNaN else { return 0 }
+        return Int32(max(Double(Int32.min), min(Double(Int32.max), value.rounded(rule))))
     }
 
     /// The caret's rectangle before the character at a UTF-8 offset (the strong cursor), in points.
