@@ -29,8 +29,7 @@ struct ShownText {
         self.isSecure = secure
         self.markedAt = min(max(markedAt, range.lowerBound), range.upperBound)
         self.markedLength = marked?.utf8.count ?? 0
-        let u = text.utf8
-        let part = Substring(u[u.index(u.startIndex, offsetBy: range.lowerBound)..<u.index(u.startIndex, offsetBy: range.upperBound)])
+        let part = text.utf8Slice(range)
         var shown = Array((secure ? String(repeating: "•", count: part.count) : String(part)).utf8)
         if let marked {
             let at = self.markedAt - range.lowerBound
@@ -84,8 +83,7 @@ struct ShownText {
     static func visualMove(in text: String, from offset: Int, direction: Int, style: TextStyle) -> Int {
         let lower = edge(of: text, near: offset - visualMoveReach, up: false)
         let upper = edge(of: text, near: offset + visualMoveReach, up: true)
-        let u = text.utf8
-        let part = String(Substring(u[u.index(u.startIndex, offsetBy: lower)..<u.index(u.startIndex, offsetBy: upper)]))
+        let part = String(text.utf8Slice(lower..<upper))
         let layout = TextLayout(AttributedText(part), style: style, width: nil)
         return lower + layout.visualMove(fromByte: offset - lower, direction: direction)
     }
@@ -117,7 +115,6 @@ struct ShownText {
     }
 
     private func characters(_ from: Int, _ to: Int) -> Int {
-        let u = text.utf8
-        return Substring(u[u.index(u.startIndex, offsetBy: from)..<u.index(u.startIndex, offsetBy: to)]).count
+        text.utf8Slice(from..<to).count
     }
 }

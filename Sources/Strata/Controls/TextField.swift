@@ -595,8 +595,7 @@ public final class TextField: Control, TextInputClient {
         let cached = wordCache?.text == storage ? wordCache?.words : nil
         let range = ShownText.range(of: storage, caret: offset, keeping: cached?.range.lowerBound)
         if let cached, cached.range == range { return cached }
-        let u = storage.utf8
-        let part = String(Substring(u[u.index(u.startIndex, offsetBy: range.lowerBound)..<u.index(u.startIndex, offsetBy: range.upperBound)]))
+        let part = String(storage.utf8Slice(range))
         let found = TextLayout(AttributedText(part), style: TextStyle(font: font, color: textColor, numberOfLines: 1), width: nil).boundaries()
         let words = (range, Set(found.wordStarts.map { $0 + range.lowerBound }), Set(found.wordEnds.map { $0 + range.lowerBound }))
         wordCache = (storage, words)

@@ -44,4 +44,10 @@ extension String {
         while at > 0, at < u.count, u[u.index(u.startIndex, offsetBy: at)] & 0xC0 == 0x80 { at -= 1 }
         return at
     }
+
+    /// The text between two UTF-8 offsets (on scalar boundaries).
+    func utf8Slice(_ range: Range<Int>) -> Substring {
+        let u = utf8
+        return Substring(u[u.index(u.startIndex, offsetBy: range.lowerBound)..<u.index(u.startIndex, offsetBy: range.upperBound)])
+    }
 }

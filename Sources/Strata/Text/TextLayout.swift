@@ -366,9 +366,7 @@ final class TextLayout {
         var string = attributed.string
         if string.utf8.count > maximumBytes {
             reportTextProblem("text of \(string.utf8.count) bytes is laid out up to its first \(maximumBytes)")
-            var end = string.utf8.index(string.utf8.startIndex, offsetBy: maximumBytes)
-            while end > string.startIndex, !string.unicodeScalars.indices.contains(end) { end = string.utf8.index(before: end) }
-            string = String(string[..<end])
+            string = String(string.utf8Slice(0..<string.scalarOffset(atOrBefore: maximumBytes)))
         }
         // (Cutting at the byte limit cannot make a run longer.)
         if cappingMarks {
