@@ -27,8 +27,12 @@ public final class LayerRenderer {
     private(set) var lastItems: [DisplayItem] = []
 
     public init() {
-        // Layers that draw themselves (setNeedsDisplay + draw(in:)) get pixman backing stores.
-        if Layer.backingStoreRenderer == nil { Layer.backingStoreRenderer = PixmanDrawingContext.backingStore(for:) }
+        // Layers that draw themselves (setNeedsDisplay + draw(in:)) get pixman backing
+        // stores, with one glyph cache for the context.
+        if Layer.backingStoreRenderer == nil {
+            let glyphs = GlyphCache()
+            Layer.backingStoreRenderer = { PixmanDrawingContext.backingStore(for: $0, glyphCache: glyphs) }
+        }
     }
 
     /// Makes the next frame repaint everything (after a change the layers do not

@@ -306,12 +306,12 @@ struct TextTests {
         f.window.rootView.addSubview(label)
         _ = f.window.snapshot()
         let layouts = label.layoutCount
-        let rasterized = TextSystem.shared.withLock { $0.rasterizer.rasterizations }
+        let rasterized = TextSystem.shared.rasterizer.rasterizations
         label.setNeedsDisplay()
         label.textColor = .blue
         _ = f.window.snapshot()
         #expect(label.layoutCount == layouts)
-        #expect(TextSystem.shared.withLock { $0.rasterizer.rasterizations } == rasterized)
+        #expect(TextSystem.shared.rasterizer.rasterizations == rasterized)
         label.text = "Other text"
         _ = f.window.snapshot()
         #expect(label.layoutCount == layouts + 1)

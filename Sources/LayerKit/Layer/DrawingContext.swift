@@ -11,6 +11,10 @@ public protocol DrawingContext: AnyObject {
     func fill(_ path: Path, color: Color, rule: FillRule)
     func stroke(_ path: Path, color: Color, lineWidth: Double, cap: LineCap, join: LineJoin)
     func draw(_ image: Image, in rect: Rect)
+    /// Draws glyphs at their pen positions (layer units) through the current
+    /// transform and clip, rasterized by `rasterizer` at the size the device shows
+    /// them (rule X3). A default draws each glyph as an image.
+    func drawGlyphs(_ glyphs: [Glyph], fonts: [GlyphFont], color: Color, rasterizer: any GlyphRasterizer)
     /// Restricts later drawing to a rectangle (intersected with the current clip).
     func clip(to rect: Rect)
     /// Applies a transform to later drawing.

@@ -85,6 +85,7 @@ public struct Font: Hashable, Sendable, CustomStringConvertible {
 
     /// Checks that the machine has fonts at all: throws ``TextError/noFonts``
     /// when fontconfig finds none (text then draws nothing, with a diagnostic).
+    @MainActor
     public static func checkAvailability() throws(TextError) {
         try TextSystem.shared.checkFonts()
     }
@@ -111,18 +112,23 @@ public struct Font: Hashable, Sendable, CustomStringConvertible {
         pointSize = size
         self.weight = weight
         isItalic = italic
-        let metrics = TextSystem.shared.withLock { system -> (Double, Double) in
-            let description = Font.pangoDescription(family: family, size: size, weight: weight, italic: italic)
-            defer { pango_font_description_free(description) }
-            guard size > 0, let font = pango_font_map_load_font(system.fontMap, system.context, description) else { return (0, 0) }
-            defer { strata_object_unref(font) }
-            guard let metrics = pango_font_get_metrics(font, nil) else { return (0, 0) }
-            defer { pango_font_metrics_unref(metrics) }
-            let scale = Double(strata_pango_scale)
-            return (Double(pango_font_metrics_get_ascent(metrics)) / scale, Double(pango_font_metrics_get_descent(metrics)) / scale)
-        }
+        let metrics = Font.metrics(family: family, size: size, weight: weight, italic: italic)
         ascender = metrics.0
         descender = -metrics.1
+    }
+
+    /// Ascent and descent in points (0 when no font loads).
+    @MainActor
+    private static func metrics(family: String, size: Double, weight: Weight, italic: Bool) -> (Double, Double) {
+        let system = TextSystem.shared
+        let description = Font.pangoDescription(family: family, size: size, weight: weight, italic: italic)
+        defer { pango_font_description_free(description) }
+        guard size > 0, let font = pango_font_map_load_font(system.fontMap, system.context, description) else { return (0, 0) }
+        defer { strata_object_unref(font) }
+        guard let metrics = pango_font_get_metrics(font, nil) else { return (0, 0) }
+        defer { pango_font_metrics_unref(metrics) }
+        let scale = Double(strata_pango_scale)
+        return (Double(pango_font_metrics_get_ascent(metrics)) / scale, Double(pango_font_metrics_get_descent(metrics)) / scale)
     }
 
     /// A Pango description of the font (freed by the caller).
@@ -143,28 +149,27 @@ public struct Font: Hashable, Sendable, CustomStringConvertible {
 
     /// The family, weight and slant of the first font fontconfig lists under
     /// `name` as a family, full name or PostScript name.
+    @MainActor
     private static func lookUp(_ name: String) -> (family: String, weight: Weight, italic: Bool)? {
-        TextSystem.shared.withLock { _ in
-            for object in [FC_FAMILY, FC_FULLNAME, FC_POSTSCRIPT_NAME] {
-                let pattern = FcPatternCreate()
-                defer { FcPatternDestroy(pattern) }
-                _ = object.withCString { key in name.withCString { FcPatternAddString(pattern, key, $0) } }
-                let objects = FcObjectSetCreate()
-                defer { FcObjectSetDestroy(objects) }
-                for o in [FC_FAMILY, FC_WEIGHT, FC_SLANT] { _ = o.withCString { FcObjectSetAdd(objects, $0) } }
-                guard let list = FcFontList(nil, pattern, objects) else { continue }
-                defer { FcFontSetDestroy(list) }
-                guard list.pointee.nfont > 0, let first = list.pointee.fonts[0],
-                      let family = strata_fc_string(first, FC_FAMILY) else { continue }
-                let fcWeight = strata_fc_int(first, FC_WEIGHT, Int32(FC_WEIGHT_REGULAR))
-                let slant = strata_fc_int(first, FC_SLANT, Int32(FC_SLANT_ROMAN))
-                // The family itself when asked by family; the face's weight and slant when asked by a face's name.
-                let byFamily = object == FC_FAMILY
-                return (String(cString: family),
-                        byFamily ? .regular : Weight(Int(FcWeightToOpenType(fcWeight))),
-                        byFamily ? false : slant != FC_SLANT_ROMAN)
-            }
-            return nil
+        for object in [FC_FAMILY, FC_FULLNAME, FC_POSTSCRIPT_NAME] {
+            let pattern = FcPatternCreate()
+            defer { FcPatternDestroy(pattern) }
+            _ = object.withCString { key in name.withCString { FcPatternAddString(pattern, key, $0) } }
+            let objects = FcObjectSetCreate()
+            defer { FcObjectSetDestroy(objects) }
+            for o in [FC_FAMILY, FC_WEIGHT, FC_SLANT] { _ = o.withCString { FcObjectSetAdd(objects, $0) } }
+            guard let list = FcFontList(nil, pattern, objects) else { continue }
+            defer { FcFontSetDestroy(list) }
+            guard list.pointee.nfont > 0, let first = list.pointee.fonts[0],
+                  let family = strata_fc_string(first, FC_FAMILY) else { continue }
+            let fcWeight = strata_fc_int(first, FC_WEIGHT, Int32(FC_WEIGHT_REGULAR))
+            let slant = strata_fc_int(first, FC_SLANT, Int32(FC_SLANT_ROMAN))
+            // The family itself when asked by family; the face's weight and slant when asked by a face's name.
+            let byFamily = object == FC_FAMILY
+            return (String(cString: family),
+                    byFamily ? .regular : Weight(Int(FcWeightToOpenType(fcWeight))),
+                    byFamily ? false : slant != FC_SLANT_ROMAN)
         }
+        return nil
     }
 }

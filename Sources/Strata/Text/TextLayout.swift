@@ -97,16 +97,14 @@ final class TextLayout {
         }
         text = attributed.string
         self.style = style
-        layout = TextSystem.shared.withLock { pango_layout_new($0.context) }
-        TextSystem.shared.withLock { _ in
-            configure(attributed, width: width)
-            limitLines(height: height)
-            readLines(width: width, attributed: attributed)
-        }
+        layout = pango_layout_new(TextSystem.shared.context)
+        configure(attributed, width: width)
+        limitLines(height: height)
+        readLines(width: width, attributed: attributed)
     }
 
     isolated deinit {
-        TextSystem.shared.withLock { _ in strata_object_unref(UnsafeMutableRawPointer(layout)) }
+        strata_object_unref(UnsafeMutableRawPointer(layout))
     }
 
     // MARK: Building
@@ -384,14 +382,12 @@ final class TextLayout {
     /// The layout's text offset (UTF-8) nearest a point, and whether the point is
     /// past the character's middle (for carets).
     func index(at point: Point) -> (byte: Int, trailing: Int) {
-        TextSystem.shared.withLock { _ in
-            let scale = Double(strata_pango_scale)
-            var index: Int32 = 0, trailing: Int32 = 0
-            let lineX = lines.first { point.y < $0.rect.maxY }?.rect.minX ?? lines.last?.rect.minX ?? 0
-            _ = pango_layout_xy_to_index(layout, TextLayout.pangoUnits((point.x - lineX) * scale),
-                                         TextLayout.pangoUnits(point.y * scale), &index, &trailing)
-            return (Int(index), Int(trailing))
-        }
+        let scale = Double(strata_pango_scale)
+        var index: Int32 = 0, trailing: Int32 = 0
+        let lineX = lines.first { point.y < $0.rect.maxY }?.rect.minX ?? lines.last?.rect.minX ?? 0
+        _ = pango_layout_xy_to_index(layout, TextLayout.pangoUnits((point.x - lineX) * scale),
+                                     TextLayout.pangoUnits(point.y * scale), &index, &trailing)
+        return (Int(index), Int(trailing))
     }
 
     /// A length in Pango units as Pango takes it: held within `Int32`, NaN as 0. A
@@ -404,14 +400,12 @@ final class TextLayout {
 
     /// The caret's rectangle before the character at a UTF-8 offset (the strong cursor), in points.
     func caretRect(atByte byte: Int) -> Rect {
-        TextSystem.shared.withLock { _ in
-            let scale = Double(strata_pango_scale)
-            var strong = PangoRectangle()
-            pango_layout_get_cursor_pos(layout, Int32(clamping: min(max(0, byte), text.utf8.count)), &strong, nil)
-            let y = Double(strong.y) / scale
-            let lineX = lines.first { y < $0.rect.maxY - 0.01 }?.rect.minX ?? 0
-            return Rect(x: lineX + Double(strong.x) / scale, y: y, width: 0, height: Double(strong.height) / scale)
-        }
+        let scale = Double(strata_pango_scale)
+        var strong = PangoRectangle()
+        pango_layout_get_cursor_pos(layout, Int32(clamping: min(max(0, byte), text.utf8.count)), &strong, nil)
+        let y = Double(strong.y) / scale
+        let lineX = lines.first { y < $0.rect.maxY - 0.01 }?.rect.minX ?? 0
+        return Rect(x: lineX + Double(strong.x) / scale, y: y, width: 0, height: Double(strong.height) / scale)
     }
 
     /// The horizontal spans (points, layout coordinates) the characters between
@@ -419,61 +413,55 @@ final class TextLayout {
     /// puts them apart. For selection highlights.
     func selectionRects(from start: Int, to end: Int) -> [Rect] {
         guard start < end else { return [] }
-        return TextSystem.shared.withLock { _ in
-            let scale = Double(strata_pango_scale)
-            var rects: [Rect] = []
-            for (i, line) in lines.enumerated() {
-                let s = max(start, line.bytes.lowerBound), e = min(end, line.bytes.upperBound)
-                guard s < e, let pangoLine = pango_layout_get_line_readonly(layout, Int32(i)) else { continue }
-                var ranges: UnsafeMutablePointer<Int32>?
-                var count: Int32 = 0
-                pango_layout_line_get_x_ranges(pangoLine, Int32(s), Int32(e), &ranges, &count)
-                for r in 0..<Int(count) {
-                    let x0 = Double(ranges![2 * r]) / scale, x1 = Double(ranges![2 * r + 1]) / scale
-                    rects.append(Rect(x: line.rect.minX + x0, y: line.rect.minY, width: x1 - x0, height: line.rect.height))
-                }
-                g_free(ranges)
+        let scale = Double(strata_pango_scale)
+        var rects: [Rect] = []
+        for (i, line) in lines.enumerated() {
+            let s = max(start, line.bytes.lowerBound), e = min(end, line.bytes.upperBound)
+            guard s < e, let pangoLine = pango_layout_get_line_readonly(layout, Int32(i)) else { continue }
+            var ranges: UnsafeMutablePointer<Int32>?
+            var count: Int32 = 0
+            pango_layout_line_get_x_ranges(pangoLine, Int32(s), Int32(e), &ranges, &count)
+            for r in 0..<Int(count) {
+                let x0 = Double(ranges![2 * r]) / scale, x1 = Double(ranges![2 * r + 1]) / scale
+                rects.append(Rect(x: line.rect.minX + x0, y: line.rect.minY, width: x1 - x0, height: line.rect.height))
             }
-            return rects
+            g_free(ranges)
         }
+        return rects
     }
 
     /// Text boundaries from Unicode's rules (Pango's log attributes), as UTF-8
     /// offsets: where the caret may stand (between grapheme clusters), where
     /// words start and where they end.
     func boundaries() -> (cursor: [Int], wordStarts: Set<Int>, wordEnds: Set<Int>) {
-        TextSystem.shared.withLock { _ in
-            var count: Int32 = 0
-            guard let attrs = pango_layout_get_log_attrs_readonly(layout, &count) else { return ([0], [], []) }
-            var cursor: [Int] = [], starts = Set<Int>(), ends = Set<Int>()
-            var byte = 0
-            var scalars = text.unicodeScalars.makeIterator()
-            for i in 0..<Int(count) {   // one entry per character, and one past the end
-                let a = attrs[i]
-                if a.is_cursor_position != 0 { cursor.append(byte) }
-                if a.is_word_start != 0 { starts.insert(byte) }
-                if a.is_word_end != 0 { ends.insert(byte) }
-                if let scalar = scalars.next() { byte += String(scalar).utf8.count }
-            }
-            return (cursor, starts, ends)
+        var count: Int32 = 0
+        guard let attrs = pango_layout_get_log_attrs_readonly(layout, &count) else { return ([0], [], []) }
+        var cursor: [Int] = [], starts = Set<Int>(), ends = Set<Int>()
+        var byte = 0
+        var scalars = text.unicodeScalars.makeIterator()
+        for i in 0..<Int(count) {   // one entry per character, and one past the end
+            let a = attrs[i]
+            if a.is_cursor_position != 0 { cursor.append(byte) }
+            if a.is_word_start != 0 { starts.insert(byte) }
+            if a.is_word_end != 0 { ends.insert(byte) }
+            if let scalar = scalars.next() { byte += String(scalar).utf8.count }
         }
+        return (cursor, starts, ends)
     }
 
     /// The visual neighbour of a caret position (`direction` -1 left, +1 right),
     /// moving through bidirectional text as the eye sees it.
     func visualMove(fromByte byte: Int, direction: Int) -> Int {
-        TextSystem.shared.withLock { _ in
-            var newIndex: Int32 = 0, trailing: Int32 = 0
-            pango_layout_move_cursor_visually(layout, 1, Int32(byte), 0, Int32(direction), &newIndex, &trailing)
-            if newIndex == Int32.max { return text.utf8.count }
-            if newIndex < 0 { return 0 }
-            var b = Int(newIndex)
-            let utf8 = Array(text.utf8)
-            for _ in 0..<Int(trailing) {   // past `trailing` characters of the cluster
-                b += 1
-                while b < utf8.count, utf8[b] & 0xC0 == 0x80 { b += 1 }
-            }
-            return min(b, utf8.count)
+        var newIndex: Int32 = 0, trailing: Int32 = 0
+        pango_layout_move_cursor_visually(layout, 1, Int32(byte), 0, Int32(direction), &newIndex, &trailing)
+        if newIndex == Int32.max { return text.utf8.count }
+        if newIndex < 0 { return 0 }
+        var b = Int(newIndex)
+        let utf8 = Array(text.utf8)
+        for _ in 0..<Int(trailing) {   // past `trailing` characters of the cluster
+            b += 1
+            while b < utf8.count, utf8[b] & 0xC0 == 0x80 { b += 1 }
         }
+        return min(b, utf8.count)
     }
 }
