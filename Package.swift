@@ -47,7 +47,12 @@ let package = Package(
         .testTarget(name: "StrataTests", dependencies: ["Strata", "StrataTesting", "LayerKitTesting", "PixmanRender", "WaylandClient", "CPango", "StrataAppFuzzing"]),
 
         // Compositor-integration kit: headless compositors, capture, compare, frame statistics.
-        .target(name: "StrataTesting", dependencies: ["Strata", "WaylandClient", "PixmanRender", "CShims"]),
+        .target(name: "StrataTesting", dependencies: ["Strata", "WaylandClient", "PixmanRender", "CShims", "StrataTestingTools"]),
+        // Its helper programs in C (kwin screenshots and mutter's remote desktop over
+        // D-Bus, a minimal Wayland server), run as re-executions of the program.
+        .target(name: "StrataTestingTools", dependencies: ["CGio", "CWaylandServer"]),
+        .systemLibrary(name: "CGio", pkgConfig: "gio-unix-2.0", providers: [.apt(["libglib2.0-dev"])]),
+        .systemLibrary(name: "CWaylandServer", pkgConfig: "wayland-server", providers: [.apt(["libwayland-dev"])]),
         .testTarget(name: "WaylandClientTests", dependencies: ["WaylandClient", "StrataTesting", "LayerKitTesting", "PixmanRender", "Strata", "CPixman"]),
 
         .executableTarget(name: "seed-listings", dependencies: ["LayerKit", "PixmanRender"], path: "Examples/SeedListings"),

@@ -11,8 +11,8 @@ import WaylandClient
 /// The installed binary carries a file capability this container refuses to
 /// execute; a copy in the runtime directory (same name, no capability) runs.
 /// Screenshots come from kwin's D-Bus ScreenShot2, which writes the pixels into
-/// a pipe passed as a file descriptor: `Tools/KWinScreenshot/kwin-screenshot.c`
-/// (GIO) does that, compiled with `cc` on first use. Stopped — with its bus — by ``stop()`` or when the
+/// a pipe passed as a file descriptor: a helper in C (GIO, `kwin-screenshot.c` of
+/// the StrataTestingTools target) does that. Stopped — with its bus — by ``stop()`` or when the
 /// object goes away; killed if this process dies first (kwin can hang in its
 /// own shutdown when its parent is gone, so it gets SIGKILL, not SIGTERM).
 @MainActor
@@ -66,13 +66,10 @@ public final class HeadlessKWin: Compositor {
     }
 
     public func screenshot(timeout: Double = 10) throws(CompositorError) -> RenderedImage {
-        let tool: String
-        do {
-            tool = try buildTool("kwin-screenshot", source: "KWinScreenshot/kwin-screenshot.c", packages: "gio-2.0 gio-unix-2.0", in: runtimeDirectory)
-        } catch { throw .screenshotFailed("\(error)") }
+        let tool = HelperTool.kwinScreenshot
         let output = runtimeDirectory + "/shot-\(Int(now() * 1000)).raw"
         defer { unlink(output) }
-        let run = try Subprocess.spawn([tool, output], environment: ["DBUS_SESSION_BUS_ADDRESS": bus?.address ?? ""],
+        let run = try Subprocess.spawn(tool.command([output]), environment: tool.environment.merging(["DBUS_SESSION_BUS_ADDRESS": bus?.address ?? ""]) { $1 },
                                        directory: runtimeDirectory, logPath: runtimeDirectory + "/helper.log")
         guard let status = run.wait(timeout: timeout) else {
             run.terminate()

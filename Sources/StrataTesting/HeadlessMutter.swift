@@ -76,8 +76,7 @@ public final class HeadlessMutter: Compositor {
                 usleep(useconds_t(settle * 1e6))
             }
         }
-        let tool = try buildTool("mutter-remote", source: "MutterRemote/mutter-remote.c", packages: "gio-2.0", in: runtimeDirectory)
-        let made = try MutterRemoteInput(tool: tool, environment: environment, directory: runtimeDirectory)
+        let made = try MutterRemoteInput(environment: environment, directory: runtimeDirectory)
         remote = made
         return made
     }

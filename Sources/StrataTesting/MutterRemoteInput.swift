@@ -3,7 +3,7 @@ import Glibc
 /// Input through mutter's D-Bus RemoteDesktop session: a pointer at absolute
 /// monitor coordinates, buttons, scrolling, touches and keys, arriving at
 /// clients as a real seat's would. The session lives as long as the bus
-/// connection that made it, so a small helper (`Tools/MutterRemote`) keeps it
+/// connection that made it, so a small helper (``HelperTool``, `mutter-remote.c`) keeps it
 /// and takes one call per line; each call returns after mutter answered.
 /// Get one from ``HeadlessMutter/input()``.
 @MainActor
@@ -15,7 +15,7 @@ public final class MutterRemoteInput: InjectedInput {
     private var commands: Int32
     private var replies: PipeLines
 
-    init(tool: String, environment: [String: String], directory: String) throws(CompositorError) {
+    init(environment: [String: String], directory: String) throws(CompositorError) {
         let toHelper = try closeOnExecPipe()   // the helper gets one end of each as stdin and stdout
         let fromHelper: [Int32]
         do { fromHelper = try closeOnExecPipe() } catch {
@@ -24,7 +24,8 @@ public final class MutterRemoteInput: InjectedInput {
         }
         let log = directory + "/mutter-remote.log"
         do {
-            helper = try Subprocess.spawn([tool], environment: environment, directory: directory, logPath: log,
+            let tool = HelperTool.mutterRemote
+            helper = try Subprocess.spawn(tool.command(), environment: environment.merging(tool.environment) { $1 }, directory: directory, logPath: log,
                                           standardInput: toHelper[0], standardOutput: fromHelper[1])
         } catch {
             for fd in toHelper + fromHelper { Glibc.close(fd) }

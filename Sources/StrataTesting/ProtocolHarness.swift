@@ -9,8 +9,7 @@ import WaylandClient
 /// with a pointer and the protocols under test, sends the pointer into the
 /// client's first surface, and reports the requests a test asserts on
 /// (``lines``). Its output (64×48) captures as a known pattern: pixel x, y is
-/// red 4x, green 5y, blue 0x80, opaque. Compiled with `cc` and
-/// `wayland-scanner` on first use.
+/// red 4x, green 5y, blue 0x80, opaque. Runs as a ``HelperTool``.
 @MainActor
 public final class ProtocolHarness {
     public let runtimeDirectory: String
@@ -31,17 +30,14 @@ public final class ProtocolHarness {
         runtimeDirectory = try makePrivateDirectory("harness")
         socketPath = runtimeDirectory + "/harness-0"
         do {
-            let tool = try buildTool("protocol-harness", source: "ProtocolHarness/protocol-harness.c", packages: "wayland-server",
-                                     protocols: ["/usr/share/wayland-protocols/stable/xdg-shell/xdg-shell.xml", "Protocols/cursor-shape-v1.xml",
-                                                 "Protocols/ext-image-copy-capture-v1.xml"],
-                                     in: runtimeDirectory)
+            let tool = HelperTool.protocolHarness
             let fds = try closeOnExecPipe()
             defer { Glibc.close(fds[1]) }
             output = PipeLines(fd: fds[0])
             let options = (cursorShapes ? [] : ["--no-cursor-shape"])
                 + [.none: [], .output: ["--image-copy-capture"], .refusingBuffers: ["--image-copy-capture=bad"]][capture]!
-            process = try Subprocess.spawn(["setpriv", "--pdeathsig", "KILL", "--", tool, socketPath] + options,
-                                           environment: [:], directory: runtimeDirectory, logPath: runtimeDirectory + "/harness.log",
+            process = try Subprocess.spawn(["setpriv", "--pdeathsig", "KILL", "--"] + tool.command([socketPath] + options),
+                                           environment: tool.environment, directory: runtimeDirectory, logPath: runtimeDirectory + "/harness.log",
                                            standardOutput: fds[1])
             let deadline = now() + 10
             while !lines.contains("ready") {

@@ -71,36 +71,6 @@ public struct Subprocess: Sendable {
     }
 }
 
-/// A program of `Tools/` compiled from its C file on first use into
-/// `directory` (with `cc` or `clang` and the `pkg-config` packages named):
-/// the path of the executable. `protocols` are Wayland protocol XML files
-/// (absolute, or relative to the package) whose server glue `wayland-scanner`
-/// makes first (`NAME-server-protocol.h`, compiled with its `NAME-protocol.c`).
-@MainActor
-func buildTool(_ name: String, source: String, packages: String, protocols: [String] = [], in directory: String) throws(CompositorError) -> String {
-    let tool = directory + "/" + name
-    guard access(tool, X_OK) != 0 else { return tool }
-    let here = String(#filePath)
-    guard let sources = here.firstRange(of: "/Sources/StrataTesting/") else { throw .launchFailed(command: name, errno: ENOENT) }
-    let package = String(here[..<sources.lowerBound])
-    var script = ""
-    var glue: [String] = []
-    for xml in protocols {
-        let path = xml.hasPrefix("/") ? xml : package + "/" + xml
-        let stem = String(path.split(separator: "/").last!.dropLast(4))
-        script += "wayland-scanner server-header '\(path)' '\(directory)/\(stem)-server-protocol.h' && "
-        script += "wayland-scanner private-code '\(path)' '\(directory)/\(stem)-protocol.c' && "
-        glue.append("'\(directory)/\(stem)-protocol.c'")
-    }
-    let log = directory + "/\(name)-build.log"
-    script += "\"$(command -v cc || command -v clang)\" -O2 -I'\(directory)' -o '\(tool)' '\(package)/Tools/\(source)' \(glue.joined(separator: " ")) $(pkg-config --cflags --libs \(packages))"
-    let build = try Subprocess.spawn(["sh", "-c", script], environment: [:], directory: directory, logPath: log)
-    guard build.wait(timeout: 60) == 0 else {
-        throw .notReady("cannot build \(name) (needs cc and the development files of \(packages)): " + tail(of: log))
-    }
-    return tool
-}
-
 func now() -> Double {
     var ts = timespec()
     clock_gettime(CLOCK_MONOTONIC, &ts)

@@ -2,9 +2,10 @@
  * ScreenShot2 interface (CaptureActiveScreen, which writes raw pixels into a
  * pipe passed as a file descriptor — what no D-Bus command line tool can pass)
  * and writes "width height stride format\n" and the pixels to OUTPUT.
- * StrataTesting compiles it on first use (HeadlessKWin.screenshot); it talks
+ * StrataTesting runs it (HeadlessKWin.screenshot, see tools.c); it talks
  * to the session bus in DBUS_SESSION_BUS_ADDRESS. Exit status 1 with a message
  * on failure. */
+#include "StrataTestingTools.h"
 #include <gio/gio.h>
 #include <gio/gunixfdlist.h>
 #include <stdio.h>
@@ -24,7 +25,7 @@ static int fail(const char *what, GError *error) {
     return 1;
 }
 
-int main(int argc, char **argv) {
+int strata_tool_kwin_screenshot(int argc, char **argv) {
     if (argc != 2) {
         fprintf(stderr, "usage: kwin-screenshot OUTPUT\n");
         return 2;

@@ -1,6 +1,6 @@
 /* mutter-remote: drives a headless mutter through its D-Bus RemoteDesktop and
- * ScreenCast interfaces, for StrataTesting (HeadlessMutter compiles it on first
- * use). Both sessions live as long as this process's bus connection, so it
+ * ScreenCast interfaces, for StrataTesting (HeadlessMutter runs it, see
+ * tools.c). Both sessions live as long as this process's bus connection, so it
  * stays running and takes one command per line on stdin:
  *
  *   motion X Y            pointer to X, Y (logical pixels of the monitor)
@@ -16,6 +16,7 @@
  * the virtual keyboard and pointer and prints "ready NODE", NODE being the PipeWire node of the monitor's stream
  * (absolute motion and touch need a stream; captures read the node).
  * The bus is DBUS_SESSION_BUS_ADDRESS; mutter connects to PipeWire itself. */
+#include "StrataTestingTools.h"
 #include <gio/gio.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -110,7 +111,8 @@ static GVariant *arguments_for(const char *line, const char **method) {
     return NULL;
 }
 
-int main(void) {
+int strata_tool_mutter_remote(int argc, char **argv) {
+    (void)argc, (void)argv;
     GError *error = NULL;
     bus = g_bus_get_sync(G_BUS_TYPE_SESSION, NULL, &error);
     if (!bus) return fail("session bus", error);

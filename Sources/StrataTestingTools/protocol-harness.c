@@ -15,17 +15,19 @@
  *   captured W H FORMAT     a frame copied into the client's buffer
  *
  * It is not a compositor: nothing is drawn, buffers are never used. StrataTesting
- * compiles it on first use (with wayland-scanner for the protocols' glue).
+ * runs it (ProtocolHarness, see tools.c); the protocols' glue in Protocols/ is
+ * wayland-scanner's, made by Protocols/generate.py.
  * It serves one client after another and stops on SIGTERM. */
+#include "StrataTestingTools.h"
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include <wayland-server.h>
-#include "cursor-shape-v1-server-protocol.h"
-#include "ext-image-copy-capture-v1-server-protocol.h"
-#include "xdg-shell-server-protocol.h"
+#include "Protocols/cursor-shape-v1-server-protocol.h"
+#include "Protocols/ext-image-copy-capture-v1-server-protocol.h"
+#include "Protocols/xdg-shell-server-protocol.h"
 
 static struct wl_display *display;
 static struct wl_resource *pointer, *first_surface;
@@ -237,7 +239,7 @@ static int stop(int signal, void *data) {
     return 0;
 }
 
-int main(int argc, char **argv) {
+int strata_tool_protocol_harness(int argc, char **argv) {
     if (argc < 2) {
         fprintf(stderr, "usage: protocol-harness SOCKET [--no-cursor-shape] [--image-copy-capture[=bad]]\n");
         return 2;
