@@ -9,7 +9,10 @@ import WaylandClient
 /// animators, tree edits from hooks and completions, simulated input and
 /// snapshots — and checks what every such program must keep: no crash, no NaN or
 /// ∞ in a presentation frame, a consistent tree (each subview's superview and
-/// layer agree), and no step taking longer than ``stepBudget``. `strata-fuzz app`
+/// layer agree), no step taking longer than ``stepBudget``, and nothing left
+/// alive after the window closed: the program's own closures hold the window
+/// and views weakly, as careful app code does, so whatever survives was kept by
+/// the toolkit. `strata-fuzz app`
 /// runs it under libFuzzer with AddressSanitizer; the tests replay the committed
 /// corpus (`Tests/Fuzz/app-corpus`) without them.
 @MainActor
@@ -26,6 +29,20 @@ public enum AppFuzzer {
 
     /// Runs the program `bytes` spell; throws the first property it breaks.
     public static func run(_ bytes: [UInt8], stepBudget: Double = stepBudget, trace: ((String) -> Void)? = nil) throws(Violation) {
+        final class Weak {
+            weak var object: AnyObject?
+            init(_ object: AnyObject) { self.object = object }
+        }
+        var made: [Weak] = []
+        try program(bytes, stepBudget: stepBudget, trace: trace) { made.append(Weak($0)) }
+        if let alive = made.lazy.compactMap(\.object).first {
+            throw Violation(description: "a \(type(of: alive)) outlived its closed window and the program")
+        }
+    }
+
+    /// The program itself; `made` sees the window and every view it makes.
+    private static func program(_ bytes: [UInt8], stepBudget: Double, trace: ((String) -> Void)?,
+                                made: (AnyObject) -> Void) throws(Violation) {
         var input = FuzzReader(bytes: bytes)
         let clock = ManualMediaClock(now: 100)
         let previousClock = MediaTime.clock
@@ -41,6 +58,7 @@ public enum AppFuzzer {
         }
         let window = Window(title: "fuzz", size: Size(width: 96, height: 72))
         window.show()
+        made(window)
         defer { window.close() }
         let driver = InputDriver(window: window)
         var views: [View] = [window.rootView]
@@ -66,6 +84,7 @@ public enum AppFuzzer {
                     target.insertSubview(child, at: Int(input.byte() % 6) - 1)
                 }
                 views.append(child)
+                made(child)
             case 1 where target !== window.rootView:
                 target.removeFromSuperview()
             case 2:
@@ -80,7 +99,8 @@ public enum AppFuzzer {
                                  target.frame = frame
                                  target.alpha = alpha
                                  target.backgroundColor = color
-                             }, completion: { _ in
+                             }, completion: { [weak window, weak target] _ in
+                                 guard let window, let target else { return }
                                  if removesWhenDone { target.removeFromSuperview() } else { window.rootView.addSubview(target) }
                              })
             case 4:
@@ -100,7 +120,7 @@ public enum AppFuzzer {
                 case 2: animator.startAnimation(); animator.pauseAnimation(); animator.fractionComplete = value
                 default: animator.startAnimation(afterDelay: value)
                 }
-                animator.addCompletion { _ in target.isHidden.toggle() }
+                animator.addCompletion { [weak target] _ in target?.isHidden.toggle() }
                 animators.append(animator)
                 if animators.count > 8 { animators.removeFirst().stopAnimation(true) }
             case 6:
