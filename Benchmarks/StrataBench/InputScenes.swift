@@ -34,7 +34,7 @@ func sceneInputLatency() throws -> [Figure] {
     let target = KeyTarget(marker: marker)
     let window = latencyWindow(title: "input", target: target, marker: marker, cardsTakeInput: true)
     target.becomeFirstResponder()
-    try display.connection.dispatch(until: { window.toplevel?.frameNumber ?? 0 > 0 }, timeout: 5)
+    try display.connection.dispatch(until: { window.frameNumber > 0 }, timeout: 5)
     let keys = 80
     let cpu0 = cpuTime(), t0 = MonotonicClock.now
     let (wtype, _) = try sway.startClient(["wtype", "-s", "400", "-d", "25", String(repeating: "a", count: keys)])
@@ -109,7 +109,7 @@ func scenePointerLatency() throws -> [Figure] {
     })
     let window = latencyWindow(title: "pointer", target: target, marker: marker, cardsTakeInput: false)
     window.isFullscreen = true
-    try display.connection.dispatch(until: { window.isFullscreen && (window.toplevel?.frameNumber ?? 0) > 0 }, timeout: 10)
+    try display.connection.dispatch(until: { window.isFullscreen && (window.frameNumber) > 0 }, timeout: 10)
     let input = try mutter.input()
     let loop = app.loop!
     try loop.turn(for: 0.5)   // mutter shows the fullscreen window

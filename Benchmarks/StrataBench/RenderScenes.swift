@@ -174,6 +174,8 @@ func sceneCards(frames: Int) -> [Figure] {
     var age = 0
     func render() -> [Rect]? {
         defer { age = 1 }
+        root.layoutIfNeeded()
+        root.displayIfNeededInSubtree()
         return renderer.render(root, into: target.image, scale: 1, atTime: currentMediaTime(), background: background, bufferAge: age)
     }
     let root = Layer()

@@ -44,7 +44,8 @@ public final class LayerRenderer {
 
     /// Draws `root` at media time `time` into `image` (`pixman_image_t *`,
     /// premultiplied ARGB32), `scale` pixels per layer unit, over `background`.
-    /// Layout and display run first.
+    /// Only turns layers into pixels: the caller has run layout and display (a
+    /// frame loop, ``OffscreenRenderer``).
     ///
     /// `bufferAge` says how many frames old the image's contents are (1: what the
     /// previous call drew; 0: unknown). Only what changed since then is repainted;
@@ -124,8 +125,6 @@ public final class LayerRenderer {
     private func prepare(_ root: Layer, _ image: OpaquePointer, _ scale: Double, _ time: Double, _ background: Color,
                          _ bufferAge: Int) -> Prepared? {
         let width = Int(pixman_image_get_width(image)), height = Int(pixman_image_get_height(image))
-        root.layoutIfNeeded()
-        root.displayIfNeededInSubtree()
         let changed = damage.damage(root: root, time: time, scale: scale, width: width, height: height)
         if changed.isEmpty && bufferAge > 0 { return nil }
         let region = damage.damage(forBufferAge: bufferAge)

@@ -75,6 +75,8 @@ public final class OffscreenRenderer {
             let image = pixman_image_create_bits(PIXMAN_a8r8g8b8, Int32(width), Int32(height), buffer.baseAddress, Int32(width * 4))!
             defer { pixman_image_unref(image) }
             if let root = rootLayer {
+                root.layoutIfNeeded()
+                root.displayIfNeededInSubtree()
                 lastDamage = renderer.render(root, into: image, scale: scale, atTime: time ?? currentMediaTime(),
                                              background: backgroundColor, bufferAge: age) ?? whole
             } else {

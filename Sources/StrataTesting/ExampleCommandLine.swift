@@ -62,7 +62,7 @@ public struct ExampleCommandLine {
         if let loop = app.loop { Self.stop(loop, after: seconds ?? (headless == nil ? .infinity : 2.5)) }
         try app.run(mode: .compositor)
         for window in app.windows {
-            if let t = window.toplevel { print("frames: \(t.frameNumber), callbacks: \(t.statistics.callbackCount)") }
+            if let statistics = window.frameStatistics { print("frames: \(window.frameNumber), callbacks: \(statistics.callbackCount)") }
         }
         try headless?.saveScreenshot(to: screenshotPath)
     }

@@ -109,7 +109,7 @@ public final class ScenarioRunner {
             driver = nil
         case .waitConfigure:
             let w = try needWindow()
-            try wait("the first configure and frame") { (w.toplevel?.isConfigured ?? false) && (w.toplevel?.frameNumber ?? 0) > 0 }
+            try wait("the first configure and frame") { (w.toplevel?.isConfigured ?? false) && (w.frameNumber) > 0 }
         case let .resize(width, height):
             try needWindow().size = Size(width: Double(width), height: Double(height))
         case let .waitSize(width, height):
@@ -135,15 +135,15 @@ public final class ScenarioRunner {
             }
         case let .waitFrames(n):
             let w = try needWindow()
-            let target = (w.toplevel?.frameNumber ?? 0) + UInt64(n)
-            try wait("\(n) frames") { (w.toplevel?.frameNumber ?? 0) >= target }
+            let target = (w.frameNumber) + UInt64(n)
+            try wait("\(n) frames") { (w.frameNumber) >= target }
         case let .sleep(seconds):
             try turn(for: seconds)
         case let .expectIdle(seconds):
             let w = try needWindow()
-            let before = w.toplevel?.frameNumber ?? 0
+            let before = w.frameNumber
             try turn(for: seconds)
-            let after = w.toplevel?.frameNumber ?? 0
+            let after = w.frameNumber
             if after != before { throw StepFailure(message: "\(after - before) frames committed while idle") }
         case let .expectPixel(x, y, color, tolerance):
             // A compositor shows a frame some time after it is committed (mutter under

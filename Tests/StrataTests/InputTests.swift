@@ -422,7 +422,7 @@ struct KWinInputTests {
         window.rootView.addSubview(log)
         window.show()
         window.isFullscreen = true   // at the output's origin: output coordinates are the window's
-        try display.connection.dispatch(until: { window.isFullscreen && (window.toplevel?.frameNumber ?? 0) > 0 }, timeout: 10,
+        try display.connection.dispatch(until: { window.isFullscreen && (window.frameNumber) > 0 }, timeout: 10,
                                         what: "the fullscreen window")
         let input = try KWinFakeInput(on: kwin)
         // kwin adds its fake devices to the seat on the first input; the app binds them, and the pointer enters.
@@ -466,7 +466,7 @@ extension KWinInputTests {
         window.shouldClose = { _ in closeAsked += 1; return false }
         window.show()
         window.isMaximized = true   // at the output's origin: the title bar spans its top
-        try display.connection.dispatch(until: { window.isMaximized && window.decorations != nil && (window.toplevel?.frameNumber ?? 0) > 0 },
+        try display.connection.dispatch(until: { window.isMaximized && window.decorations != nil && (window.frameNumber) > 0 },
                                         timeout: 10, what: "the maximized window with its own decorations")
         let input = try KWinFakeInput(on: kwin)
         try input.movePointer(toX: 200, y: 100)
@@ -524,7 +524,7 @@ struct CursorTests {
         defer { withExtendedLifetime(weston) { Application.shared.disconnect() } }   // the compositor lives to the end
         let window = Window(title: "cursors", size: Size(width: 300, height: 200))
         window.show()
-        try display.connection.dispatch(until: { window.toplevel?.frameNumber ?? 0 > 0 }, timeout: 5)
+        try display.connection.dispatch(until: { window.frameNumber > 0 }, timeout: 5)
         let driver = InputDriver(window: window)
         driver.movePointer(to: Point(x: 3, y: 120))
         #expect(window.cursor == .resizeLeft)
@@ -599,8 +599,8 @@ extension SeatInputTests {
         window.rootView.addSubview(field)
         window.show()
         field.becomeFirstResponder()
-        try display.connection.dispatch(until: { window.toplevel?.frameNumber ?? 0 > 0 }, timeout: 5)
-        let surface = try #require(window.toplevel?.surfaceID)
+        try display.connection.dispatch(until: { window.frameNumber > 0 }, timeout: 5)
+        let surface = try #require(window.surfaceID)
         let router = SeatRouter { [window] }
         let keyboard = try Keyboard(layout: "us")
         router.handle(.keyboardEntered(surface, keyCodes: [], serial: 1))

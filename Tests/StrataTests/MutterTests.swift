@@ -28,7 +28,7 @@ struct MutterTests {
         for v in [button, field, marker] { window.rootView.addSubview(v) }
         window.show()
         window.isFullscreen = true   // at the output's origin: output coordinates are the window's
-        try wait(until: { window.isFullscreen && window.size.width == 640 && (window.toplevel?.frameNumber ?? 0) > 0 }, "the fullscreen window")
+        try wait(until: { window.isFullscreen && window.size.width == 640 && (window.frameNumber) > 0 }, "the fullscreen window")
         // The client's frame is not yet the screen's: click once mutter shows the window fullscreen.
         try eventually("the fullscreen window on the screen") { try mutter.screenshot(timeout: 10).rgba8(x: 425, y: 325) == (255, 0, 0, 255) }
         let driver = InputDriver(window: window, injecting: try mutter.input())
@@ -53,7 +53,7 @@ struct MutterTests {
         let window = Window(title: "drag me", size: Size(width: 240, height: 160))
         window.backgroundColor = Color(rgba8: 0xcc, 0x33, 0x99)
         window.show()
-        try wait(until: { window.decorations != nil && (window.toplevel?.frameNumber ?? 0) > 0 }, "the window with its own decorations (\(window.decorations != nil) \(window.toplevel?.frameNumber ?? 0) \(window.size))")
+        try wait(until: { window.decorations != nil && (window.frameNumber) > 0 }, "the window with its own decorations (\(window.decorations != nil) \(window.frameNumber) \(window.size))")
         let input = try mutter.input()
         var shown: (x: Int, y: Int, width: Int, height: Int)?
         try eventually("the window on the screen") {
@@ -101,7 +101,7 @@ struct MutterTests {
         target.addInteraction(DropInteraction { items, _ in dropped.append(items) })
         window.show()
         window.isFullscreen = true
-        try wait(until: { window.isFullscreen && window.size.width == 640 && (window.toplevel?.frameNumber ?? 0) > 0 }, "the fullscreen window")
+        try wait(until: { window.isFullscreen && window.size.width == 640 && (window.frameNumber) > 0 }, "the fullscreen window")
         try eventually("the fullscreen window on the screen") { try mutter.screenshot(timeout: 10).rgba8(x: 400, y: 300) == (0, 0, 255, 255) }
         try drag(try mutter.input(), from: (70, 70), by: (330, 230))
         try wait(until: { !dropped.isEmpty && !ended.isEmpty }, "the drop (dropped \(dropped), ended \(ended))")
@@ -119,7 +119,7 @@ struct MutterTests {
         var dropped: [[DragItem]] = []
         window.rootView.addInteraction(DropInteraction { items, _ in dropped.append(items) })
         window.show()
-        try wait(until: { (window.toplevel?.frameNumber ?? 0) > 0 }, "the Strata window")
+        try wait(until: { (window.frameNumber) > 0 }, "the Strata window")
         var shown: (x: Int, y: Int, width: Int, height: Int)?
         try eventually("the Strata window on the screen") {
             shown = contentBox(in: try mutter.screenshot(timeout: 10))

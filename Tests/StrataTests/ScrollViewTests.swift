@@ -263,7 +263,7 @@ struct ScrollViewOnWestonTests {
         list.dataSource = data
         window.rootView.addSubview(list)
         window.show()
-        try display.connection.dispatch(until: { window.toplevel?.frameNumber ?? 0 > 0 }, timeout: 5)
+        try display.connection.dispatch(until: { window.frameNumber > 0 }, timeout: 5)
         let loop = try #require(Application.shared.loop)
         // A finger flings upwards: six moves of 60 points, 8 ms apart, on the real clock.
         window.handle(.touchDown(id: 1, at: Point(x: 200, y: 500)))
@@ -272,10 +272,10 @@ struct ScrollViewOnWestonTests {
             window.handle(.touchMoved(id: 1, to: Point(x: 200, y: 500 - 60 * Double(i))))
         }
         window.handle(.touchUp(id: 1))
-        let framesBefore = window.toplevel!.frameNumber
+        let framesBefore = window.frameNumber
         let released = list.contentOffset.y
         try loop.turn(for: 1)
-        let frames = window.toplevel!.frameNumber - framesBefore
+        let frames = window.frameNumber - framesBefore
         #expect(frames > 30, "\(frames) frames in 1 s of deceleration")
         #expect(list.contentOffset.y > released + 1000)
         #expect(list.isDecelerating || list.contentOffset.y > released + 2000)

@@ -238,7 +238,7 @@ struct ControlsOnSwayTests {
         for v in [field, toggle, slider] as [View] { window.rootView.addSubview(v) }
         window.show()
         field.becomeFirstResponder()
-        try display.connection.dispatch(until: { window.toplevel?.frameNumber ?? 0 > 0 }, timeout: 5)
+        try display.connection.dispatch(until: { window.frameNumber > 0 }, timeout: 5)
         try display.connection.roundtrip()
 
         let (typing, _) = try sway.startClient(["wtype", "-s", "400", "Hi ✓"])
@@ -311,7 +311,7 @@ struct InputMethodTests {
         field.text = "ab"
         window.rootView.addSubview(field)
         window.show()
-        try display.connection.dispatch(until: { window.toplevel?.frameNumber ?? 0 > 0 }, timeout: 5)
+        try display.connection.dispatch(until: { window.frameNumber > 0 }, timeout: 5)
         field.becomeFirstResponder()
         // Both clients' events, until the condition holds (10 s at most).
         func both(_ condition: () -> Bool, _ what: String) throws {

@@ -95,6 +95,6 @@ func showRecordingWindow(_ title: String, _ display: Display, size: Size = Size(
     window.rootView.addSubview(field)
     window.show()
     field.becomeFirstResponder()
-    try display.connection.dispatch(until: { window.toplevel?.frameNumber ?? 0 > 0 }, timeout: 5)
+    try display.connection.dispatch(until: { window.frameNumber > 0 }, timeout: 5)
     return (window, field)
 }

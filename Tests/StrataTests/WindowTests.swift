@@ -307,7 +307,7 @@ struct WindowCloseTests {
             return asked > 1      // refuses the first request
         }
         window.show()
-        try display.connection.dispatch(until: { window.toplevel?.frameNumber ?? 0 > 0 }, timeout: 5)
+        try display.connection.dispatch(until: { window.frameNumber > 0 }, timeout: 5)
         try display.connection.roundtrip()
         #expect(try sway.command("[title=\"closable\"] kill").status == 0)
         try display.connection.dispatch(until: { asked == 1 }, timeout: 5, what: "a close request")
@@ -333,7 +333,7 @@ struct WindowDecorationTests {
         let window = Window(title: "decorated", size: Size(width: 300, height: 200))
         window.backgroundColor = Color(rgba8: 0x30, 0x60, 0x90)
         window.show()
-        try display.connection.dispatch(until: { window.toplevel?.frameNumber ?? 0 > 0 }, timeout: 5)
+        try display.connection.dispatch(until: { window.frameNumber > 0 }, timeout: 5)
         return (weston, display, window)
     }
 

@@ -209,14 +209,14 @@ func measurePacing(on compositor: any Compositor, seconds: Double) throws -> Pac
     let scene = PacingScene()
     scene.window.show()
     scene.start()
-    guard let loop = app.loop, let toplevel = scene.window.toplevel else { fail("no event loop") }
+    guard let loop = app.loop, let statistics = scene.window.frameStatistics else { fail("no event loop") }
     try loop.turn(for: 0.5)
-    let framesBefore = toplevel.statistics.frames.count, callbacksBefore = toplevel.statistics.callbackCount
+    let framesBefore = statistics.frames.count, callbacksBefore = statistics.callbackCount
     let start = MonotonicClock.now
     try loop.turn(for: seconds)
     try display.connection.roundtrip()   // presentation feedback for the last frames
-    let frames = Array(toplevel.statistics.frames.dropFirst(framesBefore))
-    return PacingReport(frames: frames, callbacks: toplevel.statistics.callbackCount - callbacksBefore,
+    let frames = Array(statistics.frames.dropFirst(framesBefore))
+    return PacingReport(frames: frames, callbacks: statistics.callbackCount - callbacksBefore,
                         seconds: MonotonicClock.now - start, presentationClockOffset: clockOffsetFromMonotonic(display.presentationClock))
 }
 

@@ -53,21 +53,8 @@ public final class LayerWindow {
         window.onDiscardAhead = { [unowned self] in renderer.discardLastFrame() }
         // The layers are read on the main thread; the pixels are drawn on the render
         // workers while the main thread goes back to its events.
-        window.onDrawAsync = { [unowned self] ctx, finish in
-            // On the system clock frames are where animation events fall due.
-            AnimationTimeline.deliverDueEvents()
-            frameLoop.frameReadTree()
-            renderer.renderAsync(self.rootLayer, into: ctx.buffer.image, scale: ctx.scale,
-                                 atTime: SurfaceFrameLoop.mediaTime(atMonotonic: ctx.targetTime),
-                                 background: backgroundColor, bufferAge: Int(clamping: ctx.bufferAge),
-                                 deliver: { [connection = display.connection] body in connection.post(body) }) { repainted in
-                withExtendedLifetime(ctx) {   // the buffer lives until its pixels are drawn
-                    guard let repainted else { return finish(.full) }
-                    // Nothing changed: nothing is committed.
-                    finish(repainted.isEmpty ? .none : .rects(repainted.map { (Int($0.minX), Int($0.minY), Int($0.width), Int($0.height)) }))
-                }
-            }
-            frameLoop.scheduleWakeUp()
+        window.onDrawAsync = { [unowned self] context, finish in
+            frameLoop.drawFrame(context, renderer: renderer, background: backgroundColor, connection: display.connection, finish: finish)
         }
     }
 

@@ -1,11 +1,14 @@
 import LayerKit
+import PixmanRender
 import WaylandClient
 
 /// What every surface's frame loop shares, between the compositor's frame
 /// callbacks: whether its own tree changed since the last frame drew, whether
 /// something in its tree moves (frames keep coming), and a timer for what frames
 /// alone would miss — the next animation start in the tree, or an animation event
-/// falling due. `Window`'s surface and `LayerWindow` both use it.
+/// falling due — and the life of one frame, in order, in
+/// ``drawFrame(_:renderer:background:connection:layout:finish:)``. `Window`'s
+/// surface and `LayerWindow` both use it.
 ///
 /// Each surface asks its own tree (`root`): a commit or an animation in another
 /// window neither wakes this one nor makes it commit.
@@ -30,6 +33,43 @@ final class SurfaceFrameLoop {
         wakeUp = MediaWakeUp(loop: loop)
         self.deliversAllEvents = deliversAllEvents
         self.requestFrame = requestFrame
+    }
+
+    /// One frame, top to bottom, for the compositor's frame callback: what the
+    /// tree shows at the frame's target time drawn into `context`'s buffer.
+    /// `layout` lays out what comes first (a window's views), then the layers of
+    /// the whole tree are. The layers are read on the main thread before this returns;
+    /// the pixels are drawn on the render workers and `finish` gets the damage.
+    func drawFrame(_ context: DrawContext, renderer: LayerRenderer, background: Color, connection: Connection,
+                   layout: () -> Void = {}, finish: @escaping @MainActor (FrameDamage) -> Void) {
+        // 1. Commit: changes made since the last frame become one transaction, and
+        //    the animations it added begin now (rule T2).
+        Transaction.flush()
+        // 2. Layout: what setNeedsLayout or a new size marked (bounded).
+        layout()
+        root.layoutIfNeeded()
+        // 3. Display: layers that draw their own content provide it.
+        root.displayIfNeededInSubtree()
+        // 4. Animation events due by now: starts, stops, completion blocks.
+        AnimationTimeline.deliverDueEvents()
+        frameReadTree()
+        // 5. Damage, display list and bands: the presentation at the frame's target
+        //    time (rule R5), a media time on the installed clock; the layers are read
+        //    here, the pixels drawn on the render workers.
+        renderer.renderAsync(root, into: context.buffer.image, scale: context.scale,
+                             atTime: Self.mediaTime(atMonotonic: context.targetTime), background: background,
+                             bufferAge: Int(clamping: context.bufferAge),
+                             deliver: { body in connection.post(body) }) { repainted in
+            // 6. Present: attach and commit what changed (nothing, when nothing did).
+            withExtendedLifetime(context) {   // the buffer lives until its pixels are drawn
+                guard let repainted else { return finish(.full) }
+                finish(repainted.isEmpty ? .none : .rects(repainted.map {
+                    (Int($0.minX), Int($0.minY), Int($0.width), Int($0.height))
+                }))
+            }
+        }
+        // 7. The next wake-up, for what frames alone would miss.
+        scheduleWakeUp()
     }
 
     /// A transaction committed: a frame when the tree changed since the last one

@@ -1,9 +1,8 @@
 import PixmanRender
 import WaylandClient
 
-/// A window on a compositor: its `xdg_toplevel`, its renderer, and the life of
-/// one frame, from the compositor's frame callback to the next wake-up — in
-/// order in ``drawFrame(_:finish:)`` (rules W1, W2, R5).
+/// A window on a compositor: its `xdg_toplevel`, its renderer and its frame loop
+/// (`SurfaceFrameLoop`, where the life of one frame is, in order; rules W1, W2, R5).
 ///
 /// State is per window: the application forwards each commit to its windows
 /// (``transactionCommitted()``), and each window keeps its own wake-up timer.
@@ -109,44 +108,19 @@ final class OnscreenWindow {
         }
     }
 
-    /// One frame, top to bottom.
+    /// One frame: the window's scale, then the frame loop's steps (commit,
+    /// layout, display, due events, the presentation drawn, present, wake-up).
     private func drawFrame(_ context: DrawContext, finish: @escaping @MainActor (FrameDamage) -> Void) {
-        preparingFrame = true
-        // 0. Scale: views draw at the output's scale (rule X3).
+        // Views draw at the output's scale (rule X3).
         if context.scale != appliedScale {
             appliedScale = context.scale
             window.applyContentScale()
         }
-        // 1. Commit: changes made since the last frame become one transaction, and
-        //    the animations it added begin now (rule T2).
-        Transaction.flush()
-        // 2. Layout: views marked by setNeedsLayout or a new size (bounded).
-        window.layoutIfNeeded()
-        // 3. Display: layers that draw their own content provide it.
-        window.surfaceLayer.displayIfNeededInSubtree()
-        // 4. Animation events due by now: starts, stops, completion blocks.
-        AnimationTimeline.deliverDueEvents()
-        frameLoop.frameReadTree()
-        preparingFrame = false
-        // 5. Damage, display list and bands: the presentation at the frame's target
-        //    time (rule R5), a media time on the installed clock; the layers are read
-        //    here, the pixels drawn on the render workers.
-        let targetTime = SurfaceFrameLoop.mediaTime(atMonotonic: context.targetTime)
-        let connection = toplevel.display.connection
-        renderer.renderAsync(window.surfaceLayer, into: context.buffer.image, scale: context.scale, atTime: targetTime,
-                             background: window.decorations == nil ? window.backgroundColor : .clear,
-                             bufferAge: Int(clamping: context.bufferAge),
-                             deliver: { body in connection.post(body) }) { repainted in
-            // 6. Present: attach and commit what changed (nothing, when nothing did).
-            withExtendedLifetime(context) {
-                guard let repainted else { return finish(.full) }
-                finish(repainted.isEmpty ? .none : .rects(repainted.map {
-                    (Int($0.minX), Int($0.minY), Int($0.width), Int($0.height))
-                }))
-            }
-        }
-        // 7. The next wake-up, for what frames alone would miss.
-        frameLoop.scheduleWakeUp()
+        // Commits while the frame reads the tree need no frame of their own.
+        preparingFrame = true
+        defer { preparingFrame = false }
+        frameLoop.drawFrame(context, renderer: renderer, background: window.decorations == nil ? window.backgroundColor : .clear,
+                            connection: toplevel.display.connection, layout: { window.layoutIfNeeded() }, finish: finish)
     }
 
     /// A transaction committed: what this window shows may be different — only

@@ -152,9 +152,19 @@ public final class Window: Responder {
         set { onscreen?.toplevel.setMaximized(newValue) }
     }
 
-    /// The `xdg_toplevel` window while shown on a compositor (nil offscreen): its
-    /// frame statistics, states and scale, for tests and benchmarks.
-    public var toplevel: ToplevelWindow? { onscreen?.toplevel }
+    /// Frames drawn on the compositor so far (0 offscreen): what a test waits on.
+    public var frameNumber: UInt64 { onscreen?.toplevel.frameNumber ?? 0 }
+
+    /// The pacing of the window's frames on the compositor (frame callbacks,
+    /// presentation feedback); nil offscreen.
+    public var frameStatistics: FrameStatistics? { onscreen?.toplevel.statistics }
+
+    /// The window's surface on the compositor (nil offscreen), as seat events name it.
+    public var surfaceID: SurfaceID? { onscreen?.toplevel.surfaceID }
+
+    /// The `xdg_toplevel` window while shown on a compositor (nil offscreen), for
+    /// this package's testing kit, benchmarks and tests.
+    package var toplevel: ToplevelWindow? { onscreen?.toplevel }
 
     /// Device pixels per point: the output's scale on screen (the compositor
     /// decides); offscreen 1 unless set (0.1–8), for snapshots at another scale.
@@ -255,7 +265,6 @@ public final class Window: Responder {
                                          scale: scale)
         renderer.backgroundColor = decorations == nil ? backgroundColor : .clear
         layoutIfNeeded()
-        surfaceLayer.displayIfNeededInSubtree()
         renderer.rootLayer = surfaceLayer
         defer { renderer.rootLayer = nil }
         return renderer.render(atTime: time)
