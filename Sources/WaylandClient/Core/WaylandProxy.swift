@@ -8,6 +8,9 @@ import Glibc
 /// destructor request destroys it earlier). Events arrive through one dispatcher
 /// (`wl_proxy_add_dispatcher`) that decodes the argument array into the
 /// generated `Event` enum of the object's class.
+///
+/// What generated bindings use is `@_spi(Bindings)`: the testing kit generates
+/// its own protocols over it; apps never need it.
 @MainActor
 open class WaylandProxy {
     /// The libwayland proxy (`struct wl_proxy *`).
@@ -17,13 +20,14 @@ open class WaylandProxy {
     /// True once a destructor request was sent.
     public private(set) var isDestroyed = false
     /// Keeps the display connection open while any of its objects exists.
-    let owner: DisplayHandle
+    @_spi(Bindings) public let owner: DisplayHandle
 
     open class var interfaceName: String { "" }
     open class var interfaceVersion: UInt32 { 0 }
 
-    /// The `wl_interface` table of the class.
-    public class var interfacePointer: UnsafePointer<wl_interface> {
+    /// The `wl_interface` table of the class (bindings outside this module
+    /// override it with their own tables).
+    open class var interfacePointer: UnsafePointer<wl_interface> {
         InterfaceTable.pointer(named: interfaceName)
     }
 
@@ -47,16 +51,16 @@ open class WaylandProxy {
     public var wlObject: OpaquePointer { proxy }
 
     /// Decodes and delivers an event; generated classes override it.
-    func dispatch(opcode: UInt32, args: UnsafeMutablePointer<wl_argument>) {}
+    @_spi(Bindings) open func dispatch(opcode: UInt32, args: UnsafeMutablePointer<wl_argument>) {}
 
     /// The Swift object of a proxy that came as an event argument, if it is of the expected class.
-    static func existing<T: WaylandProxy>(_ object: OpaquePointer?, as: T.Type) -> T? {
+    @_spi(Bindings) public static func existing<T: WaylandProxy>(_ object: OpaquePointer?, as: T.Type) -> T? {
         guard let object, let data = wl_proxy_get_user_data(object) else { return nil }
         return Unmanaged<WaylandProxy>.fromOpaque(data).takeUnretainedValue() as? T
     }
 
     /// Sends a request.
-    func marshal(opcode: UInt32, args: inout [wl_argument], since: UInt32, destroying: Bool) {
+    @_spi(Bindings) public func marshal(opcode: UInt32, args: inout [wl_argument], since: UInt32, destroying: Bool) {
         guard !isDestroyed else {
             return WaylandTraffic.misuse("\(Self.interfaceName)#\(id): request \(opcode) after destruction ignored")
         }
@@ -72,7 +76,7 @@ open class WaylandProxy {
     }
 
     /// Sends a request that creates an object; returns the new proxy.
-    func marshalConstructor(opcode: UInt32, args: inout [wl_argument], interface: UnsafePointer<wl_interface>, version: UInt32) -> OpaquePointer {
+    @_spi(Bindings) public func marshalConstructor(opcode: UInt32, args: inout [wl_argument], interface: UnsafePointer<wl_interface>, version: UInt32) -> OpaquePointer {
         WaylandTraffic.record(.request, proxy: self, opcode: opcode)
         owner.willSend(arguments: args.count)
         let created = args.withUnsafeMutableBufferPointer { buffer in

@@ -129,7 +129,7 @@ public final class ExtImageCopyCaptureSessionV1: WaylandProxy {
     /// Receives every event of this object, in order, on the main thread.
     public var onEvent: ((Event) -> Void)?
 
-    override func dispatch(opcode: UInt32, args: UnsafeMutablePointer<wl_argument>) {
+    @_spi(Bindings) public override func dispatch(opcode: UInt32, args: UnsafeMutablePointer<wl_argument>) {
         let event: Event
         switch opcode {
         case 0: event = .bufferSize(width: args[0].u, height: args[1].u)
@@ -210,7 +210,7 @@ public final class ExtImageCopyCaptureFrameV1: WaylandProxy {
     /// Receives every event of this object, in order, on the main thread.
     public var onEvent: ((Event) -> Void)?
 
-    override func dispatch(opcode: UInt32, args: UnsafeMutablePointer<wl_argument>) {
+    @_spi(Bindings) public override func dispatch(opcode: UInt32, args: UnsafeMutablePointer<wl_argument>) {
         let event: Event
         switch opcode {
         case 0: event = .transform(transform: args[0].u)

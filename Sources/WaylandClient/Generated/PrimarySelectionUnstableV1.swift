@@ -64,7 +64,7 @@ public final class ZwpPrimarySelectionDeviceV1: WaylandProxy {
     /// Receives every event of this object, in order, on the main thread.
     public var onEvent: ((Event) -> Void)?
 
-    override func dispatch(opcode: UInt32, args: UnsafeMutablePointer<wl_argument>) {
+    @_spi(Bindings) public override func dispatch(opcode: UInt32, args: UnsafeMutablePointer<wl_argument>) {
         let event: Event
         switch opcode {
         case 0: event = .dataOffer(offer: ZwpPrimarySelectionOfferV1(adopting: args[0].o!, version: version, owner: owner))
@@ -106,7 +106,7 @@ public final class ZwpPrimarySelectionOfferV1: WaylandProxy {
     /// Receives every event of this object, in order, on the main thread.
     public var onEvent: ((Event) -> Void)?
 
-    override func dispatch(opcode: UInt32, args: UnsafeMutablePointer<wl_argument>) {
+    @_spi(Bindings) public override func dispatch(opcode: UInt32, args: UnsafeMutablePointer<wl_argument>) {
         let event: Event
         switch opcode {
         case 0: event = .offer(mimeType: args[0].s.map { String(cString: $0) } ?? "")
@@ -147,7 +147,7 @@ public final class ZwpPrimarySelectionSourceV1: WaylandProxy {
     /// Receives every event of this object, in order, on the main thread.
     public var onEvent: ((Event) -> Void)?
 
-    override func dispatch(opcode: UInt32, args: UnsafeMutablePointer<wl_argument>) {
+    @_spi(Bindings) public override func dispatch(opcode: UInt32, args: UnsafeMutablePointer<wl_argument>) {
         let event: Event
         switch opcode {
         case 0: event = .send(mimeType: args[0].s.map { String(cString: $0) } ?? "", fd: args[1].h)

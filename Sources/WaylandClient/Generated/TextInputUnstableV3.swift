@@ -128,7 +128,7 @@ public final class ZwpTextInputV3: WaylandProxy {
     /// Receives every event of this object, in order, on the main thread.
     public var onEvent: ((Event) -> Void)?
 
-    override func dispatch(opcode: UInt32, args: UnsafeMutablePointer<wl_argument>) {
+    @_spi(Bindings) public override func dispatch(opcode: UInt32, args: UnsafeMutablePointer<wl_argument>) {
         let event: Event
         switch opcode {
         case 0: event = .enter(surface: WaylandProxy.existing(args[0].o, as: WlSurface.self))

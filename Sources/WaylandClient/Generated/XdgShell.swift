@@ -61,7 +61,7 @@ public final class XdgWmBase: WaylandProxy {
     /// Receives every event of this object, in order, on the main thread.
     public var onEvent: ((Event) -> Void)?
 
-    override func dispatch(opcode: UInt32, args: UnsafeMutablePointer<wl_argument>) {
+    @_spi(Bindings) public override func dispatch(opcode: UInt32, args: UnsafeMutablePointer<wl_argument>) {
         let event: Event
         switch opcode {
         case 0: event = .ping(serial: args[0].u)
@@ -271,7 +271,7 @@ public final class XdgSurface: WaylandProxy {
     /// Receives every event of this object, in order, on the main thread.
     public var onEvent: ((Event) -> Void)?
 
-    override func dispatch(opcode: UInt32, args: UnsafeMutablePointer<wl_argument>) {
+    @_spi(Bindings) public override func dispatch(opcode: UInt32, args: UnsafeMutablePointer<wl_argument>) {
         let event: Event
         switch opcode {
         case 0: event = .configure(serial: args[0].u)
@@ -452,7 +452,7 @@ public final class XdgToplevel: WaylandProxy {
     /// Receives every event of this object, in order, on the main thread.
     public var onEvent: ((Event) -> Void)?
 
-    override func dispatch(opcode: UInt32, args: UnsafeMutablePointer<wl_argument>) {
+    @_spi(Bindings) public override func dispatch(opcode: UInt32, args: UnsafeMutablePointer<wl_argument>) {
         let event: Event
         switch opcode {
         case 0: event = .configure(width: args[0].i, height: args[1].i, states: WaylandArray.bytes(args[2].a))
@@ -511,7 +511,7 @@ public final class XdgPopup: WaylandProxy {
     /// Receives every event of this object, in order, on the main thread.
     public var onEvent: ((Event) -> Void)?
 
-    override func dispatch(opcode: UInt32, args: UnsafeMutablePointer<wl_argument>) {
+    @_spi(Bindings) public override func dispatch(opcode: UInt32, args: UnsafeMutablePointer<wl_argument>) {
         let event: Event
         switch opcode {
         case 0: event = .configure(x: args[0].i, y: args[1].i, width: args[2].i, height: args[3].i)

@@ -2,12 +2,14 @@
 // Do not edit: regenerate.
 import CWayland
 import Glibc
+@_spi(Bindings) import WaylandClient
 
 /// `zwp_input_method_v2` (protocol `input_method_unstable_v2`, version 1).
 @MainActor
 public final class ZwpInputMethodV2: WaylandProxy {
     public override class var interfaceName: String { "zwp_input_method_v2" }
     public override class var interfaceVersion: UInt32 { 1 }
+    public override class var interfacePointer: UnsafePointer<wl_interface> { TestingInterfaceTable.pointer(named: interfaceName) }
 
     /// Request `zwp_input_method_v2.commit_string` (opcode 0).
     public func commitString(text: String) {
@@ -82,7 +84,7 @@ public final class ZwpInputMethodV2: WaylandProxy {
     /// Receives every event of this object, in order, on the main thread.
     public var onEvent: ((Event) -> Void)?
 
-    override func dispatch(opcode: UInt32, args: UnsafeMutablePointer<wl_argument>) {
+    @_spi(Bindings) public override func dispatch(opcode: UInt32, args: UnsafeMutablePointer<wl_argument>) {
         let event: Event
         switch opcode {
         case 0: event = .activate
@@ -103,6 +105,7 @@ public final class ZwpInputMethodV2: WaylandProxy {
 public final class ZwpInputPopupSurfaceV2: WaylandProxy {
     public override class var interfaceName: String { "zwp_input_popup_surface_v2" }
     public override class var interfaceVersion: UInt32 { 1 }
+    public override class var interfacePointer: UnsafePointer<wl_interface> { TestingInterfaceTable.pointer(named: interfaceName) }
 
     /// Request `zwp_input_popup_surface_v2.destroy` (opcode 0).
     /// Destroys the object: it must not be used afterwards.
@@ -119,7 +122,7 @@ public final class ZwpInputPopupSurfaceV2: WaylandProxy {
     /// Receives every event of this object, in order, on the main thread.
     public var onEvent: ((Event) -> Void)?
 
-    override func dispatch(opcode: UInt32, args: UnsafeMutablePointer<wl_argument>) {
+    @_spi(Bindings) public override func dispatch(opcode: UInt32, args: UnsafeMutablePointer<wl_argument>) {
         let event: Event
         switch opcode {
         case 0: event = .textInputRectangle(x: args[0].i, y: args[1].i, width: args[2].i, height: args[3].i)
@@ -134,6 +137,7 @@ public final class ZwpInputPopupSurfaceV2: WaylandProxy {
 public final class ZwpInputMethodKeyboardGrabV2: WaylandProxy {
     public override class var interfaceName: String { "zwp_input_method_keyboard_grab_v2" }
     public override class var interfaceVersion: UInt32 { 1 }
+    public override class var interfacePointer: UnsafePointer<wl_interface> { TestingInterfaceTable.pointer(named: interfaceName) }
 
     /// Request `zwp_input_method_keyboard_grab_v2.release` (opcode 0).
     /// Destroys the object: it must not be used afterwards.
@@ -153,7 +157,7 @@ public final class ZwpInputMethodKeyboardGrabV2: WaylandProxy {
     /// Receives every event of this object, in order, on the main thread.
     public var onEvent: ((Event) -> Void)?
 
-    override func dispatch(opcode: UInt32, args: UnsafeMutablePointer<wl_argument>) {
+    @_spi(Bindings) public override func dispatch(opcode: UInt32, args: UnsafeMutablePointer<wl_argument>) {
         let event: Event
         switch opcode {
         case 0: event = .keymap(format: args[0].u, fd: args[1].h, size: args[2].u)
@@ -171,6 +175,7 @@ public final class ZwpInputMethodKeyboardGrabV2: WaylandProxy {
 public final class ZwpInputMethodManagerV2: WaylandProxy {
     public override class var interfaceName: String { "zwp_input_method_manager_v2" }
     public override class var interfaceVersion: UInt32 { 1 }
+    public override class var interfacePointer: UnsafePointer<wl_interface> { TestingInterfaceTable.pointer(named: interfaceName) }
 
     /// Request `zwp_input_method_manager_v2.get_input_method` (opcode 0).
     public func getInputMethod(seat: WlSeat) -> ZwpInputMethodV2 {

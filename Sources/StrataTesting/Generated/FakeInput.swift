@@ -2,12 +2,14 @@
 // Do not edit: regenerate.
 import CWayland
 import Glibc
+@_spi(Bindings) import WaylandClient
 
 /// `org_kde_kwin_fake_input` (protocol `fake_input`, version 4).
 @MainActor
 public final class OrgKdeKwinFakeInput: WaylandProxy {
     public override class var interfaceName: String { "org_kde_kwin_fake_input" }
     public override class var interfaceVersion: UInt32 { 4 }
+    public override class var interfacePointer: UnsafePointer<wl_interface> { TestingInterfaceTable.pointer(named: interfaceName) }
 
     /// Request `org_kde_kwin_fake_input.authenticate` (opcode 0).
     public func authenticate(application: String, reason: String) {
