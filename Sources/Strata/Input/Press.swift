@@ -52,6 +52,7 @@ public struct Key: Hashable, Sendable {
     /// Keysyms of keys the toolkit itself looks at.
     public static let tab: UInt32 = 0xff09
     public static let isoLeftTab: UInt32 = 0xfe20
+    public static let escape: UInt32 = 0xff1b
 }
 
 /// Modifier keys held (`UIKeyModifierFlags`).

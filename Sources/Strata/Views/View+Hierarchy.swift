@@ -59,7 +59,7 @@ extension View {
         }
         if oldWindow !== newWindow {
             if let newWindow { view.forEachInSubtree { $0.contentScaleFactor = newWindow.scale } }
-            view.forEachInSubtree { $0.didMoveToWindow() }
+            view.forEachInSubtree { $0.movedToWindow() }
         }
     }
 
@@ -128,7 +128,7 @@ extension View {
         superview?.detach(self)
         layer.removeFromSuperlayer()
         didMoveToSuperview()
-        if oldWindow != nil { forEachInSubtree { $0.didMoveToWindow() } }
+        if oldWindow != nil { forEachInSubtree { $0.movedToWindow() } }
     }
 
     /// Visits the view and every view below it, depth first.

@@ -26,6 +26,9 @@ open class View: Responder, LayerDelegate {
     public internal(set) weak var superview: View?
     /// Set on a window's root view.
     weak var hostWindow: Window?
+    /// The controller whose view this is: next in the responder chain, told
+    /// around layout and when the view changes windows.
+    weak var viewController: ViewController?
 
     /// A number to find the view by (``viewWithTag(_:)``); 0 by default.
     public var tag = 0
@@ -242,7 +245,7 @@ open class View: Responder, LayerDelegate {
     // MARK: Responder chain
 
     /// The superview, or the window for a root view (rule H3).
-    open override var next: Responder? { superview ?? hostWindow }
+    open override var next: Responder? { viewController ?? superview ?? hostWindow }
 
     override var focusWindow: Window? { window }
 
@@ -300,7 +303,16 @@ open class View: Responder, LayerDelegate {
 
     public func layoutSublayers(of layer: Layer) {
         guard layer === self.layer else { return }
+        let controller = viewController
+        controller?.viewWillLayoutSubviews()
         layoutSubviews()
+        controller?.viewDidLayoutSubviews()
+    }
+
+    /// `didMoveToWindow`, then the view's controller is told.
+    func movedToWindow() {
+        didMoveToWindow()
+        viewController?.viewDidMoveToWindow()
     }
 
     public func draw(_ layer: Layer, in context: any DrawingContext) {

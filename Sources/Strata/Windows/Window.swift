@@ -54,6 +54,35 @@ public final class Window: Responder {
         }
     }
 
+    /// The controller whose view fills the root view (`rootViewController`):
+    /// its view is sized to the window and follows it; it appears when the
+    /// window is shown — or, never shown, when the window is first laid out or
+    /// snapshotted (rule W3) — and disappears when the window closes or another
+    /// controller takes its place.
+    public var rootViewController: ViewController? {
+        didSet {
+            guard oldValue !== rootViewController else { return }
+            if let old = oldValue {
+                old.transitionAppearance(false)
+                old.viewIfLoaded?.removeFromSuperview()
+                old.hostWindow = nil
+            }
+            guard let controller = rootViewController else { return }
+            if controller.hostWindow !== self, let other = controller.hostWindow { other.rootViewController = nil }
+            controller.presentingViewController?.dismiss(animated: false)
+            controller.removeFromParent()
+            controller.hostWindow = self
+            let view: View = controller.view
+            view.frame = rootView.bounds
+            view.autoresizingMask = [.flexibleWidth, .flexibleHeight]
+            rootView.addSubview(view)
+            if isVisible { controller.transitionAppearance(true) }
+        }
+    }
+
+    /// The presentations shown in the window, the topmost last.
+    var presentations: [PresentationContainer] = []
+
     /// The title the compositor shows (and the offscreen run's file names).
     public var title: String {
         didSet {
@@ -119,7 +148,13 @@ public final class Window: Responder {
 
     /// Tab and Shift-Tab that no responder took move the focus to the next (or
     /// previous) view that accepts it, in tree order (rule H5).
+    /// Escape that no responder took dismisses the topmost sheet (unless it is
+    /// modal in presentation).
     public override func pressesBegan(_ presses: Set<Press>, with event: PressesEvent?) {
+        if presses.first?.key?.keysym == Key.escape, let top = presentations.last, top.style.isSheet {
+            if !top.presented.isModalInPresentation { top.presented.dismiss(animated: true) }
+            return
+        }
         guard let key = presses.first?.key, key.keysym == Key.tab || key.keysym == Key.isoLeftTab else {
             return super.pressesBegan(presses, with: event)
         }
@@ -138,6 +173,8 @@ public final class Window: Responder {
 
     /// True between ``show()`` and ``close()``.
     public private(set) var isVisible = false
+    /// Whether the window has ever been shown.
+    private var wasShown = false
 
     /// Asks the compositor to show the window fullscreen (or not); the new size
     /// arrives with the compositor's answer and is laid out as any resize (rule W2).
@@ -222,7 +259,9 @@ public final class Window: Responder {
     public func show() {
         guard !isVisible else { return }
         isVisible = true
+        wasShown = true
         PresentationHosts.attach(surfaceLayer)
+        rootViewController?.transitionAppearance(true)
         guard belongsToApplication else { return }
         Application.shared.windowDidShow(self)
         if let display = Application.shared.display {
@@ -246,6 +285,7 @@ public final class Window: Responder {
     public func close() {
         guard isVisible else { return }
         isVisible = false
+        rootViewController?.transitionAppearance(false)
         onscreen?.close()
         onscreen = nil
         PresentationHosts.detach(surfaceLayer)
@@ -282,6 +322,7 @@ public final class Window: Responder {
 
     /// Lays out the root view's tree (and the window's frame) where marked.
     public func layoutIfNeeded() {
+        appearOffscreenIfNeeded()
         rootView.layoutIfNeeded()
         decorations?.layoutIfNeeded()
     }
@@ -312,12 +353,19 @@ public final class Window: Responder {
     /// The content area's origin in the surface.
     var contentOrigin: Point { layer.position }
 
+    /// A window never shown shows its root controller as it is first laid out
+    /// or snapshotted (rule W3).
+    private func appearOffscreenIfNeeded() {
+        guard !isVisible, !wasShown, let controller = rootViewController, !controller.isAppearingOrVisible else { return }
+        controller.transitionAppearance(true)
+    }
+
     private func install(_ view: View, replacing old: View?) {
         if let old {
             old.forEachInSubtree { $0.willMove(toWindow: nil) }
             old.layer.removeFromSuperlayer()
             old.hostWindow = nil
-            old.forEachInSubtree { $0.didMoveToWindow() }
+            old.forEachInSubtree { $0.movedToWindow() }
         }
         view.removeFromSuperview()
         view.forEachInSubtree { $0.willMove(toWindow: self) }
@@ -326,7 +374,7 @@ public final class Window: Responder {
         layer.addSublayer(view.layer)
         let s = scale
         view.forEachInSubtree { $0.contentScaleFactor = s }
-        view.forEachInSubtree { $0.didMoveToWindow() }
+        view.forEachInSubtree { $0.movedToWindow() }
         view.setNeedsLayout()
     }
 

@@ -1,0 +1,29 @@
+/// How a presented view controller is shown (`UIModalPresentationStyle`), the
+/// styles that make sense in a desktop window.
+public enum ModalPresentationStyle: Hashable, Sendable {
+    /// The system's choice: a page sheet, as on iPadOS.
+    case automatic
+    /// A card over the dimmed presenter, as wide as a readable page (at most 700
+    /// points) and reaching the bottom; Escape or a click outside dismisses it.
+    case pageSheet
+    /// A centred card of ``ViewController/preferredContentSize`` (540 × 620 when
+    /// zero) over the dimmed presenter; Escape or a click outside dismisses it.
+    case formSheet
+    /// Covers the window; the presenter disappears.
+    case fullScreen
+    /// A popover. Until popovers have popup surfaces of their own (the menus
+    /// work), it is shown as a form sheet, with a diagnostic.
+    case popover
+
+    /// The style shown: `.automatic` is a page sheet; `.popover` a form sheet for now.
+    var resolved: ModalPresentationStyle {
+        switch self {
+        case .automatic: .pageSheet
+        case .popover: .formSheet
+        default: self
+        }
+    }
+
+    /// Whether the presenter stays visible (dimmed) behind it.
+    var isSheet: Bool { resolved != .fullScreen }
+}

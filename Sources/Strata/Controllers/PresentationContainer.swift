@@ -1,0 +1,92 @@
+import LayerKit
+
+/// What shows a presented view controller in its window: a dimming view over
+/// the presenter (sheets) and a card holding the controller's view, laid out
+/// by the presentation style. It covers the window's root view and takes the
+/// clicks outside the card.
+@MainActor
+final class PresentationContainer: View {
+    /// Dimming of the presenter behind a sheet (black at this alpha).
+    static let dimmingAlpha = 0.4
+    /// How long presenting and dismissing slide (the card's transform and the dimming).
+    static let duration = 0.35
+    /// A page sheet's largest width and its distance from the window's top.
+    static let pageWidth = 700.0, pageTop = 40.0
+    /// A form sheet's size when the controller prefers none, and its margin from the window's edges.
+    static let formSize = Size(width: 540, height: 620), formMargin = 20.0
+
+    let style: ModalPresentationStyle
+    unowned let presented: ViewController
+    let dimming = View()
+    let card = View()
+    var isDismissing = false
+    /// A click outside the card (on the dimming).
+    var onClickOutside: (() -> Void)?
+
+    init(presenting presented: ViewController, style: ModalPresentationStyle) {
+        self.presented = presented
+        self.style = style.resolved
+        super.init(frame: .zero)
+        autoresizingMask = [.flexibleWidth, .flexibleHeight]
+        dimming.backgroundColor = .black
+        dimming.alpha = 0
+        dimming.isHidden = !self.style.isSheet
+        addSubview(dimming)
+        if self.style.isSheet {
+            card.layer.cornerRadius = 10
+            card.clipsToBounds = true
+        }
+        addSubview(card)
+        card.addSubview(presented.view)
+    }
+
+    /// Where the card goes in `bounds`, by style.
+    func cardFrame(in bounds: Rect) -> Rect {
+        switch style {
+        case .pageSheet:
+            let width = min(bounds.width, Self.pageWidth)
+            let top = min(Self.pageTop, bounds.height / 10)
+            return Rect(x: bounds.midX - width / 2, y: top, width: width, height: max(0, bounds.height - top))
+        case .formSheet:
+            let preferred = presented.preferredContentSize
+            let wanted = preferred.width > 0 && preferred.height > 0 && preferred.width.isFinite && preferred.height.isFinite
+                ? preferred : Self.formSize
+            let width = max(0, min(wanted.width, bounds.width - 2 * Self.formMargin))
+            let height = max(0, min(wanted.height, bounds.height - 2 * Self.formMargin))
+            return Rect(x: bounds.midX - width / 2, y: bounds.midY - height / 2, width: width, height: height)
+        default:
+            return bounds
+        }
+    }
+
+    /// The card's transform while out of the window: moved down past the bottom edge.
+    var offscreenTransform: AffineTransform {
+        AffineTransform(translationX: 0, y: max(0, bounds.height - cardFrame(in: bounds).minY))
+    }
+
+    override func layoutSubviews() {
+        dimming.frame = bounds
+        let frame = cardFrame(in: bounds)
+        // The frame of a transformed view is its transformed box: set the untransformed one.
+        card.bounds = Rect(origin: .zero, size: frame.size)
+        card.center = Point(x: frame.midX, y: frame.midY)
+        presented.view.frame = card.bounds
+    }
+
+    /// Shows the card in place (`true`) or out of the window, and the dimming with it.
+    func setShown(_ shown: Bool) {
+        card.transform = shown ? .identity : offscreenTransform
+        dimming.alpha = shown ? Self.dimmingAlpha : 0
+    }
+
+    override func touchesEnded(_ touches: Set<Touch>, with event: Event?) {
+        guard let touch = touches.first, style.isSheet, !card.frame.contains(touch.location(in: self)) else {
+            return super.touchesEnded(touches, with: event)
+        }
+        onClickOutside?()
+    }
+
+    override func touchesBegan(_ touches: Set<Touch>, with event: Event?) {
+        guard style.isSheet else { return super.touchesBegan(touches, with: event) }
+    }
+}

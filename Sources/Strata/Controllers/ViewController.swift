@@ -1,0 +1,211 @@
+import LayerKit
+
+/// A view controller (`UIViewController`): it owns a view made on first use,
+/// is told when that view appears and disappears (rule C1), contains child
+/// controllers, and presents other controllers modally.
+///
+/// Lifecycle in UIKit's order: `loadView` and `viewDidLoad` run once, when
+/// ``view`` is first read; `viewWillAppear`/`viewDidAppear` and
+/// `viewWillDisappear`/`viewDidDisappear` bracket every transition (a window's
+/// root controller when the window is shown or closed; a child when its view
+/// enters or leaves the window while its parent is visible; a presentation);
+/// `viewWillLayoutSubviews`/`viewDidLayoutSubviews` around the view's own layout.
+/// In the responder chain a controller comes after its view and before the
+/// view's superview (or its presenter).
+@MainActor
+open class ViewController: Responder {
+    public override init() { super.init() }
+
+    // MARK: The view
+
+    private var loadedView: View?
+
+    /// The controller's view, made by ``loadView()`` the first time it is read
+    /// (then ``viewDidLoad()`` runs). Setting it replaces the view.
+    public var view: View! {
+        get {
+            loadViewIfNeeded()
+            return loadedView
+        }
+        set {
+            if let old = loadedView, old.viewController === self { old.viewController = nil }
+            loadedView = newValue
+            if let newValue {
+                if let other = newValue.viewController, other !== self {
+                    Diagnostics.report(.invalidView("a view belongs to one view controller; it now belongs to this one"))
+                    other.loadedView = nil
+                }
+                newValue.viewController = self
+            }
+        }
+    }
+
+    /// The view if it has been made, without making it (`viewIfLoaded`).
+    public var viewIfLoaded: View? { loadedView }
+    /// Whether the view has been made.
+    public var isViewLoaded: Bool { loadedView != nil }
+    private var isLoadingView = false
+
+    /// Makes the view now if it was not made yet.
+    public func loadViewIfNeeded() {
+        guard loadedView == nil, !isLoadingView else { return }
+        isLoadingView = true
+        loadView()
+        if loadedView == nil { view = View(frame: Rect(x: 0, y: 0, width: 320, height: 480)) }
+        isLoadingView = false
+        viewDidLoad()
+    }
+
+    /// Makes the view (override to build your own; don't call `super` then). The
+    /// default is a plain `View`.
+    open func loadView() {
+        view = View(frame: Rect(x: 0, y: 0, width: 320, height: 480))
+    }
+
+    /// The view has been made.
+    open func viewDidLoad() {}
+
+    /// The title (a navigation bar shows it).
+    public var title: String?
+
+    /// The size the controller would like its view to have when presented as a
+    /// form sheet or popover; zero: the style's own size.
+    public var preferredContentSize: Size = .zero
+
+    // MARK: Appearance (rule C1)
+
+    open func viewWillAppear(_ animated: Bool) {}
+    open func viewDidAppear(_ animated: Bool) {}
+    open func viewWillDisappear(_ animated: Bool) {}
+    open func viewDidDisappear(_ animated: Bool) {}
+    /// Before the view lays out its subviews.
+    open func viewWillLayoutSubviews() {}
+    /// After the view laid out its subviews.
+    open func viewDidLayoutSubviews() {}
+
+    enum Appearance { case disappeared, appearing, appeared, disappearing }
+    private(set) var appearance = Appearance.disappeared
+
+    /// Whether the view is on its way in or shown (between `viewWillAppear` and
+    /// `viewWillDisappear`).
+    var isAppearingOrVisible: Bool { appearance == .appearing || appearance == .appeared }
+
+    /// Starts an appearance transition (`beginAppearanceTransition(_:animated:)`):
+    /// `viewWillAppear` or `viewWillDisappear`, for this controller and its
+    /// children whose views are in its view. Nothing when already so.
+    public func beginAppearanceTransition(_ isAppearing: Bool, animated: Bool) {
+        if isAppearing {
+            guard !isAppearingOrVisible else { return }
+            appearance = .appearing
+            viewWillAppear(animated)
+        } else {
+            guard isAppearingOrVisible else { return }
+            appearance = .disappearing
+            viewWillDisappear(animated)
+        }
+        for child in children where child.viewIfLoaded?.isDescendant(of: view) == true {
+            child.beginAppearanceTransition(isAppearing, animated: animated)
+        }
+    }
+
+    /// Ends the appearance transition begun last (`endAppearanceTransition()`):
+    /// `viewDidAppear` or `viewDidDisappear`, children too.
+    public func endAppearanceTransition() {
+        let animated = false
+        switch appearance {
+        case .appearing:
+            appearance = .appeared
+            viewDidAppear(animated)
+        case .disappearing:
+            appearance = .disappeared
+            viewDidDisappear(animated)
+        case .appeared, .disappeared:
+            return
+        }
+        for child in children { child.endAppearanceTransition() }
+    }
+
+    /// Both halves at once, when nothing animates between them.
+    func transitionAppearance(_ isAppearing: Bool) {
+        beginAppearanceTransition(isAppearing, animated: false)
+        endAppearanceTransition()
+    }
+
+    /// The controller's view entered or left a window outside a transition the
+    /// controller manages itself: a child follows its parent (UIKit's automatic
+    /// forwarding when a child's view is added to or removed from a visible view).
+    func viewDidMoveToWindow() {
+        guard let parent, let view = loadedView else { return }
+        if view.window != nil, parent.isAppearingOrVisible, !isAppearingOrVisible {
+            beginAppearanceTransition(true, animated: false)
+            if parent.appearance == .appeared { endAppearanceTransition() }
+        } else if view.window == nil, isAppearingOrVisible {
+            transitionAppearance(false)
+        }
+    }
+
+    // MARK: Children
+
+    /// The child controllers, in the order they were added.
+    public private(set) var children: [ViewController] = []
+    /// The controller this one is a child of.
+    public private(set) weak var parent: ViewController?
+
+    /// Adds a child controller (`addChild(_:)`): calls its
+    /// `willMove(toParent:)`; add its view to yours, then call its
+    /// `didMove(toParent: self)`. A controller that is this one or one of its
+    /// ancestors is refused (with a diagnostic); one with another parent leaves it first.
+    public func addChild(_ child: ViewController) {
+        var ancestor: ViewController? = self
+        while let a = ancestor {
+            if a === child { return Diagnostics.report(.invalidView("addChild: a view controller cannot contain itself or an ancestor")) }
+            ancestor = a.parent
+        }
+        if child.parent === self { return }
+        if child.parent != nil { child.removeFromParent() }
+        child.willMove(toParent: self)
+        children.append(child)
+        child.parent = self
+    }
+
+    /// Leaves the parent (`removeFromParent()`): call `willMove(toParent: nil)`
+    /// and take the view out first; its `didMove(toParent: nil)` runs here.
+    public func removeFromParent() {
+        guard let parent else { return }
+        parent.children.removeAll { $0 === self }
+        self.parent = nil
+        didMove(toParent: nil)
+    }
+
+    /// The controller is about to get `parent` (nil: to leave its parent).
+    open func willMove(toParent parent: ViewController?) {}
+    /// The controller got `parent` (nil: it left its parent).
+    open func didMove(toParent parent: ViewController?) {}
+
+    // MARK: Presentation (see ViewController+Presentation.swift)
+
+    /// How ``present(_:animated:completion:)`` shows this controller.
+    public var modalPresentationStyle = ModalPresentationStyle.automatic
+    /// When true, a sheet showing this controller is not dismissed by Escape or
+    /// a click outside it (`isModalInPresentation`).
+    public var isModalInPresentation = false
+    /// The controller this one presents.
+    public internal(set) var presentedViewController: ViewController?
+    /// The controller that presents this one.
+    public internal(set) weak var presentingViewController: ViewController?
+    /// While presented: the container that shows it.
+    var presentation: PresentationContainer?
+
+    /// The window whose root controller this is.
+    weak var hostWindow: Window?
+
+    // MARK: Responder chain
+
+    /// After the view: the view's superview, else the presenting controller, else the window.
+    open override var next: Responder? {
+        if let superview = loadedView?.superview, presentation == nil { return superview }
+        return presentingViewController ?? loadedView?.superview ?? hostWindow
+    }
+
+    override var focusWindow: Window? { loadedView?.window }
+}
