@@ -1,0 +1,245 @@
+@testable import Strata
+import LayerKitTesting
+import PixmanRender
+import StrataTesting
+import Testing
+
+/// A controller that records its lifecycle calls, prefixed with its name.
+@MainActor
+final class Recording: ViewController {
+    let name: String
+    let color: Color
+    static var log: [String] = []
+
+    init(_ name: String, color: Color = .blue) {
+        self.name = name
+        self.color = color
+        super.init()
+    }
+
+    private func note(_ s: String) { Recording.log.append("\(name).\(s)") }
+    override func loadView() {
+        note("loadView")
+        view = View(frame: .zero)
+        view.backgroundColor = color
+    }
+    override func viewDidLoad() { note("viewDidLoad") }
+    override func viewWillAppear(_ animated: Bool) { note("willAppear") }
+    override func viewDidAppear(_ animated: Bool) { note("didAppear") }
+    override func viewWillDisappear(_ animated: Bool) { note("willDisappear") }
+    override func viewDidDisappear(_ animated: Bool) { note("didDisappear") }
+    override func viewWillLayoutSubviews() { note("willLayout") }
+    override func viewDidLayoutSubviews() { note("didLayout") }
+    override func willMove(toParent parent: ViewController?) { note("willMove(\((parent as? Recording)?.name ?? "nil"))") }
+    override func didMove(toParent parent: ViewController?) { note("didMove(\((parent as? Recording)?.name ?? "nil"))") }
+
+    /// The log since the last call, without layout calls unless asked.
+    static func take(layout: Bool = false) -> [String] {
+        defer { log = [] }
+        return layout ? log : log.filter { !$0.hasSuffix("Layout") }
+    }
+}
+
+/// View controllers (issue 27, item 1; rule C1): UIKit's lifecycle order,
+/// containment, the responder chain, and modal presentation.
+@MainActor
+@Suite("View controllers", .serialized, .isolatedLayerContext)
+struct ViewControllerTests {
+    init() { Recording.log = [] }
+
+    @Test("rule C1: loadView and viewDidLoad run once, when view is first read")
+    func loading() {
+        let c = Recording("a")
+        #expect(!c.isViewLoaded && c.viewIfLoaded == nil && Recording.log.isEmpty)
+        let v1: View = c.view
+        let v2: View = c.view
+        #expect(v1 === v2 && c.isViewLoaded)
+        #expect(Recording.take() == ["a.loadView", "a.viewDidLoad"])
+        let plain = ViewController()
+        #expect(plain.view != nil, "the default loadView makes a plain view")
+    }
+
+    @Test("a window's root controller: its view fills the window and follows it; it appears on show, lays out, and disappears on close")
+    func rootController() {
+        let f = ViewFixture()
+        let c = Recording("root", color: .green)
+        f.window.rootViewController = c
+        #expect(Recording.take(layout: true) == ["root.loadView", "root.viewDidLoad", "root.willAppear", "root.didAppear"])
+        let shot = f.window.snapshot()
+        #expect(Recording.take(layout: true) == ["root.willLayout", "root.didLayout"])
+        #expect(shot.pixel(x: 200, y: 150) == .green && shot.pixel(x: 399, y: 299) == .green)
+        f.window.size = Size(width: 500, height: 320)
+        f.window.layoutIfNeeded()
+        #expect(c.view.frame == Rect(x: 0, y: 0, width: 500, height: 320))
+        f.window.close()
+        #expect(Recording.take() == ["root.willDisappear", "root.didDisappear"])
+        let d = Recording("next")
+        f.window.show()
+        f.window.rootViewController = d
+        #expect(Recording.take() == ["root.willAppear", "root.didAppear", "root.willDisappear", "root.didDisappear",
+                                      "next.loadView", "next.viewDidLoad", "next.willAppear", "next.didAppear"])
+        #expect(c.viewIfLoaded?.superview == nil)
+    }
+
+    @Test("W3: a window never shown shows its root controller when first snapshotted")
+    func offscreenAppearance() {
+        _ = ViewFixture()
+        let window = Window(title: "never shown", size: Size(width: 100, height: 80))
+        let c = Recording("c")
+        window.rootViewController = c
+        #expect(Recording.take() == ["c.loadView", "c.viewDidLoad"])
+        _ = window.snapshot()
+        #expect(Recording.take() == ["c.willAppear", "c.didAppear"])
+        _ = window.snapshot()
+        #expect(Recording.take().isEmpty)
+    }
+
+    @Test("containment: willMove/didMove, and a child appears and disappears with its view in the visible parent")
+    func containment() {
+        let f = ViewFixture()
+        let parent = Recording("p"), child = Recording("c")
+        f.window.rootViewController = parent
+        _ = Recording.take()
+        parent.addChild(child)
+        #expect(Recording.take() == ["c.willMove(p)"])
+        parent.view.addSubview(child.view)
+        child.didMove(toParent: parent)
+        #expect(Recording.take() == ["c.loadView", "c.viewDidLoad", "c.willAppear", "c.didAppear", "c.didMove(p)"])
+        #expect(parent.children.map { $0 as? Recording }.map { $0?.name } == ["c"] && child.parent === parent)
+        f.window.close()
+        #expect(Recording.take() == ["p.willDisappear", "c.willDisappear", "p.didDisappear", "c.didDisappear"])
+        f.window.show()
+        _ = Recording.take()
+        child.willMove(toParent: nil)
+        child.view.removeFromSuperview()
+        child.removeFromParent()
+        #expect(Recording.take() == ["c.willMove(nil)", "c.willDisappear", "c.didDisappear", "c.didMove(nil)"])
+        #expect(parent.children.isEmpty && child.parent == nil)
+    }
+
+    @Test("the responder chain runs view → its controller → the view's superview")
+    func responderChain() {
+        let f = ViewFixture()
+        let parent = Recording("p"), child = Recording("c")
+        f.window.rootViewController = parent
+        parent.addChild(child)
+        parent.view.addSubview(child.view)
+        child.didMove(toParent: parent)
+        #expect(child.view.next === child)
+        #expect(child.next === parent.view)
+        #expect(parent.view.next === parent)
+        #expect(parent.next === f.window.rootView)
+    }
+
+    @Test("bad input: a controller cannot contain itself or an ancestor; a view moves to the controller that takes it")
+    func cyclicContainment() {
+        let f = ViewFixture()
+        let a = Recording("a"), b = Recording("b")
+        a.addChild(a)
+        a.addChild(b)
+        b.addChild(a)
+        #expect(a.children.count == 1 && b.children.isEmpty && a.parent == nil)
+        #expect(f.diagnostics.count == 2)
+        let shared = View()
+        a.view = shared
+        b.view = shared
+        #expect(b.view === shared && !a.isViewLoaded && shared.next === b)
+    }
+
+    @Test("present full screen, animated: UIKit's call order; the card slides up on the media clock; dismiss reverses it")
+    func presentFullScreen() {
+        let f = ViewFixture()
+        let a = Recording("a", color: .green), b = Recording("b", color: .blue)
+        f.window.rootViewController = a
+        _ = Recording.take()
+        b.modalPresentationStyle = .fullScreen
+        var done = 0
+        a.present(b, animated: true) { done += 1 }
+        Transaction.flush()
+        #expect(Recording.take() == ["b.loadView", "b.viewDidLoad", "a.willDisappear", "b.willAppear"])
+        #expect(a.presentedViewController === b && b.presentingViewController === a)
+        let card = b.view.superview!
+        // 0.35 s, ease in-out: half way in time is half way in place.
+        f.advance(0.175)
+        let moved = (f.shown(card, "transform") as? Transform3D)?.m42 ?? .nan
+        #expect(close(moved, 300 / 2, 1), "the card \(moved) below its place, half way up")
+        #expect(f.window.snapshot().pixel(x: 200, y: 10) == .green, "the presenter still shows above the card")
+        f.advance(0.2)
+        #expect(Recording.take() == ["a.didDisappear", "b.didAppear"] && done == 1)
+        #expect(f.window.snapshot().pixel(x: 200, y: 10) == .blue)
+        b.dismiss(animated: true) { done += 1 }
+        Transaction.flush()
+        #expect(Recording.take() == ["b.willDisappear", "a.willAppear"])
+        f.advance(0.4)
+        #expect(Recording.take() == ["b.didDisappear", "a.didAppear"] && done == 2)
+        #expect(a.presentedViewController == nil && b.presentingViewController == nil && b.view.superview == nil)
+        #expect(f.window.snapshot().pixel(x: 200, y: 10) == .green)
+    }
+
+    @Test("sheets: a page sheet and a form sheet over the dimmed presenter, which does not disappear; Escape and a click outside dismiss")
+    func sheets() {
+        let f = ViewFixture(size: Size(width: 800, height: 600))
+        let a = Recording("a", color: .white), b = Recording("b", color: .blue)
+        f.window.rootViewController = a
+        _ = Recording.take()
+        a.present(b, animated: false)
+        #expect(Recording.take() == ["b.loadView", "b.viewDidLoad", "b.willAppear", "b.didAppear"], "the presenter stays")
+        var shot = f.window.snapshot()
+        #expect(b.view.superview!.frame == Rect(x: 50, y: 40, width: 700, height: 560), "a page sheet: 700 wide, 40 from the top")
+        // White dimmed by black at 0.4: 153.
+        #expect(abs(shot.pixel(x: 20, y: 300).red - 0.6) < 0.01 && shot.pixel(x: 400, y: 300) == .blue)
+        let driver = InputDriver(window: f.window)
+        driver.pressKey(keysym: Key.escape)
+        driver.releaseKey(keysym: Key.escape)
+        Transaction.flush()
+        f.advance(0.4)
+        #expect(Recording.take() == ["b.willDisappear", "b.didDisappear"] && a.presentedViewController == nil)
+
+        let c = Recording("c", color: .red)
+        c.modalPresentationStyle = .formSheet
+        c.preferredContentSize = Size(width: 300, height: 200)
+        a.present(c, animated: false)
+        shot = f.window.snapshot()
+        #expect(c.view.superview!.frame == Rect(x: 250, y: 200, width: 300, height: 200))
+        #expect(shot.pixel(x: 400, y: 300) == .red)
+        c.isModalInPresentation = true
+        driver.click(at: Point(x: 20, y: 20))
+        driver.pressKey(keysym: Key.escape)
+        driver.releaseKey(keysym: Key.escape)
+        Transaction.flush()
+        f.advance(0.4)
+        #expect(a.presentedViewController === c, "modal in presentation: neither dismisses")
+        c.isModalInPresentation = false
+        driver.click(at: Point(x: 400, y: 300))
+        #expect(a.presentedViewController === c, "a click on the card does not dismiss")
+        driver.click(at: Point(x: 20, y: 20))
+        Transaction.flush()
+        f.advance(0.4)
+        #expect(a.presentedViewController == nil)
+        #expect(f.window.snapshot().pixel(x: 20, y: 300) == .white)
+    }
+
+    @Test("bad input: presenting twice, presenting oneself or a child, from a view in no window, dismissing nothing")
+    func badPresentations() {
+        let f = ViewFixture()
+        let a = Recording("a"), b = Recording("b"), c = Recording("c")
+        f.window.rootViewController = a
+        a.present(b, animated: false)
+        a.present(c, animated: false)
+        #expect(a.presentedViewController === b && c.presentingViewController == nil)
+        b.present(b, animated: false)
+        b.present(a, animated: false)
+        Recording("loose").present(c, animated: false)
+        #expect(c.presentingViewController == nil && b.presentedViewController == nil)
+        c.dismiss(animated: false)
+        #expect(f.diagnostics.count == 5)
+        // Dismissing the bottom of a stack takes the ones above with it.
+        b.present(c, animated: false)
+        var done = false
+        a.dismiss(animated: true) { done = true }
+        Transaction.flush()
+        f.advance(0.4)
+        #expect(done && a.presentedViewController == nil && b.presentedViewController == nil && c.presentingViewController == nil)
+        #expect(f.window.presentations.isEmpty)
+    }
+}
