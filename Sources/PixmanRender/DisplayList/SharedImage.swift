@@ -28,15 +28,7 @@ final class SharedImage: @unchecked Sendable {
 
     /// A copy of an `Image`'s pixels; nil for an empty image.
     convenience init?(_ image: Image) {
-        guard image.width > 0, image.height > 0,
-              let p = pixman_image_create_bits(PIXMAN_a8r8g8b8, Int32(image.width), Int32(image.height), nil, 0),
-              let data = pixman_image_get_data(p) else { return nil }
-        let stride = Int(pixman_image_get_stride(p)) / 4
-        image.pixels.withUnsafeBufferPointer { src in
-            for row in 0..<image.height {
-                (data + row * stride).update(from: src.baseAddress! + row * image.width, count: image.width)
-            }
-        }
+        guard let p = pixmanImage(copying: image) else { return nil }
         self.init(adopting: p)
     }
 
@@ -46,4 +38,19 @@ final class SharedImage: @unchecked Sendable {
     func header() -> OpaquePointer? {
         pixman_image_create_bits(format, Int32(width), Int32(height), bits, stride)
     }
+}
+
+/// A new `PIXMAN_a8r8g8b8` image with a copy of `image`'s pixels (one reference
+/// for the caller); nil for an empty image.
+func pixmanImage(copying image: Image) -> OpaquePointer? {
+    guard image.width > 0, image.height > 0,
+          let p = pixman_image_create_bits(PIXMAN_a8r8g8b8, Int32(image.width), Int32(image.height), nil, 0),
+          let data = pixman_image_get_data(p) else { return nil }
+    let stride = Int(pixman_image_get_stride(p)) / 4
+    image.pixels.withUnsafeBufferPointer { src in
+        for row in 0..<image.height {
+            (data + row * stride).update(from: src.baseAddress! + row * image.width, count: image.width)
+        }
+    }
+    return p
 }

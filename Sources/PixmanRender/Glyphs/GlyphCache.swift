@@ -101,15 +101,7 @@ public final class GlyphCache {
             remember(font: font, glyph: glyphKey, color: nil, bytes: stride * height)
             return .mask(entry)
         case let .color(picture):
-            guard picture.width > 0, picture.height > 0,
-                  let image = pixman_image_create_bits(PIXMAN_a8r8g8b8, Int32(picture.width), Int32(picture.height), nil, 0),
-                  let data = pixman_image_get_data(image) else { return nil }
-            let stride = Int(pixman_image_get_stride(image)) / 4
-            picture.pixels.withUnsafeBufferPointer { source in
-                for y in 0..<picture.height {
-                    (data + y * stride).update(from: source.baseAddress! + y * picture.width, count: picture.width)
-                }
-            }
+            guard let image = pixmanImage(copying: picture) else { return nil }
             let entry = (image: image, left: Int32(bitmap.left), top: Int32(bitmap.top))
             colorGlyphs[colorKey] = entry
             remember(font: font, glyph: nil, color: colorKey, bytes: bitmap.byteCount)
