@@ -30,8 +30,11 @@ final class Recording: ViewController {
     override func viewDidDisappear(_ animated: Bool) { note("didDisappear") }
     override func viewWillLayoutSubviews() { note("willLayout") }
     override func viewDidLayoutSubviews() { note("didLayout") }
-    override func willMove(toParent parent: ViewController?) { note("willMove(\((parent as? Recording)?.name ?? "nil"))") }
-    override func didMove(toParent parent: ViewController?) { note("didMove(\((parent as? Recording)?.name ?? "nil"))") }
+    override func willMove(toParent parent: ViewController?) { note("willMove(\(Self.name(parent)))") }
+    override func didMove(toParent parent: ViewController?) { note("didMove(\(Self.name(parent)))") }
+    private static func name(_ c: ViewController?) -> String {
+        c.map { ($0 as? Recording)?.name ?? String(describing: type(of: $0)) } ?? "nil"
+    }
 
     /// The log since the last call, without layout calls unless asked.
     static func take(layout: Bool = false) -> [String] {

@@ -65,8 +65,13 @@ open class ViewController: Responder {
     /// The view has been made.
     open func viewDidLoad() {}
 
-    /// The title (a navigation bar shows it).
-    public var title: String?
+    /// The title (a navigation bar shows it when the navigation item has none).
+    public var title: String? {
+        didSet { navigationController?.updateBar() }
+    }
+
+    /// What a navigation bar shows for this controller (`navigationItem`).
+    public private(set) lazy var navigationItem = NavigationItem()
 
     /// The size the controller would like its view to have when presented as a
     /// form sheet or popover; zero: the style's own size.

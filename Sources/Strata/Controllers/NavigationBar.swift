@@ -1,0 +1,98 @@
+import LayerKit
+
+/// The bar at the top of a ``NavigationController`` (`UINavigationBar`): the top
+/// item's title in the middle, a back button to the previous item at the leading
+/// end (unless hidden or at the root), the items' bar buttons at either end,
+/// and a hairline below.
+@MainActor
+public final class NavigationBar: View {
+    /// The bar's height, in points.
+    public static let height = 44.0
+    /// The back button's arrow, before the previous item's title.
+    static let backArrow = "‹ "
+
+    /// What the bar shows: the top item and the one below it (for the back button).
+    public private(set) var topItem: NavigationItem?
+    public private(set) var backItem: NavigationItem?
+    /// Runs when the back button is pressed.
+    var onBack: (() -> Void)?
+    /// The titles of the items' controllers (an item without a title shows its controller's).
+    var fallbackTitles: (top: String?, back: String?) = (nil, nil)
+
+    let titleLabel = Label(frame: .zero)
+    private(set) var backButton: Button?
+    private(set) var leftButtons: [Button] = []
+    private(set) var rightButtons: [Button] = []
+    private let hairline = View()
+
+    public override init(frame: Rect) {
+        super.init(frame: frame)
+        backgroundColor = .systemGray6
+        titleLabel.textAlignment = .center
+        titleLabel.font = .boldSystemFont(ofSize: 17)
+        addSubview(titleLabel)
+        hairline.backgroundColor = .systemGray3
+        addSubview(hairline)
+    }
+
+    /// Shows `top` with `back` below it (nil at the root).
+    func setItems(top: NavigationItem?, back: NavigationItem?, titles: (top: String?, back: String?)) {
+        topItem?.bar = nil
+        topItem = top
+        backItem = back
+        fallbackTitles = titles
+        top?.bar = self
+        itemsChanged()
+    }
+
+    /// An item changed: the labels and buttons are made again.
+    func itemsChanged() {
+        titleLabel.text = topItem?.title ?? fallbackTitles.top
+        backButton?.removeFromSuperview()
+        backButton = nil
+        if let back = backItem, topItem?.hidesBackButton != true {
+            let button = Button(title: Self.backArrow + (back.backButtonTitle ?? back.title ?? fallbackTitles.back ?? "Back"))
+            button.addAction(for: .primaryActionTriggered) { [weak self] _ in self?.onBack?() }
+            addSubview(button)
+            backButton = button
+        }
+        for b in leftButtons + rightButtons { b.removeFromSuperview() }
+        leftButtons = (topItem?.leftBarButtonItems ?? []).map(makeButton)
+        rightButtons = (topItem?.rightBarButtonItems ?? []).map(makeButton)
+        setNeedsLayout()
+    }
+
+    private func makeButton(_ item: BarButtonItem) -> Button {
+        item.bar = self
+        let button = Button(title: item.title)
+        button.isEnabled = item.isEnabled
+        button.addAction(for: .primaryActionTriggered) { [weak item] _ in
+            if let item { item.handler(item) }
+        }
+        addSubview(button)
+        return button
+    }
+
+    public override func layoutSubviews() {
+        let h = bounds.height
+        var leading = 8.0
+        for button in (backButton.map { [$0] } ?? []) + leftButtons {
+            let size = button.intrinsicContentSize
+            button.frame = Rect(x: leading, y: (h - size.height) / 2, width: size.width, height: size.height)
+            leading += size.width + 4
+        }
+        var trailing = bounds.width - 8
+        for button in rightButtons {
+            let size = button.intrinsicContentSize
+            trailing -= size.width
+            button.frame = Rect(x: trailing, y: (h - size.height) / 2, width: size.width, height: size.height)
+            trailing -= 4
+        }
+        // The title is centred in the bar, and kept clear of the buttons.
+        let inset = max(leading, bounds.width - trailing)
+        titleLabel.frame = Rect(x: inset, y: 0, width: max(0, bounds.width - 2 * inset), height: h)
+        hairline.frame = Rect(x: 0, y: h - 0.5, width: bounds.width, height: 0.5)
+    }
+
+    public override var intrinsicContentSize: Size { Size(width: View.noIntrinsicMetric, height: Self.height) }
+}

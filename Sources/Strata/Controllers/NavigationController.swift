@@ -1,0 +1,201 @@
+import LayerKit
+
+/// A stack of view controllers shown one at a time under a navigation bar
+/// (`UINavigationController`): push slides the new one in from the trailing
+/// edge while the old one moves a third of the way out (parallax); pop is the
+/// reverse, also by a pan from the leading edge that follows the finger and can
+/// be cancelled (rule C1 for the appearance calls).
+///
+/// Order of calls in a push of B over A: B's `loadView`/`viewDidLoad` (if not
+/// made yet), B's `willMove(toParent:)`, A's `viewWillDisappear`, B's
+/// `viewWillAppear`; after the slide, A's `viewDidDisappear`, B's
+/// `viewDidAppear`, B's `didMove(toParent:)`. A pop of B: B's
+/// `willMove(toParent: nil)`, B's `viewWillDisappear`, A's `viewWillAppear`;
+/// after the slide B's `viewDidDisappear`, A's `viewDidAppear`, B's
+/// `didMove(toParent: nil)`. Pushes and pops asked for during a transition wait
+/// for it to end.
+@MainActor
+open class NavigationController: ViewController {
+    /// How long a push or pop slides.
+    public static let transitionDuration = 0.35
+    /// How far the controller underneath moves, as a fraction of the width.
+    static let parallax = 1.0 / 3
+    /// The width of the leading edge a pan must start in to pop (points).
+    static let edgeWidth = 20.0
+
+    /// The stack, the root first and the top last.
+    public internal(set) var viewControllers: [ViewController] = []
+    public var topViewController: ViewController? { viewControllers.last }
+    /// The top controller, or what it presents.
+    public var visibleViewController: ViewController? {
+        var c = topViewController
+        while let presented = c?.presentedViewController { c = presented }
+        return c
+    }
+
+    public let navigationBar = NavigationBar(frame: .zero)
+    /// Hides the bar; the controllers' views then fill the whole view.
+    public var isNavigationBarHidden = false {
+        didSet {
+            navigationBar.isHidden = isNavigationBarHidden
+            viewIfLoaded?.setNeedsLayout()
+        }
+    }
+
+    /// The pan from the leading edge that pops (`interactivePopGestureRecognizer`).
+    public private(set) lazy var interactivePopGestureRecognizer: PanGestureRecognizer = {
+        let pan = PanGestureRecognizer { [weak self] in self?.interactivePop($0 as! PanGestureRecognizer) }
+        pan.shouldBegin = { [weak self] recognizer in
+            guard let self, viewControllers.count > 1, transition == nil, let pan = recognizer as? PanGestureRecognizer else { return false }
+            let start = pan.location(in: view).x - pan.translation(in: view).x
+            return start <= Self.edgeWidth && pan.translation(in: view).x > 0
+        }
+        return pan
+    }()
+
+    /// The controllers' views go here, below the bar.
+    let content = View()
+    /// The transition under way, if any.
+    var transition: Transition?
+    /// What was asked during a transition, run after it.
+    var pending: [() -> Void] = []
+
+    struct Transition {
+        let from: ViewController
+        let to: ViewController
+        let isPush: Bool
+        var animator: ViewPropertyAnimator?
+    }
+
+    public init(rootViewController: ViewController) {
+        super.init()
+        setViewControllers([rootViewController], animated: false)
+    }
+
+    open override func loadView() {
+        let view = View(frame: Rect(x: 0, y: 0, width: 320, height: 480))
+        view.backgroundColor = .white
+        content.clipsToBounds = true
+        view.addSubview(content)
+        view.addSubview(navigationBar)
+        view.addGestureRecognizer(interactivePopGestureRecognizer)
+        navigationBar.onBack = { [weak self] in self?.popViewController(animated: true) }
+        self.view = view
+    }
+
+    open override func viewDidLoad() {
+        if let top = topViewController { content.addSubview(top.view) }
+        updateBar()
+    }
+
+    open override func viewWillLayoutSubviews() {
+        let bar = isNavigationBarHidden ? 0 : NavigationBar.height
+        navigationBar.frame = Rect(x: 0, y: 0, width: view.bounds.width, height: bar)
+        content.frame = Rect(x: 0, y: bar, width: view.bounds.width, height: max(0, view.bounds.height - bar))
+        for c in viewControllers where c.viewIfLoaded?.superview === content {
+            c.view.bounds = Rect(origin: .zero, size: content.bounds.size)
+            c.view.center = Point(x: content.bounds.midX, y: content.bounds.midY)
+        }
+    }
+
+    // MARK: The stack
+
+    /// Pushes `controller` on top (`pushViewController(_:animated:)`). A
+    /// controller already in a stack, presented or a window's root is refused
+    /// (with a diagnostic).
+    public func pushViewController(_ controller: ViewController, animated: Bool) {
+        if transition != nil { return pending.append { [weak self] in self?.pushViewController(controller, animated: animated) } }
+        guard controller.parent == nil, controller.presentingViewController == nil, controller.hostWindow == nil,
+              controller !== self else {
+            return Diagnostics.report(.invalidView("pushViewController: the controller is already shown (in a stack, presented or a window's root)"))
+        }
+        guard let from = topViewController else { return setViewControllers([controller], animated: false) }
+        addChild(controller)
+        viewControllers.append(controller)
+        run(Transition(from: from, to: controller, isPush: true), animated: animated, interactive: false)
+    }
+
+    /// Pops the top controller (`popViewController(animated:)`); nil at the root
+    /// (nothing to pop past).
+    @discardableResult
+    public func popViewController(animated: Bool) -> ViewController? {
+        if transition != nil {
+            pending.append { [weak self] in self?.popViewController(animated: animated) }
+            return nil
+        }
+        guard viewControllers.count > 1 else { return nil }
+        let popped = viewControllers[viewControllers.count - 1]
+        startPop(to: viewControllers[viewControllers.count - 2], animated: animated, interactive: false)
+        return popped
+    }
+
+    /// Pops every controller above the root (`popToRootViewController(animated:)`).
+    @discardableResult
+    public func popToRootViewController(animated: Bool) -> [ViewController]? {
+        guard let root = viewControllers.first else { return nil }
+        return popToViewController(root, animated: animated)
+    }
+
+    /// Pops the controllers above `controller` (`popToViewController(_:animated:)`);
+    /// nil when it is not in the stack. Only the top one slides.
+    @discardableResult
+    public func popToViewController(_ controller: ViewController, animated: Bool) -> [ViewController]? {
+        guard transition == nil, let i = viewControllers.firstIndex(where: { $0 === controller }) else { return nil }
+        guard i < viewControllers.count - 1 else { return [] }
+        let popped = Array(viewControllers[(i + 1)...])
+        // Those between leave without being seen.
+        for c in popped.dropLast() {
+            c.willMove(toParent: nil)
+            c.removeFromParent()
+        }
+        viewControllers.removeSubrange((i + 1)..<(viewControllers.count - 1))
+        startPop(to: controller, animated: animated, interactive: false)
+        return popped
+    }
+
+    /// Replaces the stack (`setViewControllers(_:animated:)`); animated, the new
+    /// top is pushed or popped to as it is new or was in the stack.
+    public func setViewControllers(_ controllers: [ViewController], animated: Bool) {
+        guard transition == nil else { return pending.append { [weak self] in self?.setViewControllers(controllers, animated: animated) } }
+        let old = topViewController
+        for c in viewControllers where !controllers.contains(where: { $0 === c }) {
+            c.willMove(toParent: nil)
+            if c !== old { c.viewIfLoaded?.removeFromSuperview() }
+            c.removeFromParent()
+        }
+        for c in controllers where c.parent !== self { addChild(c) }
+        viewControllers = controllers
+        guard let top = controllers.last, top !== old else { return updateBar() }
+        guard let old, isViewLoaded else {
+            if isViewLoaded { content.addSubview(top.view) }
+            top.didMove(toParent: self)
+            return updateBar()
+        }
+        run(Transition(from: old, to: top, isPush: !controllers.contains { $0 === old }), animated: animated, interactive: false)
+    }
+
+    func startPop(to target: ViewController, animated: Bool, interactive: Bool) {
+        guard let from = topViewController else { return }
+        from.willMove(toParent: nil)
+        run(Transition(from: from, to: target, isPush: false), animated: animated, interactive: interactive)
+    }
+
+    /// The navigation bar shows the top controller's item, the one below for the back button.
+    func updateBar() {
+        let top = topViewController
+        let back = viewControllers.count > 1 ? viewControllers[viewControllers.count - 2] : nil
+        navigationBar.setItems(top: top?.navigationItem, back: back?.navigationItem, titles: (top?.title, back?.title))
+    }
+}
+
+extension ViewController {
+    /// The nearest navigation controller above this controller (`navigationController`).
+    public var navigationController: NavigationController? {
+        var c = parent
+        while let x = c {
+            if let nav = x as? NavigationController { return nav }
+            c = x.parent
+        }
+        return nil
+    }
+}
