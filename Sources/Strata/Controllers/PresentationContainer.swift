@@ -17,6 +17,10 @@ final class PresentationContainer: View {
 
     let style: ModalPresentationStyle
     unowned let presented: ViewController
+    /// An alert or action sheet: its own size, fading in, modal.
+    let alertStyle: AlertController.Style?
+    /// The focus before the presentation, given back after it.
+    weak var previousFirstResponder: Responder?
     let dimming = View()
     let card = View()
     var isDismissing = false
@@ -26,14 +30,15 @@ final class PresentationContainer: View {
     init(presenting presented: ViewController, style: ModalPresentationStyle) {
         self.presented = presented
         self.style = style.resolved
+        alertStyle = presented.presentsAsAlert ? (presented as? AlertController)?.preferredStyle ?? .alert : nil
         super.init(frame: .zero)
         autoresizingMask = [.flexibleWidth, .flexibleHeight]
         dimming.backgroundColor = .black
         dimming.alpha = 0
-        dimming.isHidden = !self.style.isSheet
+        dimming.isHidden = !self.style.isSheet && alertStyle == nil
         addSubview(dimming)
-        if self.style.isSheet {
-            card.layer.cornerRadius = 10
+        if self.style.isSheet || alertStyle != nil {
+            card.layer.cornerRadius = alertStyle == nil ? 10 : 14
             card.clipsToBounds = true
         }
         addSubview(card)
@@ -42,6 +47,12 @@ final class PresentationContainer: View {
 
     /// Where the card goes in `bounds`, by style.
     func cardFrame(in bounds: Rect) -> Rect {
+        if let alertStyle {
+            let size = presented.preferredContentSize
+            let width = min(size.width, bounds.width), height = min(size.height, bounds.height)
+            let y = alertStyle == .alert ? bounds.midY - height / 2 : bounds.maxY - height - 8
+            return Rect(x: bounds.midX - width / 2, y: y, width: width, height: height)
+        }
         switch style {
         case .pageSheet:
             let width = min(bounds.width, Self.pageWidth)
@@ -73,20 +84,26 @@ final class PresentationContainer: View {
         presented.view.frame = card.bounds
     }
 
-    /// Shows the card in place (`true`) or out of the window, and the dimming with it.
-    func setShown(_ shown: Bool) {
-        card.transform = shown ? .identity : offscreenTransform
+    /// Shows the card in place (`true`) or out of the window, and the dimming
+    /// with it. An alert fades instead, from 1.2× its size when `entering`.
+    func setShown(_ shown: Bool, entering: Bool = false) {
         dimming.alpha = shown ? Self.dimmingAlpha : 0
+        if alertStyle == .alert {
+            card.alpha = shown ? 1 : 0
+            card.transform = shown || !entering ? .identity : AffineTransform(scaleX: 1.2, y: 1.2)
+        } else {
+            card.transform = shown ? .identity : offscreenTransform
+        }
     }
 
     override func touchesEnded(_ touches: Set<Touch>, with event: Event?) {
-        guard let touch = touches.first, style.isSheet, !card.frame.contains(touch.location(in: self)) else {
+        guard let touch = touches.first, style.isSheet || alertStyle != nil, !card.frame.contains(touch.location(in: self)) else {
             return super.touchesEnded(touches, with: event)
         }
         onClickOutside?()
     }
 
     override func touchesBegan(_ touches: Set<Touch>, with event: Event?) {
-        guard style.isSheet else { return super.touchesBegan(touches, with: event) }
+        guard style.isSheet || alertStyle != nil else { return super.touchesBegan(touches, with: event) }
     }
 }

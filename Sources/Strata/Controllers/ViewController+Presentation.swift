@@ -43,9 +43,11 @@ extension ViewController {
             container.frame = window.rootView.bounds
             window.rootView.addSubview(container)
             container.layoutIfNeeded()
-            container.setShown(!animated)
+            container.setShown(!animated, entering: true)
         }
         window.presentations.append(container)
+        container.previousFirstResponder = window.firstResponder
+        controller.didEnterPresentation()
         let finish = { [weak self] in
             if coversPresenter { self?.endAppearanceTransition() }
             controller.endAppearanceTransition()
@@ -94,6 +96,7 @@ extension ViewController {
             presenter.presentedViewController = nil
             endAppearanceTransition()
             if uncoversPresenter { presenter.endAppearanceTransition() }
+            if let previous = container.previousFirstResponder as? View, previous.window != nil { previous.becomeFirstResponder() }
             completion?()
         }
         guard animated else { return finish() }

@@ -200,6 +200,10 @@ open class ViewController: Responder {
     public internal(set) weak var presentingViewController: ViewController?
     /// While presented: the container that shows it.
     var presentation: PresentationContainer?
+    /// Presented as an alert: centred at its preferred size, fading in (``AlertController``).
+    var presentsAsAlert: Bool { false }
+    /// Presented and in the window: where an alert takes the focus.
+    func didEnterPresentation() {}
 
     /// The window whose root controller this is.
     weak var hostWindow: Window?

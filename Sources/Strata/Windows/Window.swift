@@ -151,7 +151,7 @@ public final class Window: Responder {
     /// Escape that no responder took dismisses the topmost sheet (unless it is
     /// modal in presentation).
     public override func pressesBegan(_ presses: Set<Press>, with event: PressesEvent?) {
-        if presses.first?.key?.keysym == Key.escape, let top = presentations.last, top.style.isSheet {
+        if presses.first?.key?.keysym == Key.escape, let top = presentations.last, top.style.isSheet, top.alertStyle == nil {
             if !top.presented.isModalInPresentation { top.presented.dismiss(animated: true) }
             return
         }
