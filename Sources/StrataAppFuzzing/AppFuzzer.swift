@@ -29,37 +29,49 @@ public enum AppFuzzer {
 
     /// Runs the program `bytes` spell; throws the first property it breaks.
     public static func run(_ bytes: [UInt8], stepBudget: Double = stepBudget, trace: ((String) -> Void)? = nil) throws(Violation) {
+        try session { window, clock, made throws(Violation) in
+            try program(bytes, window, clock, stepBudget: stepBudget, trace: trace, made: made)
+        }
+    }
+
+    /// Runs `body` with a shown offscreen window on a manual clock at t = 100,
+    /// no open transactions and diagnostics silenced (hostile values are refused
+    /// with diagnostics: expected); closes the window, then checks that nothing
+    /// the body said it `made` (the window included) is still alive.
+    static func session(_ body: @MainActor (Window, ManualMediaClock, (AnyObject) -> Void) throws(Violation) -> Void) throws(Violation) {
         final class Weak {
             weak var object: AnyObject?
             init(_ object: AnyObject) { self.object = object }
         }
         var made: [Weak] = []
-        try program(bytes, stepBudget: stepBudget, trace: trace) { made.append(Weak($0)) }
+        do {
+            let clock = ManualMediaClock(now: 100)
+            let previousClock = MediaTime.clock
+            MediaTime.clock = clock
+            Transaction.reset()
+            AnimationTimeline.reset()
+            Transaction.endOfTurnScheduler = { _ in }
+            let previousHandler = Diagnostics.handler
+            Diagnostics.handler = { _ in }
+            defer {
+                Diagnostics.handler = previousHandler
+                MediaTime.clock = previousClock
+            }
+            let window = Window(title: "fuzz", size: Size(width: 96, height: 72))
+            window.show()
+            made.append(Weak(window))
+            defer { window.close() }
+            try body(window, clock) { made.append(Weak($0)) }
+        }
         if let alive = made.lazy.compactMap(\.object).first {
             throw Violation(description: "a \(type(of: alive)) outlived its closed window and the program")
         }
     }
 
-    /// The program itself; `made` sees the window and every view it makes.
-    private static func program(_ bytes: [UInt8], stepBudget: Double, trace: ((String) -> Void)?,
-                                made: (AnyObject) -> Void) throws(Violation) {
+    /// The program itself; `made` sees every view it makes.
+    private static func program(_ bytes: [UInt8], _ window: Window, _ clock: ManualMediaClock, stepBudget: Double,
+                                trace: ((String) -> Void)?, made: (AnyObject) -> Void) throws(Violation) {
         var input = FuzzReader(bytes: bytes)
-        let clock = ManualMediaClock(now: 100)
-        let previousClock = MediaTime.clock
-        MediaTime.clock = clock
-        Transaction.reset()
-        AnimationTimeline.reset()
-        Transaction.endOfTurnScheduler = { _ in }
-        let previousHandler = Diagnostics.handler
-        Diagnostics.handler = { _ in }   // hostile values are refused with diagnostics: expected
-        defer {
-            Diagnostics.handler = previousHandler
-            MediaTime.clock = previousClock
-        }
-        let window = Window(title: "fuzz", size: Size(width: 96, height: 72))
-        window.show()
-        made(window)
-        defer { window.close() }
         let driver = InputDriver(window: window)
         var views: [View] = [window.rootView]
         var animators: [ViewPropertyAnimator] = []
@@ -167,7 +179,7 @@ public enum AppFuzzer {
     }
 
     /// A snapshot, finite presentation frames, and a tree whose links agree.
-    private static func check(_ window: Window, _ views: [View], at time: Double) throws(Violation) {
+    static func check(_ window: Window, _ views: [View], at time: Double) throws(Violation) {
         _ = window.snapshot(atTime: time)
         for view in views {
             // The stored values: a frame worked out from huge finite ones may overflow,

@@ -28,3 +28,23 @@ struct AppFuzzCorpusTests {
     @Test("the corpus is there")
     func corpusPresent() { #expect(Self.inputs.count >= 20) }
 }
+
+/// The controller fuzzer's corpus (Tests/Fuzz/controller-corpus): each input
+/// runs as a program over view controllers and must keep the same properties,
+/// and leave nothing alive after its window closed.
+@MainActor
+@Suite("Controller fuzz corpus", .serialized, .isolatedLayerContext)
+struct ControllerFuzzCorpusTests {
+    nonisolated static let directory = String(AppFuzzCorpusTests.directory.dropLast("app-corpus".count)) + "controller-corpus"
+
+    nonisolated static var inputs: [String] { FuzzCorpus.inputs(in: directory) }
+
+    @Test("every controller corpus input keeps the properties", arguments: ControllerFuzzCorpusTests.inputs)
+    func replay(_ name: String) throws {
+        guard let bytes = FuzzCorpus.bytes(of: Self.directory + "/" + name) else { Issue.record("cannot read \(name)"); return }
+        #expect(throws: Never.self) { try ControllerFuzzer.run(bytes, stepBudget: 5 * AppFuzzer.stepBudget) }
+    }
+
+    @Test("the corpus is there")
+    func corpusPresent() { #expect(Self.inputs.count >= 12) }
+}

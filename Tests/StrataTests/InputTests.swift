@@ -41,6 +41,34 @@ struct InputTests {
 
     // MARK: H1, H2
 
+    @Test("the focus leaves with its view: a focused field taken out of the window resigns, even one that refuses, and keys reach it no more")
+    func focusLeavesWithItsView() {
+        let f = ViewFixture()
+        let driver = InputDriver(window: f.window)
+        let holder = View(frame: Rect(x: 0, y: 0, width: 200, height: 100))
+        let field = TextField(frame: Rect(x: 10, y: 10, width: 150, height: 28))
+        var ended = 0
+        field.addAction(for: .editingDidEnd) { _ in ended += 1 }
+        holder.addSubview(field)
+        f.window.rootView.addSubview(holder)
+        #expect(field.becomeFirstResponder())
+        holder.removeFromSuperview()
+        #expect(f.window.firstResponder == nil && !field.isFirstResponder && ended == 1)
+        driver.type("x")
+        #expect(field.text?.isEmpty ?? true)
+        /// A responder that never gives the focus up still loses it with its window.
+        final class Stubborn: View {
+            override var canBecomeFirstResponder: Bool { true }
+            override var canResignFirstResponder: Bool { false }
+        }
+        let stubborn = Stubborn(frame: .zero)
+        f.window.rootView.addSubview(stubborn)
+        #expect(stubborn.becomeFirstResponder())
+        let other = View()
+        other.addSubview(stubborn)
+        #expect(f.window.firstResponder == nil)
+    }
+
     @Test("rule H1: hidden, transparent and disabled views are not hit; front to back; through transforms")
     func hitTesting() {
         let (f, _, view) = setUp()

@@ -10,17 +10,17 @@ import Testing
 @MainActor
 @Suite("Navigation controllers", .serialized, .isolatedLayerContext)
 struct NavigationControllerTests {
-    init() { Recording.log = [] }
+    let log = CallLog()
 
     /// A navigation controller as the root of a 400 × 300 window, with A at its root.
     func setUp() -> (ViewFixture, NavigationController, Recording) {
         let f = ViewFixture()
-        let a = Recording("A", color: .green)
+        let a = Recording("A", color: .green, log: log)
         a.title = "Inbox"
         let nav = NavigationController(rootViewController: a)
         f.window.rootViewController = nav
         _ = f.window.snapshot()
-        _ = Recording.take()
+        _ = log.take()
         return (f, nav, a)
     }
 
@@ -30,11 +30,11 @@ struct NavigationControllerTests {
     func pushAndPop() {
         let (f, nav, a) = setUp()
         #expect(a.view.frame == Rect(x: 0, y: 0, width: 400, height: 256), "below the 44-point bar")
-        let b = Recording("B", color: .blue)
+        let b = Recording("B", color: .blue, log: log)
         b.title = "Message"
         nav.pushViewController(b, animated: true)
         Transaction.flush()
-        _ = Recording.take()
+        _ = log.take()
         f.advance(0.175)
         #expect(close(tx(f, b.view), 200, 1) && close(tx(f, a.view), -200.0 / 3, 1), "half way: B at \(tx(f, b.view)), A at \(tx(f, a.view))")
         f.advance(0.2)
@@ -44,12 +44,12 @@ struct NavigationControllerTests {
         #expect(nav.navigationBar.backButton?.title(for: .normal) == "‹ Inbox")
         var shot = f.window.snapshot()
         #expect(shot.pixel(x: 200, y: 200) == .blue)
-        _ = Recording.take()
+        _ = log.take()
         #expect(nav.popViewController(animated: true) === b)
         Transaction.flush()
-        #expect(Recording.take() == ["B.willMove(nil)", "B.willDisappear", "A.willAppear"])
+        #expect(log.take() == ["B.willMove(nil)", "B.willDisappear", "A.willAppear"])
         f.advance(0.4)
-        #expect(Recording.take() == ["B.didDisappear", "A.didAppear", "B.didMove(nil)"])
+        #expect(log.take() == ["B.didDisappear", "A.didAppear", "B.didMove(nil)"])
         #expect(nav.viewControllers.count == 1 && b.parent == nil && b.view.superview == nil)
         shot = f.window.snapshot()
         #expect(shot.pixel(x: 200, y: 200) == .green && nav.navigationBar.backButton == nil)
@@ -58,12 +58,12 @@ struct NavigationControllerTests {
     @Test("the push's calls in order, and the back button pops")
     func pushOrderAndBackButton() {
         let (f, nav, _) = setUp()
-        let b = Recording("B")
+        let b = Recording("B", log: log)
         nav.pushViewController(b, animated: true)
         Transaction.flush()
-        #expect(Recording.take() == ["B.willMove(NavigationController)", "B.loadView", "B.viewDidLoad", "A.willDisappear", "B.willAppear"])
+        #expect(log.take() == ["B.willMove(NavigationController)", "B.loadView", "B.viewDidLoad", "A.willDisappear", "B.willAppear"])
         f.advance(0.4)
-        #expect(Recording.take() == ["A.didDisappear", "B.didAppear", "B.didMove(NavigationController)"])
+        #expect(log.take() == ["A.didDisappear", "B.didAppear", "B.didMove(NavigationController)"])
         let back = try! #require(nav.navigationBar.backButton)
         let center = back.convert(Point(x: back.bounds.midX, y: back.bounds.midY), to: nil)
         InputDriver(window: f.window).click(at: center)
@@ -75,21 +75,21 @@ struct NavigationControllerTests {
     @Test("C1: an interactive pop follows the finger, cancels past less than half way, and completes past it")
     func interactivePop() {
         let (f, nav, a) = setUp()
-        let b = Recording("B", color: .blue)
+        let b = Recording("B", color: .blue, log: log)
         nav.pushViewController(b, animated: false)
-        _ = Recording.take()
+        _ = log.take()
         let driver = InputDriver(window: f.window)
         driver.touchDown(1, at: Point(x: 5, y: 150))
         driver.touchMove(1, to: Point(x: 30, y: 150))
         driver.touchMove(1, to: Point(x: 105, y: 150))
         Transaction.flush()
-        #expect(Recording.take() == ["B.willMove(nil)", "B.willDisappear", "A.willAppear"])
+        #expect(log.take() == ["B.willMove(nil)", "B.willDisappear", "A.willAppear"])
         // The finger went 100 of 400 points: a quarter, linearly.
         #expect(close(tx(f, b.view), 100, 1) && close(tx(f, a.view), -100, 1), "B at \(tx(f, b.view)), A at \(tx(f, a.view))")
         driver.touchUp(1)
         Transaction.flush()
         f.advance(0.4)
-        #expect(Recording.take() == ["A.willDisappear", "B.willAppear", "A.didDisappear", "B.didAppear", "B.didMove(NavigationController)"])
+        #expect(log.take() == ["A.willDisappear", "B.willAppear", "A.didDisappear", "B.didAppear", "B.didMove(NavigationController)"])
         #expect(nav.topViewController === b && a.view.superview == nil && close(tx(f, b.view), 0))
 
         driver.touchDown(1, at: Point(x: 5, y: 150))
@@ -98,10 +98,10 @@ struct NavigationControllerTests {
         driver.touchUp(1)
         Transaction.flush()
         f.advance(0.4)
-        #expect(Recording.take() == ["B.willMove(nil)", "B.willDisappear", "A.willAppear", "B.didDisappear", "A.didAppear", "B.didMove(nil)"])
+        #expect(log.take() == ["B.willMove(nil)", "B.willDisappear", "A.willAppear", "B.didDisappear", "A.didAppear", "B.didMove(nil)"])
         #expect(nav.topViewController === a && b.parent == nil)
         // A pan that starts away from the edge does not pop.
-        nav.pushViewController(Recording("C"), animated: false)
+        nav.pushViewController(Recording("C", log: log), animated: false)
         driver.touchDown(1, at: Point(x: 100, y: 150))
         driver.touchMove(1, to: Point(x: 350, y: 150))
         driver.touchUp(1)
@@ -116,7 +116,7 @@ struct NavigationControllerTests {
         nav.pushViewController(a, animated: false)
         nav.pushViewController(nav, animated: false)
         #expect(nav.viewControllers.count == 1 && f.diagnostics.count == 2)
-        let b = Recording("B"), c = Recording("C")
+        let b = Recording("B", log: log), c = Recording("C", log: log)
         nav.pushViewController(b, animated: true)
         nav.pushViewController(c, animated: true)
         #expect(nav.viewControllers.count == 2, "the second push waits for the first")

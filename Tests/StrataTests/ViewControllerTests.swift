@@ -4,20 +4,33 @@ import PixmanRender
 import StrataTesting
 import Testing
 
+/// Lifecycle calls in the order they came, one log per test.
+@MainActor
+final class CallLog {
+    var entries: [String] = []
+
+    /// The calls since the last take, without layout calls unless asked.
+    func take(layout: Bool = false) -> [String] {
+        defer { entries = [] }
+        return layout ? entries : entries.filter { !$0.hasSuffix("Layout") }
+    }
+}
+
 /// A controller that records its lifecycle calls, prefixed with its name.
 @MainActor
 final class Recording: ViewController {
     let name: String
     let color: Color
-    static var log: [String] = []
+    let log: CallLog
 
-    init(_ name: String, color: Color = .blue) {
+    init(_ name: String, color: Color = .blue, log: CallLog) {
         self.name = name
         self.color = color
+        self.log = log
         super.init()
     }
 
-    private func note(_ s: String) { Recording.log.append("\(name).\(s)") }
+    private func note(_ s: String) { log.entries.append("\(name).\(s)") }
     override func loadView() {
         note("loadView")
         view = View(frame: .zero)
@@ -35,12 +48,6 @@ final class Recording: ViewController {
     private static func name(_ c: ViewController?) -> String {
         c.map { ($0 as? Recording)?.name ?? String(describing: type(of: $0)) } ?? "nil"
     }
-
-    /// The log since the last call, without layout calls unless asked.
-    static func take(layout: Bool = false) -> [String] {
-        defer { log = [] }
-        return layout ? log : log.filter { !$0.hasSuffix("Layout") }
-    }
 }
 
 /// View controllers (issue 27, item 1; rule C1): UIKit's lifecycle order,
@@ -48,16 +55,16 @@ final class Recording: ViewController {
 @MainActor
 @Suite("View controllers", .serialized, .isolatedLayerContext)
 struct ViewControllerTests {
-    init() { Recording.log = [] }
+    let log = CallLog()
 
     @Test("rule C1: loadView and viewDidLoad run once, when view is first read")
     func loading() {
-        let c = Recording("a")
-        #expect(!c.isViewLoaded && c.viewIfLoaded == nil && Recording.log.isEmpty)
+        let c = Recording("a", log: log)
+        #expect(!c.isViewLoaded && c.viewIfLoaded == nil && log.entries.isEmpty)
         let v1: View = c.view
         let v2: View = c.view
         #expect(v1 === v2 && c.isViewLoaded)
-        #expect(Recording.take() == ["a.loadView", "a.viewDidLoad"])
+        #expect(log.take() == ["a.loadView", "a.viewDidLoad"])
         let plain = ViewController()
         #expect(plain.view != nil, "the default loadView makes a plain view")
     }
@@ -65,21 +72,21 @@ struct ViewControllerTests {
     @Test("a window's root controller: its view fills the window and follows it; it appears on show, lays out, and disappears on close")
     func rootController() {
         let f = ViewFixture()
-        let c = Recording("root", color: .green)
+        let c = Recording("root", color: .green, log: log)
         f.window.rootViewController = c
-        #expect(Recording.take(layout: true) == ["root.loadView", "root.viewDidLoad", "root.willAppear", "root.didAppear"])
+        #expect(log.take(layout: true) == ["root.loadView", "root.viewDidLoad", "root.willAppear", "root.didAppear"])
         let shot = f.window.snapshot()
-        #expect(Recording.take(layout: true) == ["root.willLayout", "root.didLayout"])
+        #expect(log.take(layout: true) == ["root.willLayout", "root.didLayout"])
         #expect(shot.pixel(x: 200, y: 150) == .green && shot.pixel(x: 399, y: 299) == .green)
         f.window.size = Size(width: 500, height: 320)
         f.window.layoutIfNeeded()
         #expect(c.view.frame == Rect(x: 0, y: 0, width: 500, height: 320))
         f.window.close()
-        #expect(Recording.take() == ["root.willDisappear", "root.didDisappear"])
-        let d = Recording("next")
+        #expect(log.take() == ["root.willDisappear", "root.didDisappear"])
+        let d = Recording("next", log: log)
         f.window.show()
         f.window.rootViewController = d
-        #expect(Recording.take() == ["root.willAppear", "root.didAppear", "root.willDisappear", "root.didDisappear",
+        #expect(log.take() == ["root.willAppear", "root.didAppear", "root.willDisappear", "root.didDisappear",
                                       "next.loadView", "next.viewDidLoad", "next.willAppear", "next.didAppear"])
         #expect(c.viewIfLoaded?.superview == nil)
     }
@@ -88,42 +95,42 @@ struct ViewControllerTests {
     func offscreenAppearance() {
         _ = ViewFixture()
         let window = Window(title: "never shown", size: Size(width: 100, height: 80))
-        let c = Recording("c")
+        let c = Recording("c", log: log)
         window.rootViewController = c
-        #expect(Recording.take() == ["c.loadView", "c.viewDidLoad"])
+        #expect(log.take() == ["c.loadView", "c.viewDidLoad"])
         _ = window.snapshot()
-        #expect(Recording.take() == ["c.willAppear", "c.didAppear"])
+        #expect(log.take() == ["c.willAppear", "c.didAppear"])
         _ = window.snapshot()
-        #expect(Recording.take().isEmpty)
+        #expect(log.take().isEmpty)
     }
 
     @Test("containment: willMove/didMove, and a child appears and disappears with its view in the visible parent")
     func containment() {
         let f = ViewFixture()
-        let parent = Recording("p"), child = Recording("c")
+        let parent = Recording("p", log: log), child = Recording("c", log: log)
         f.window.rootViewController = parent
-        _ = Recording.take()
+        _ = log.take()
         parent.addChild(child)
-        #expect(Recording.take() == ["c.willMove(p)"])
+        #expect(log.take() == ["c.willMove(p)"])
         parent.view.addSubview(child.view)
         child.didMove(toParent: parent)
-        #expect(Recording.take() == ["c.loadView", "c.viewDidLoad", "c.willAppear", "c.didAppear", "c.didMove(p)"])
+        #expect(log.take() == ["c.loadView", "c.viewDidLoad", "c.willAppear", "c.didAppear", "c.didMove(p)"])
         #expect(parent.children.map { $0 as? Recording }.map { $0?.name } == ["c"] && child.parent === parent)
         f.window.close()
-        #expect(Recording.take() == ["p.willDisappear", "c.willDisappear", "p.didDisappear", "c.didDisappear"])
+        #expect(log.take() == ["p.willDisappear", "c.willDisappear", "p.didDisappear", "c.didDisappear"])
         f.window.show()
-        _ = Recording.take()
+        _ = log.take()
         child.willMove(toParent: nil)
         child.view.removeFromSuperview()
         child.removeFromParent()
-        #expect(Recording.take() == ["c.willMove(nil)", "c.willDisappear", "c.didDisappear", "c.didMove(nil)"])
+        #expect(log.take() == ["c.willMove(nil)", "c.willDisappear", "c.didDisappear", "c.didMove(nil)"])
         #expect(parent.children.isEmpty && child.parent == nil)
     }
 
     @Test("the responder chain runs view → its controller → the view's superview")
     func responderChain() {
         let f = ViewFixture()
-        let parent = Recording("p"), child = Recording("c")
+        let parent = Recording("p", log: log), child = Recording("c", log: log)
         f.window.rootViewController = parent
         parent.addChild(child)
         parent.view.addSubview(child.view)
@@ -137,7 +144,7 @@ struct ViewControllerTests {
     @Test("bad input: a controller cannot contain itself or an ancestor; a view moves to the controller that takes it")
     func cyclicContainment() {
         let f = ViewFixture()
-        let a = Recording("a"), b = Recording("b")
+        let a = Recording("a", log: log), b = Recording("b", log: log)
         a.addChild(a)
         a.addChild(b)
         b.addChild(a)
@@ -152,14 +159,14 @@ struct ViewControllerTests {
     @Test("present full screen, animated: UIKit's call order; the card slides up on the media clock; dismiss reverses it")
     func presentFullScreen() {
         let f = ViewFixture()
-        let a = Recording("a", color: .green), b = Recording("b", color: .blue)
+        let a = Recording("a", color: .green, log: log), b = Recording("b", color: .blue, log: log)
         f.window.rootViewController = a
-        _ = Recording.take()
+        _ = log.take()
         b.modalPresentationStyle = .fullScreen
         var done = 0
         a.present(b, animated: true) { done += 1 }
         Transaction.flush()
-        #expect(Recording.take() == ["b.loadView", "b.viewDidLoad", "a.willDisappear", "b.willAppear"])
+        #expect(log.take() == ["b.loadView", "b.viewDidLoad", "a.willDisappear", "b.willAppear"])
         #expect(a.presentedViewController === b && b.presentingViewController === a)
         let card = b.view.superview!
         // 0.35 s, ease in-out: half way in time is half way in place.
@@ -168,13 +175,13 @@ struct ViewControllerTests {
         #expect(close(moved, 300 / 2, 1), "the card \(moved) below its place, half way up")
         #expect(f.window.snapshot().pixel(x: 200, y: 10) == .green, "the presenter still shows above the card")
         f.advance(0.2)
-        #expect(Recording.take() == ["a.didDisappear", "b.didAppear"] && done == 1)
+        #expect(log.take() == ["a.didDisappear", "b.didAppear"] && done == 1)
         #expect(f.window.snapshot().pixel(x: 200, y: 10) == .blue)
         b.dismiss(animated: true) { done += 1 }
         Transaction.flush()
-        #expect(Recording.take() == ["b.willDisappear", "a.willAppear"])
+        #expect(log.take() == ["b.willDisappear", "a.willAppear"])
         f.advance(0.4)
-        #expect(Recording.take() == ["b.didDisappear", "a.didAppear"] && done == 2)
+        #expect(log.take() == ["b.didDisappear", "a.didAppear"] && done == 2)
         #expect(a.presentedViewController == nil && b.presentingViewController == nil && b.view.superview == nil)
         #expect(f.window.snapshot().pixel(x: 200, y: 10) == .green)
     }
@@ -182,11 +189,11 @@ struct ViewControllerTests {
     @Test("sheets: a page sheet and a form sheet over the dimmed presenter, which does not disappear; Escape and a click outside dismiss")
     func sheets() {
         let f = ViewFixture(size: Size(width: 800, height: 600))
-        let a = Recording("a", color: .white), b = Recording("b", color: .blue)
+        let a = Recording("a", color: .white, log: log), b = Recording("b", color: .blue, log: log)
         f.window.rootViewController = a
-        _ = Recording.take()
+        _ = log.take()
         a.present(b, animated: false)
-        #expect(Recording.take() == ["b.loadView", "b.viewDidLoad", "b.willAppear", "b.didAppear"], "the presenter stays")
+        #expect(log.take() == ["b.loadView", "b.viewDidLoad", "b.willAppear", "b.didAppear"], "the presenter stays")
         var shot = f.window.snapshot()
         #expect(b.view.superview!.frame == Rect(x: 50, y: 40, width: 700, height: 560), "a page sheet: 700 wide, 40 from the top")
         // White dimmed by black at 0.4: 153.
@@ -196,9 +203,9 @@ struct ViewControllerTests {
         driver.releaseKey(keysym: Key.escape)
         Transaction.flush()
         f.advance(0.4)
-        #expect(Recording.take() == ["b.willDisappear", "b.didDisappear"] && a.presentedViewController == nil)
+        #expect(log.take() == ["b.willDisappear", "b.didDisappear"] && a.presentedViewController == nil)
 
-        let c = Recording("c", color: .red)
+        let c = Recording("c", color: .red, log: log)
         c.modalPresentationStyle = .formSheet
         c.preferredContentSize = Size(width: 300, height: 200)
         a.present(c, animated: false)
@@ -225,14 +232,14 @@ struct ViewControllerTests {
     @Test("bad input: presenting twice, presenting oneself or a child, from a view in no window, dismissing nothing")
     func badPresentations() {
         let f = ViewFixture()
-        let a = Recording("a"), b = Recording("b"), c = Recording("c")
+        let a = Recording("a", log: log), b = Recording("b", log: log), c = Recording("c", log: log)
         f.window.rootViewController = a
         a.present(b, animated: false)
         a.present(c, animated: false)
         #expect(a.presentedViewController === b && c.presentingViewController == nil)
         b.present(b, animated: false)
         b.present(a, animated: false)
-        Recording("loose").present(c, animated: false)
+        Recording("loose", log: log).present(c, animated: false)
         #expect(c.presentingViewController == nil && b.presentedViewController == nil)
         c.dismiss(animated: false)
         #expect(f.diagnostics.count == 5)

@@ -154,9 +154,20 @@ open class NavigationController: ViewController {
     }
 
     /// Replaces the stack (`setViewControllers(_:animated:)`); animated, the new
-    /// top is pushed or popped to as it is new or was in the stack.
+    /// top is pushed or popped to as it is new or was in the stack. Controllers
+    /// that cannot be in it — this one or one containing it, one presented or a
+    /// window's root, a second copy — are left out (with a diagnostic).
     public func setViewControllers(_ controllers: [ViewController], animated: Bool) {
         guard transition == nil else { return pending.append { [weak self] in self?.setViewControllers(controllers, animated: animated) } }
+        var kept: [ViewController] = []
+        for c in controllers {
+            if kept.contains(where: { $0 === c }) || c.isAncestor(of: self) || c.presentingViewController != nil || c.hostWindow != nil {
+                Diagnostics.report(.invalidView("setViewControllers: a controller that cannot be in the stack (itself, containing it, presented, a window's root or twice) is left out"))
+            } else {
+                kept.append(c)
+            }
+        }
+        let controllers = kept
         let old = topViewController
         for c in viewControllers where !controllers.contains(where: { $0 === c }) {
             c.willMove(toParent: nil)

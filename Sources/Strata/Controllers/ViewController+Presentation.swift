@@ -12,10 +12,14 @@ extension ViewController {
     ///
     /// Refused with a diagnostic, as UIKit refuses them: presenting while already
     /// presenting, presenting a controller that is presented, a child or this
-    /// controller itself, and presenting from a controller whose view is in no window.
+    /// controller itself, presenting from a controller being dismissed, and from a
+    /// controller whose view is in no window.
     public func present(_ controller: ViewController, animated: Bool, completion: (() -> Void)? = nil) {
         guard presentedViewController == nil else {
             return Diagnostics.report(.invalidView("present: this view controller is already presenting one; dismiss it first"))
+        }
+        guard presentation?.isDismissing != true else {
+            return Diagnostics.report(.invalidView("present: this view controller is being dismissed"))
         }
         guard controller !== self, controller.presentingViewController == nil, controller.parent == nil,
               controller.hostWindow == nil, !isAncestor(of: controller) else {
@@ -106,7 +110,7 @@ extension ViewController {
     }
 
     /// Whether `other` is this controller or one of its children, at any depth.
-    private func isAncestor(of other: ViewController) -> Bool {
+    func isAncestor(of other: ViewController) -> Bool {
         var c: ViewController? = other
         while let x = c {
             if x === self { return true }

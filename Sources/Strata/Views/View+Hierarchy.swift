@@ -35,7 +35,10 @@ extension View {
             view.willMove(toSuperview: self)
             oldSuperview?.willRemoveSubview(view)
         }
-        if oldWindow !== newWindow { view.forEachInSubtree { $0.willMove(toWindow: newWindow) } }
+        if oldWindow !== newWindow {
+            view.releaseFocus(leaving: oldWindow)
+            view.forEachInSubtree { $0.willMove(toWindow: newWindow) }
+        }
         // What the hooks did is in the tree now.
         guard !isDescendant(of: view) else {
             return Diagnostics.report(.invalidView("a hook put this view under the view being added; the insertion is dropped"))
@@ -123,12 +126,23 @@ extension View {
         let oldWindow = window
         parent.willRemoveSubview(self)
         willMove(toSuperview: nil)
-        if oldWindow != nil { forEachInSubtree { $0.willMove(toWindow: nil) } }
+        if oldWindow != nil {
+            releaseFocus(leaving: oldWindow)
+            forEachInSubtree { $0.willMove(toWindow: nil) }
+        }
         // A hook may have moved the view: it leaves wherever it is now.
         superview?.detach(self)
         layer.removeFromSuperlayer()
         didMoveToSuperview()
         if oldWindow != nil { forEachInSubtree { $0.movedToWindow() } }
+    }
+
+    /// The focus does not stay with a view that leaves its window: the focused
+    /// view in this subtree resigns — or, if it refuses, loses it anyway (UIKit's
+    /// first responder leaves with its view).
+    func releaseFocus(leaving window: Window?) {
+        guard let window, let focused = window.firstResponder as? View, focused.isDescendant(of: self) else { return }
+        if !focused.resignFirstResponder() || window.firstResponder === focused { window.firstResponder = nil }
     }
 
     /// Visits the view and every view below it, depth first.

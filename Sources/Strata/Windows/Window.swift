@@ -362,6 +362,7 @@ public final class Window: Responder {
 
     private func install(_ view: View, replacing old: View?) {
         if let old {
+            old.releaseFocus(leaving: self)
             old.forEachInSubtree { $0.willMove(toWindow: nil) }
             old.layer.removeFromSuperlayer()
             old.hostWindow = nil
