@@ -131,3 +131,64 @@ struct NavigationControllerTests {
         #expect(nav.topViewController === c && a.parent == nil && f.window.snapshot().pixel(x: 200, y: 200) == .blue)
     }
 }
+
+/// Tab bar controllers (issue 27, item 2): switching tabs in UIKit's call order,
+/// per-tab navigation stacks, badges, and bad input.
+@MainActor
+@Suite("Tab bar controllers", .serialized, .isolatedLayerContext)
+struct TabBarControllerTests {
+    let log = CallLog()
+
+    @Test("C1: a tab switch calls disappear on the old tab and appear on the new; each tab keeps its own navigation stack")
+    func switching() {
+        let f = ViewFixture()
+        let mail = Recording("Mail", color: .green, log: log), notes = Recording("Notes", color: .blue, log: log)
+        mail.title = "Mail"
+        notes.tabBarItem.title = "Notes"
+        let inbox = NavigationController(rootViewController: mail)
+        let tabs = TabBarController()
+        tabs.viewControllers = [inbox, notes]
+        f.window.rootViewController = tabs
+        #expect(log.take() == ["Mail.willMove(NavigationController)", "Mail.didMove(NavigationController)",
+                               "Notes.willMove(TabBarController)", "Notes.didMove(TabBarController)",
+                               "Mail.loadView", "Mail.viewDidLoad", "Mail.willAppear", "Mail.didAppear"])
+        var shot = f.window.snapshot()
+        #expect(shot.pixel(x: 200, y: 150) == .green && tabs.tabBar.frame == Rect(x: 0, y: 251, width: 400, height: 49))
+        #expect(tabs.tabBar.tabs.map { $0.title(for: .normal) } == ["Mail", "Notes"])
+        let message = Recording("Message", color: .red, log: log)
+        inbox.pushViewController(message, animated: false)
+        _ = log.take()
+        // A click on the second tab.
+        let driver = InputDriver(window: f.window)
+        driver.click(at: Point(x: 300, y: 275))
+        #expect(tabs.selectedIndex == 1 && tabs.selectedViewController === notes)
+        #expect(log.take() == ["Notes.loadView", "Notes.viewDidLoad", "Message.willDisappear", "Notes.willAppear",
+                               "Message.didDisappear", "Notes.didAppear"])
+        shot = f.window.snapshot()
+        #expect(shot.pixel(x: 200, y: 150) == .blue)
+        tabs.selectedIndex = 0
+        #expect(inbox.topViewController === message && f.window.snapshot().pixel(x: 200, y: 150) == .red, "the stack was kept")
+        #expect(message.tabBarController === tabs && message.navigationController === inbox)
+    }
+
+    @Test("a badge sits on its tab; bad input: an index out of range, the controller itself, a controller twice")
+    func badgesAndBadInput() {
+        let f = ViewFixture()
+        let a = Recording("A", log: log), b = Recording("B", log: log)
+        let tabs = TabBarController()
+        tabs.viewControllers = [a, b, a, tabs]
+        #expect(tabs.viewControllers?.count == 2 && f.diagnostics.count == 2)
+        f.window.rootViewController = tabs
+        b.tabBarItem.badgeValue = "3"
+        _ = f.window.snapshot()
+        let badge = try! #require(tabs.tabBar.badges[1])
+        #expect(badge.frame.minX > 200 && badge.frame.maxX <= 400 && badge.text == "3")
+        #expect(tabs.tabBar.badges[0] == nil)
+        tabs.selectedIndex = 5
+        tabs.selectedIndex = -1
+        #expect(tabs.selectedIndex == 0 && f.diagnostics.count == 4)
+        tabs.viewControllers = [b]
+        #expect(tabs.selectedViewController === b && a.parent == nil && a.viewIfLoaded?.superview == nil)
+        #expect(f.window.snapshot().pixel(x: 200, y: 150) == .blue)
+    }
+}

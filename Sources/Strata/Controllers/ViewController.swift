@@ -65,13 +65,18 @@ open class ViewController: Responder {
     /// The view has been made.
     open func viewDidLoad() {}
 
-    /// The title (a navigation bar shows it when the navigation item has none).
+    /// The title (navigation and tab bars show it when their items have none).
     public var title: String? {
-        didSet { navigationController?.updateBar() }
+        didSet {
+            navigationController?.updateBar()
+            tabBarController?.updateBar()
+        }
     }
 
     /// What a navigation bar shows for this controller (`navigationItem`).
     public private(set) lazy var navigationItem = NavigationItem()
+    /// What a tab bar shows for this controller (`tabBarItem`).
+    public private(set) lazy var tabBarItem = TabBarItem()
 
     /// The size the controller would like its view to have when presented as a
     /// form sheet or popover; zero: the style's own size.
