@@ -1,24 +1,36 @@
-// A to-do list: add with the text field and the button (or Return), complete
-// with the switch, delete with a swipe to the left; insertions and removals animate.
+// A to-do list in view controllers: add with the text field and the button (or
+// Return), complete with the switch, delete with a swipe to the left; a tap on a
+// row pushes its details (swipe back from the left edge); "Clear done" asks first.
 // Usage: todo [--seconds N] [--socket NAME] [--screenshot PATH]; STRATA_OFFSCREEN=DIR renders offscreen.
 import Strata
 import StrataTesting
 
-@MainActor
-final class TodoApp: ListDataSource {
-    struct Item { var title: String; var done: Bool }
+struct TodoItem { var title: String; var done: Bool }
 
-    let window = Window(title: "To do", size: Size(width: 380, height: 520))
+/// The items, shared by the list and the details.
+@MainActor
+final class TodoStore {
+    var items = [TodoItem(title: "Buy oat milk", done: false), TodoItem(title: "Water the plants", done: true),
+                 TodoItem(title: "Call the plumber", done: false), TodoItem(title: "Read chapter 3", done: false)]
+}
+
+@MainActor
+final class TodoListController: ViewController, ListDataSource {
+    let store: TodoStore
     let field = TextField(frame: .zero)
     let add = Button(title: "Add", style: .filled)
     let list = ListView(frame: .zero)
     let summary = Label(frame: .zero)
-    var items = [Item(title: "Buy oat milk", done: false), Item(title: "Water the plants", done: true),
-                 Item(title: "Call the plumber", done: false), Item(title: "Read chapter 3", done: false)]
 
-    init() {
-        window.backgroundColor = .systemGray6
-        let root = window.rootView
+    init(store: TodoStore) {
+        self.store = store
+        super.init()
+        title = "To do"
+        navigationItem.rightBarButtonItem = BarButtonItem(title: "Clear done") { [unowned self] _ in confirmClear() }
+    }
+
+    override func viewDidLoad() {
+        view.backgroundColor = .systemGray6
         field.placeholder = "Something to do"
         field.shouldReturn = { [unowned self] _ in addItem(); return false }
         add.addAction(for: .primaryActionTriggered) { [unowned self] _ in addItem() }
@@ -26,60 +38,145 @@ final class TodoApp: ListDataSource {
         list.layer.cornerRadius = 10
         list.backgroundColor = .white
         list.onDeleteRow = { [unowned self] list, row in
-            items.remove(at: row)
+            store.items.remove(at: row)
             list.deleteRows(at: [row], animated: true)
             updateSummary()
+        }
+        list.onSelectRow = { [unowned self] _, row in
+            navigationController?.pushViewController(TodoDetailController(store: store, row: row) { [weak self] in self?.reload() },
+                                                     animated: true)
         }
         summary.font = .systemFont(ofSize: 13)
         summary.textColor = .secondaryLabel
         summary.textAlignment = .center
-        for v in [field, add, list, summary] { root.addSubview(v) }
-        layout(in: window.size)
-        // The window's size may change: the field and list stretch, the button keeps to the right.
-        field.autoresizingMask = [.flexibleWidth]
-        add.autoresizingMask = [.flexibleLeftMargin]
-        list.autoresizingMask = [.flexibleWidth, .flexibleHeight]
-        summary.autoresizingMask = [.flexibleWidth, .flexibleTopMargin]
+        for v in [field, add, list, summary] { view.addSubview(v) }
         updateSummary()
     }
 
-    func layout(in size: Size) {
+    override func viewWillLayoutSubviews() {
+        let size = view.bounds.size
+        add.sizeToFit()
         add.frame = Rect(x: size.width - 16 - add.frame.width, y: 16, width: add.frame.width, height: 34)
         field.frame = Rect(x: 16, y: 16, width: add.frame.minX - 28, height: 34)
-        list.frame = Rect(x: 16, y: 66, width: size.width - 32, height: size.height - 110)
+        list.frame = Rect(x: 16, y: 66, width: size.width - 32, height: max(0, size.height - 110))
         summary.frame = Rect(x: 16, y: size.height - 36, width: size.width - 32, height: 24)
     }
 
     func addItem() {
         guard let title = field.text, !title.allSatisfy(\.isWhitespace) else { return }
-        items.insert(Item(title: title, done: false), at: 0)
+        store.items.insert(TodoItem(title: title, done: false), at: 0)
         list.insertRows(at: [0], animated: true)
         list.setContentOffset(.zero, animated: true)
         field.text = ""
         updateSummary()
     }
 
-    func updateSummary() {
-        let open = items.filter { !$0.done }.count
-        summary.text = "\(open) to do, \(items.count - open) done — swipe a row left to delete it"
+    func reload() {
+        list.reloadData()
+        updateSummary()
     }
 
-    func numberOfRows(in list: ListView) -> Int { items.count }
+    /// Asks before the done items go.
+    func confirmClear() {
+        let done = store.items.filter(\.done).count
+        guard done > 0 else { return }
+        let alert = AlertController(title: "Clear \(done) done item\(done == 1 ? "" : "s")?", message: "They cannot be brought back.",
+                                    preferredStyle: .alert)
+        alert.addAction(AlertAction(title: "Cancel", style: .cancel))
+        let clear = AlertAction(title: "Clear", style: .destructive) { [unowned self] _ in
+            store.items.removeAll(where: \.done)
+            reload()
+        }
+        alert.addAction(clear)
+        alert.preferredAction = clear
+        present(alert, animated: true)
+    }
+
+    func updateSummary() {
+        let open = store.items.filter { !$0.done }.count
+        summary.text = "\(open) to do, \(store.items.count - open) done — tap for details, swipe left to delete"
+    }
+
+    func numberOfRows(in list: ListView) -> Int { store.items.count }
 
     func listView(_ list: ListView, configure cell: ListCell, forRow row: Int) {
-        let item = items[row]
+        let item = store.items[row]
         cell.textLabel.text = item.title
         cell.textLabel.textColor = item.done ? .secondaryLabel : .label
         let toggle = cell.accessoryView as? Switch ?? Switch()
         toggle.removeActions(for: .valueChanged)
         toggle.isOn = item.done
         toggle.addAction(for: .valueChanged) { [unowned self, unowned cell] control in
-            guard cell.row < items.count else { return }
-            items[cell.row].done = (control as! Switch).isOn
-            cell.textLabel.textColor = items[cell.row].done ? .secondaryLabel : .label
+            guard cell.row < store.items.count else { return }
+            store.items[cell.row].done = (control as! Switch).isOn
+            cell.textLabel.textColor = store.items[cell.row].done ? .secondaryLabel : .label
             updateSummary()
         }
         cell.accessoryView = toggle
+    }
+}
+
+/// One item: its title to edit and whether it is done; "Delete" asks first.
+@MainActor
+final class TodoDetailController: ViewController {
+    let store: TodoStore
+    let row: Int
+    let changed: () -> Void
+    let titleField = TextField(frame: .zero)
+    let doneLabel = Label(frame: .zero)
+    let doneSwitch = Switch()
+
+    init(store: TodoStore, row: Int, changed: @escaping () -> Void) {
+        self.store = store
+        self.row = row
+        self.changed = changed
+        super.init()
+        title = "Details"
+        navigationItem.rightBarButtonItem = BarButtonItem(title: "Delete") { [unowned self] _ in confirmDelete() }
+    }
+
+    override func viewDidLoad() {
+        view.backgroundColor = .systemGray6
+        titleField.text = store.items[row].title
+        titleField.addAction(for: .editingChanged) { [unowned self] _ in
+            store.items[row].title = titleField.text ?? ""
+            changed()
+        }
+        doneLabel.text = "Done"
+        doneSwitch.isOn = store.items[row].done
+        doneSwitch.addAction(for: .valueChanged) { [unowned self] _ in
+            store.items[row].done = doneSwitch.isOn
+            changed()
+        }
+        for v in [titleField, doneLabel, doneSwitch] { view.addSubview(v) }
+    }
+
+    override func viewWillLayoutSubviews() {
+        let width = view.bounds.width
+        titleField.frame = Rect(x: 16, y: 20, width: width - 32, height: 34)
+        doneLabel.frame = Rect(x: 16, y: 72, width: 120, height: 31)
+        doneSwitch.frame = Rect(x: width - 16 - 51, y: 72, width: 51, height: 31)
+    }
+
+    func confirmDelete() {
+        let alert = AlertController(title: "Delete “\(store.items[row].title)”?", message: nil, preferredStyle: .alert)
+        alert.addAction(AlertAction(title: "Cancel", style: .cancel))
+        alert.addAction(AlertAction(title: "Delete", style: .destructive) { [unowned self] _ in
+            store.items.remove(at: row)
+            changed()
+            navigationController?.popViewController(animated: true)
+        })
+        present(alert, animated: true)
+    }
+}
+
+@MainActor
+final class TodoApp {
+    let window = Window(title: "To do", size: Size(width: 380, height: 520))
+    let store = TodoStore()
+
+    init() {
+        window.rootViewController = NavigationController(rootViewController: TodoListController(store: store))
     }
 }
 
