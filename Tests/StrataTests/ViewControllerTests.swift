@@ -229,6 +229,45 @@ struct ViewControllerTests {
         #expect(f.window.snapshot().pixel(x: 20, y: 300) == .white)
     }
 
+    @Test("C1: a sheet dragged down follows the finger; released before half way it stays, with the calls reversed; past it, it is dismissed")
+    func dragToDismiss() {
+        let f = ViewFixture(size: Size(width: 800, height: 600))
+        let a = Recording("a", color: .white, log: log), b = Recording("b", color: .blue, log: log)
+        f.window.rootViewController = a
+        a.present(b, animated: false)
+        _ = log.take()
+        let card = try! #require(b.view.superview)
+        let driver = InputDriver(window: f.window)
+        driver.touchDown(1, at: Point(x: 400, y: 300))
+        driver.touchMove(1, to: Point(x: 400, y: 320))
+        driver.touchMove(1, to: Point(x: 400, y: 440))
+        Transaction.flush()
+        // 140 of the 560 points from the card's top to the bottom: a quarter, linearly.
+        let moved = (f.shown(card, "transform") as? Transform3D)?.m42 ?? .nan
+        #expect(close(moved, 140, 1), "the card moved \(moved)")
+        #expect(log.take() == ["b.willDisappear"])
+        driver.touchUp(1)
+        Transaction.flush()
+        f.advance(0.4)
+        #expect(log.take() == ["b.willAppear", "b.didAppear"] && a.presentedViewController === b)
+        driver.touchDown(1, at: Point(x: 400, y: 300))
+        driver.touchMove(1, to: Point(x: 400, y: 320))
+        driver.touchMove(1, to: Point(x: 400, y: 600))
+        driver.touchUp(1)
+        Transaction.flush()
+        f.advance(0.4)
+        #expect(log.take() == ["b.willDisappear", "b.didDisappear"] && a.presentedViewController == nil)
+        // Modal in presentation: a drag does nothing.
+        let c = Recording("c", log: log)
+        c.isModalInPresentation = true
+        a.present(c, animated: false)
+        driver.touchDown(1, at: Point(x: 400, y: 300))
+        driver.touchMove(1, to: Point(x: 400, y: 600))
+        driver.touchUp(1)
+        f.advance(0.4)
+        #expect(a.presentedViewController === c)
+    }
+
     @Test("bad input: presenting twice, presenting oneself or a child, from a view in no window, dismissing nothing")
     func badPresentations() {
         let f = ViewFixture()

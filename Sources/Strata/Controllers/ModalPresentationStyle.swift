@@ -4,10 +4,11 @@ public enum ModalPresentationStyle: Hashable, Sendable {
     /// The system's choice: a page sheet, as on iPadOS.
     case automatic
     /// A card over the dimmed presenter, as wide as a readable page (at most 700
-    /// points) and reaching the bottom; Escape or a click outside dismisses it.
+    /// points) and reaching the bottom; Escape, a click outside or a drag down
+    /// past half way dismisses it.
     case pageSheet
     /// A centred card of ``ViewController/preferredContentSize`` (540 × 620 when
-    /// zero) over the dimmed presenter; Escape or a click outside dismisses it.
+    /// zero) over the dimmed presenter; dismissed as a page sheet is.
     case formSheet
     /// Covers the window; the presenter disappears.
     case fullScreen

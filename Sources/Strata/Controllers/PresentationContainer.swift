@@ -24,6 +24,8 @@ final class PresentationContainer: View {
     let dimming = View()
     let card = View()
     var isDismissing = false
+    /// While a sheet is dragged down, and until it settles: the dismissal the finger scrubs.
+    var dragAnimator: ViewPropertyAnimator?
     /// A click outside the card (on the dimming).
     var onClickOutside: (() -> Void)?
 

@@ -40,6 +40,17 @@ extension ViewController {
             guard let controller, !controller.isModalInPresentation else { return }
             controller.dismiss(animated: true)
         }
+        if container.style.isSheet, container.alertStyle == nil {
+            // A sheet can be dragged down to dismiss it.
+            let pan = PanGestureRecognizer { [weak controller] in controller?.sheetPanned($0 as! PanGestureRecognizer) }
+            pan.shouldBegin = { [weak controller] recognizer in
+                guard let controller, !controller.isModalInPresentation, controller.presentation?.isDismissing == false,
+                      let pan = recognizer as? PanGestureRecognizer else { return false }
+                let t = pan.translation(in: nil)
+                return t.y > abs(t.x)
+            }
+            container.card.addGestureRecognizer(pan)
+        }
         let coversPresenter = !container.style.isSheet
         if coversPresenter { beginAppearanceTransition(false, animated: animated) }
         controller.beginAppearanceTransition(true, animated: animated)
@@ -85,28 +96,70 @@ extension ViewController {
 
     private func dismissPresentation(animated: Bool, completion: (() -> Void)?) {
         guard let presenter = presentingViewController, let container = presentation, !container.isDismissing else { return }
-        if let above = presentedViewController { above.dismissPresentation(animated: false, completion: nil) }
-        container.isDismissing = true
-        let uncoversPresenter = !container.style.isSheet
-        beginAppearanceTransition(false, animated: animated)
-        if uncoversPresenter { presenter.beginAppearanceTransition(true, animated: animated) }
-        let finish = { [self] in
-            let window = container.window
-            Transaction.withoutActions { container.removeFromSuperview() }
-            window?.presentations.removeAll { $0 === container }
-            viewIfLoaded?.removeFromSuperview()
-            presentation = nil
-            presentingViewController = nil
-            presenter.presentedViewController = nil
-            endAppearanceTransition()
-            if uncoversPresenter { presenter.endAppearanceTransition() }
-            if let previous = container.previousFirstResponder as? View, previous.window != nil { previous.becomeFirstResponder() }
-            completion?()
-        }
-        guard animated else { return finish() }
+        beginDismissal(animated: animated)
+        guard animated else { return endDismissal(presenter: presenter, container: container, completion: completion) }
         View.animate(duration: PresentationContainer.duration, delay: 0, options: [.curveEaseInOut], {
             container.setShown(false)
-        }, completion: { _ in finish() })
+        }, completion: { [self] _ in endDismissal(presenter: presenter, container: container, completion: completion) })
+    }
+
+    /// The first half of a dismissal: what this controller presents goes first,
+    /// then the disappearance calls begin.
+    private func beginDismissal(animated: Bool) {
+        guard let presenter = presentingViewController, let container = presentation else { return }
+        if let above = presentedViewController { above.dismissPresentation(animated: false, completion: nil) }
+        container.isDismissing = true
+        beginAppearanceTransition(false, animated: animated)
+        if !container.style.isSheet { presenter.beginAppearanceTransition(true, animated: animated) }
+    }
+
+    /// The end of a dismissal: the container leaves the window, the links go,
+    /// the appearance calls end and the focus goes back.
+    private func endDismissal(presenter: ViewController, container: PresentationContainer, completion: (() -> Void)?) {
+        let window = container.window
+        Transaction.withoutActions { container.removeFromSuperview() }
+        window?.presentations.removeAll { $0 === container }
+        viewIfLoaded?.removeFromSuperview()
+        presentation = nil
+        presentingViewController = nil
+        presenter.presentedViewController = nil
+        endAppearanceTransition()
+        if !container.style.isSheet { presenter.endAppearanceTransition() }
+        if let previous = container.previousFirstResponder as? View, previous.window != nil { previous.becomeFirstResponder() }
+        completion?()
+    }
+
+    /// A sheet dragged down (rule C1 for a cancelled drag): the card follows the
+    /// finger; released past half way — or flung down — it is dismissed,
+    /// otherwise it springs back with the appearance calls reversed.
+    func sheetPanned(_ pan: PanGestureRecognizer) {
+        guard let container = presentation, let presenter = presentingViewController else { return }
+        let travel = max(1, container.bounds.height - container.cardFrame(in: container.bounds).minY)
+        switch pan.state {
+        case .began:
+            beginDismissal(animated: true)
+            let animator = ViewPropertyAnimator(duration: PresentationContainer.duration, curve: .linear) { container.setShown(false) }
+            animator.addCompletion { [weak self] position in
+                container.dragAnimator = nil
+                guard let self else { return }
+                if position == .end { return endDismissal(presenter: presenter, container: container, completion: nil) }
+                container.isDismissing = false
+                beginAppearanceTransition(true, animated: true)
+                endAppearanceTransition()
+            }
+            animator.pauseAnimation()
+            container.dragAnimator = animator
+        case .changed:
+            container.dragAnimator?.fractionComplete = min(1, max(0, pan.translation(in: container).y / travel))
+        case .ended, .cancelled:
+            guard let animator = container.dragAnimator, !animator.isRunning else { return }
+            let speed = pan.velocity(in: container).y
+            let dismisses = pan.state == .ended && speed > -500 && (animator.fractionComplete > 0.5 || speed > 500)
+            animator.isReversed = !dismisses
+            animator.continueAnimation(withTimingParameters: nil, durationFactor: 1)
+        case .possible, .failed:
+            break
+        }
     }
 
     /// Whether `other` is this controller or one of its children, at any depth.
