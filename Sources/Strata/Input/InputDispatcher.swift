@@ -278,11 +278,19 @@ final class InputDispatcher {
     // MARK: Keys (rule H5)
 
     private var keyTarget: Responder { window.firstResponder ?? window }
+    /// Keys held whose press ran a key command: their release goes nowhere either.
+    private var commandPresses: Set<UInt32> = []
 
     private func keyDown(_ key: Key, repeats: Bool, time: Double) {
         if let held = presses[key.keyCode] { return keyUp(held.key ?? key, time: time) }
         let press = Press(key: key, time: time)
         presses[key.keyCode] = press
+        // A key command takes the key: its press and release go nowhere else (rule M6).
+        if keyTarget.performKeyCommand(for: key) {
+            commandPresses.insert(key.keyCode)
+            stopRepeat()
+            return
+        }
         keyTarget.pressesBegan([press], with: PressesEvent(presses: Set(presses.values), timestamp: time))
         stopRepeat()
         if repeats, repeatRate > 0, repeatRate.isFinite {
@@ -313,13 +321,15 @@ final class InputDispatcher {
         press.phase = .ended
         press.timestamp = time
         if key.keyCode == repeatingKey { stopRepeat() }
+        if commandPresses.remove(key.keyCode) != nil { return }
         keyTarget.pressesEnded([press], with: PressesEvent(presses: [press], timestamp: time))
     }
 
     private func cancelAllPresses(time: Double) {
         stopRepeat()
-        let held = presses.values
+        let held = presses.values.filter { !commandPresses.contains($0.key?.keyCode ?? 0) }
         presses = [:]
+        commandPresses = []
         for press in held {
             press.phase = .cancelled
             keyTarget.pressesCancelled([press], with: PressesEvent(presses: [press], timestamp: time))

@@ -41,6 +41,16 @@ open class Responder {
     open func touchesEnded(_ touches: Set<Touch>, with event: Event?) { next?.touchesEnded(touches, with: event) }
     open func touchesCancelled(_ touches: Set<Touch>, with event: Event?) { next?.touchesCancelled(touches, with: event) }
 
+    // MARK: Key commands (rule M6)
+
+    /// The key commands this responder offers (`keyCommands`); none by default.
+    open var keyCommands: [KeyCommand]? { nil }
+
+    /// Whether this responder can run the action named `name` now
+    /// (`canPerformAction(_:withSender:)`); a key command asks with its title.
+    /// True by default.
+    open func canPerformAction(_ name: String, withSender sender: Any?) -> Bool { true }
+
     // MARK: Key presses (rule H5): to the first responder, then along the chain.
 
     open func pressesBegan(_ presses: Set<Press>, with event: PressesEvent?) { next?.pressesBegan(presses, with: event) }
