@@ -118,9 +118,13 @@ public final class ScenarioRunner {
                 w.size == Size(width: Double(width), height: Double(height))
             }
         case let .fullscreen(on):
-            try needWindow().isFullscreen = on
             let w = try needWindow()
-            try wait("fullscreen \(on ? "on" : "off")") { w.isFullscreen == on }
+            let frames = w.frameNumber, already = w.isFullscreen == on
+            w.isFullscreen = on
+            // The state, and a frame committed since (drawn for the new size): the
+            // compositor can show it (mutter under load took seconds).
+            try wait("fullscreen \(on ? "on" : "off")") { w.isFullscreen == on && (already || w.frameNumber > frames) }
+            try display.connection.roundtrip()
         case let .maximize(on):
             try needWindow().isMaximized = on
             let w = try needWindow()
