@@ -1,4 +1,5 @@
-// libFuzzer's entry into AppFuzzer, compiled by `scripts/fuzz SECONDS app` with
+// libFuzzer's entry into AppFuzzer — or, built with -D STRATA_FUZZ_CONTROLLERS,
+// into ControllerFuzzer — compiled by `scripts/fuzz SECONDS app|controllers` with
 // -sanitize=fuzzer,address against the modules it builds with the same flags
 // (libFuzzer brings main). Not a SwiftPM target.
 import Foundation
@@ -14,7 +15,11 @@ public func fuzzOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let bytes = Array(UnsafeBufferPointer(start: data, count: size))
     MainActor.assumeIsolated {
         do {
+            #if STRATA_FUZZ_CONTROLLERS
+            try ControllerFuzzer.run(bytes, stepBudget: stepBudget)
+            #else
             try AppFuzzer.run(bytes, stepBudget: stepBudget)
+            #endif
         } catch {
             fatalError("property broken: \(error)")
         }

@@ -159,15 +159,7 @@ open class NavigationController: ViewController {
     /// window's root, a second copy — are left out (with a diagnostic).
     public func setViewControllers(_ controllers: [ViewController], animated: Bool) {
         guard transition == nil else { return pending.append { [weak self] in self?.setViewControllers(controllers, animated: animated) } }
-        var kept: [ViewController] = []
-        for c in controllers {
-            if kept.contains(where: { $0 === c }) || c.isAncestor(of: self) || c.presentingViewController != nil || c.hostWindow != nil {
-                Diagnostics.report(.invalidView("setViewControllers: a controller that cannot be in the stack (itself, containing it, presented, a window's root or twice) is left out"))
-            } else {
-                kept.append(c)
-            }
-        }
-        let controllers = kept
+        let controllers = containable(controllers, as: "setViewControllers")
         let old = topViewController
         for c in viewControllers where !controllers.contains(where: { $0 === c }) {
             c.willMove(toParent: nil)
@@ -201,12 +193,5 @@ open class NavigationController: ViewController {
 
 extension ViewController {
     /// The nearest navigation controller above this controller (`navigationController`).
-    public var navigationController: NavigationController? {
-        var c = parent
-        while let x = c {
-            if let nav = x as? NavigationController { return nav }
-            c = x.parent
-        }
-        return nil
-    }
+    public var navigationController: NavigationController? { nearestAncestor(NavigationController.self) }
 }

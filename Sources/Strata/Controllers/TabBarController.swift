@@ -149,14 +149,7 @@ open class TabBarController: ViewController {
     }
 
     private func setViewControllers(_ controllers: [ViewController]) {
-        var kept: [ViewController] = []
-        for c in controllers {
-            if kept.contains(where: { $0 === c }) || c.isAncestor(of: self) || c.presentingViewController != nil || c.hostWindow != nil {
-                Diagnostics.report(.invalidView("viewControllers: a controller that cannot be a tab (itself, containing it, presented, a window's root or twice) is left out"))
-            } else {
-                kept.append(c)
-            }
-        }
+        let kept = containable(controllers, as: "viewControllers")
         let old = selectedViewController
         for c in tabs where !kept.contains(where: { $0 === c }) {
             c.willMove(toParent: nil)
@@ -214,12 +207,5 @@ open class TabBarController: ViewController {
 
 extension ViewController {
     /// The nearest tab bar controller above this controller (`tabBarController`).
-    public var tabBarController: TabBarController? {
-        var c = parent
-        while let x = c {
-            if let tabs = x as? TabBarController { return tabs }
-            c = x.parent
-        }
-        return nil
-    }
+    public var tabBarController: TabBarController? { nearestAncestor(TabBarController.self) }
 }

@@ -187,6 +187,31 @@ open class ViewController: Responder {
         didMove(toParent: nil)
     }
 
+    /// Of `controllers`, those this controller can hold as its stack or tabs — not
+    /// itself or one containing it, not one presented or a window's root, each
+    /// once; the others are left out with a diagnostic naming `what`.
+    func containable(_ controllers: [ViewController], as what: String) -> [ViewController] {
+        var kept: [ViewController] = []
+        for c in controllers {
+            if kept.contains(where: { $0 === c }) || c.isAncestor(of: self) || c.presentingViewController != nil || c.hostWindow != nil {
+                Diagnostics.report(.invalidView("\(what): a controller that cannot be held here (itself, containing it, presented, a window's root or twice) is left out"))
+            } else {
+                kept.append(c)
+            }
+        }
+        return kept
+    }
+
+    /// The nearest controller of type `T` above this one.
+    func nearestAncestor<T: ViewController>(_: T.Type) -> T? {
+        var c = parent
+        while let x = c {
+            if let found = x as? T { return found }
+            c = x.parent
+        }
+        return nil
+    }
+
     /// The controller is about to get `parent` (nil: to leave its parent).
     open func willMove(toParent parent: ViewController?) {}
     /// The controller got `parent` (nil: it left its parent).
