@@ -129,6 +129,14 @@ struct NavigationControllerTests {
         #expect(b.parent == nil && c.parent == nil && c.view.superview == nil)
         nav.setViewControllers([b, c], animated: false)
         #expect(nav.topViewController === c && a.parent == nil && f.window.snapshot().pixel(x: 200, y: 200) == .blue)
+        // A child taken out from outside leaves the stack (found by the controller
+        // fuzzer: the stack kept it, and adding the navigation controller to it made a cycle).
+        c.willMove(toParent: nil)
+        c.view.removeFromSuperview()
+        c.removeFromParent()
+        #expect(nav.viewControllers.count == 1 && nav.topViewController === b)
+        c.addChild(nav)
+        #expect(nav.parent == nil, "a window's root cannot become a child")
     }
 }
 

@@ -183,6 +183,13 @@ open class NavigationController: ViewController {
         run(Transition(from: from, to: target, isPush: false), animated: animated, interactive: interactive)
     }
 
+    /// A child removed from outside leaves the stack too (UIKit's stack is its children).
+    override func childWillLeave(_ child: ViewController) {
+        guard viewControllers.contains(where: { $0 === child }) else { return }
+        viewControllers.removeAll { $0 === child }
+        updateBar()
+    }
+
     /// The navigation bar shows the top controller's item, the one below for the back button.
     func updateBar() {
         let top = topViewController

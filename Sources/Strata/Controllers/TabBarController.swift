@@ -198,6 +198,16 @@ open class TabBarController: ViewController {
         }
     }
 
+    /// A child removed from outside leaves the tabs too; the selection stays on its tab if it can.
+    override func childWillLeave(_ child: ViewController) {
+        guard let i = tabs.firstIndex(where: { $0 === child }) else { return }
+        let shown = selectedViewController
+        tabs.remove(at: i)
+        selected = shown.flatMap { s in tabs.firstIndex { $0 === s } } ?? 0
+        if isViewLoaded, shown === child, let next = selectedViewController { show(next, replacing: nil) }
+        updateBar()
+    }
+
     func updateBar() {
         // A navigation controller's tab is named after its root, as UIKit names it.
         tabBar.items = tabs.map { ($0.tabBarItem, $0.title ?? ($0 as? NavigationController)?.viewControllers.first?.title) }

@@ -164,12 +164,16 @@ open class ViewController: Responder {
     /// Adds a child controller (`addChild(_:)`): calls its
     /// `willMove(toParent:)`; add its view to yours, then call its
     /// `didMove(toParent: self)`. A controller that is this one or one of its
-    /// ancestors is refused (with a diagnostic); one with another parent leaves it first.
+    /// ancestors, a window's root or a presented controller is refused (with a
+    /// diagnostic); one with another parent leaves it first.
     public func addChild(_ child: ViewController) {
         var ancestor: ViewController? = self
         while let a = ancestor {
             if a === child { return Diagnostics.report(.invalidView("addChild: a view controller cannot contain itself or an ancestor")) }
             ancestor = a.parent
+        }
+        guard child.hostWindow == nil, child.presentingViewController == nil else {
+            return Diagnostics.report(.invalidView("addChild: a window's root or a presented view controller cannot be a child"))
         }
         if child.parent === self { return }
         if child.parent != nil { child.removeFromParent() }
@@ -182,6 +186,7 @@ open class ViewController: Responder {
     /// and take the view out first; its `didMove(toParent: nil)` runs here.
     public func removeFromParent() {
         guard let parent else { return }
+        parent.childWillLeave(self)
         parent.children.removeAll { $0 === self }
         self.parent = nil
         didMove(toParent: nil)
@@ -211,6 +216,10 @@ open class ViewController: Responder {
         }
         return nil
     }
+
+    /// A child is leaving through ``removeFromParent()``: a container that lists
+    /// its children (a stack, tabs) forgets it.
+    func childWillLeave(_ child: ViewController) {}
 
     /// The controller is about to get `parent` (nil: to leave its parent).
     open func willMove(toParent parent: ViewController?) {}
