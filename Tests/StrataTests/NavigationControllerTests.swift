@@ -109,6 +109,23 @@ struct NavigationControllerTests {
         #expect(nav.viewControllers.count == 2)
     }
 
+    @Test("show(_:sender:) pushes inside a navigation controller and presents outside one")
+    func show() {
+        let (f, nav, a) = setUp()
+        let b = Recording("B", log: log)
+        a.show(b, sender: nil)
+        Transaction.flush()
+        f.advance(0.4)
+        #expect(nav.topViewController === b && b.presentingViewController == nil)
+        let loose = Recording("Loose", log: log)
+        let window = Window(title: "other", size: Size(width: 200, height: 200))
+        window.rootViewController = loose
+        window.show()
+        let c = Recording("C", log: log)
+        loose.show(c, sender: nil)
+        #expect(loose.presentedViewController === c)
+    }
+
     @Test("bad input: popping past the root, pushing a controller already shown, requests during a transition wait")
     func badInput() {
         let (f, nav, a) = setUp()

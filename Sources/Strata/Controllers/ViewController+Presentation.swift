@@ -162,6 +162,17 @@ extension ViewController {
         }
     }
 
+    /// Shows `controller` the way this controller's context shows things
+    /// (`show(_:sender:)`): pushed when a navigation controller holds this one,
+    /// else presented modally.
+    public func show(_ controller: ViewController, sender: Any?) {
+        if let navigation = self as? NavigationController ?? navigationController {
+            navigation.pushViewController(controller, animated: true)
+        } else {
+            present(controller, animated: true)
+        }
+    }
+
     /// Whether `other` is this controller or one of its children, at any depth.
     func isAncestor(of other: ViewController) -> Bool {
         var c: ViewController? = other
