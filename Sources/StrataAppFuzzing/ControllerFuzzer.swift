@@ -129,6 +129,10 @@ public enum ControllerFuzzer {
             var views: [View] = []
             window.rootView.forEachSubview { views.append($0) }
             try AppFuzzer.check(window, views, at: clock.now)
+            for c in controllers {
+                trace?("  end: \(name(c)) parent \(c.parent.map(name) ?? "-") presenting \(c.presentingViewController.map(name) ?? "-") presented \(c.presentedViewController.map(name) ?? "-") children \(c.children.map(name))")
+            }
+            trace?("  end: stack \(nav.viewControllers.map(name))")
         }
     }
 }

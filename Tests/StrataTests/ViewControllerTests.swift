@@ -268,6 +268,25 @@ struct ViewControllerTests {
         #expect(a.presentedViewController === c)
     }
 
+    @Test("bad input: a controller that presents, or whose view is in a window, cannot be presented (a presentation cycle the controller fuzzer found)")
+    func presentingCycle() {
+        let f = ViewFixture()
+        let a = Recording("a", log: log), b = Recording("b", log: log), c = Recording("c", log: log)
+        f.window.rootViewController = a
+        a.present(b, animated: false)
+        b.present(c, animated: false)
+        let loose = Recording("loose", log: log)
+        c.present(loose, animated: false)
+        // loose presents nothing; now it tries to present b, which presents c: refused.
+        loose.present(b, animated: false)
+        #expect(loose.presentedViewController == nil && b.presentingViewController === a)
+        // A controller shown in the window (the root's view) cannot be presented either.
+        let inWindow = Recording("inWindow", log: log)
+        a.view.addSubview(inWindow.view)
+        loose.present(inWindow, animated: false)
+        #expect(inWindow.presentingViewController == nil && f.diagnostics.count == 2)
+    }
+
     @Test("bad input: presenting twice, presenting oneself or a child, from a view in no window, dismissing nothing")
     func badPresentations() {
         let f = ViewFixture()

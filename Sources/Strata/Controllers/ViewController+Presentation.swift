@@ -11,8 +11,8 @@ extension ViewController {
     /// `viewDidAppear`, then `completion`.
     ///
     /// Refused with a diagnostic, as UIKit refuses them: presenting while already
-    /// presenting, presenting a controller that is presented, a child or this
-    /// controller itself, presenting from a controller being dismissed, and from a
+    /// presenting, presenting a controller that is presented or presenting, a
+    /// child, in a window or this controller itself, presenting from a controller being dismissed, and from a
     /// controller whose view is in no window.
     public func present(_ controller: ViewController, animated: Bool, completion: (() -> Void)? = nil) {
         guard presentedViewController == nil else {
@@ -21,9 +21,10 @@ extension ViewController {
         guard presentation?.isDismissing != true else {
             return Diagnostics.report(.invalidView("present: this view controller is being dismissed"))
         }
-        guard controller !== self, controller.presentingViewController == nil, controller.parent == nil,
-              controller.hostWindow == nil, !isAncestor(of: controller) else {
-            return Diagnostics.report(.invalidView("present: the view controller is already shown (presented, a child, a window's root or this one)"))
+        guard controller !== self, controller.presentingViewController == nil, controller.presentedViewController == nil,
+              controller.parent == nil, controller.hostWindow == nil, controller.viewIfLoaded?.window == nil,
+              !isAncestor(of: controller) else {
+            return Diagnostics.report(.invalidView("present: the view controller is already shown (presented or presenting, a child, a window's root, in a window, or this one)"))
         }
         guard let window = viewIfLoaded?.window else {
             return Diagnostics.report(.invalidView("present: the presenting view controller's view is in no window"))
