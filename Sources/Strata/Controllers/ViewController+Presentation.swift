@@ -11,9 +11,9 @@ extension ViewController {
     /// `viewDidAppear`, then `completion`.
     ///
     /// Refused with a diagnostic, as UIKit refuses them: presenting while already
-    /// presenting, presenting a controller that is presented or presenting, a
-    /// child, in a window or this controller itself, presenting from a controller being dismissed, and from a
-    /// controller whose view is in no window.
+    /// presenting; presenting a controller that is presented or presenting, a
+    /// child, a window's root, in a window, or this controller itself; presenting
+    /// from a controller being dismissed, or whose view is in no window.
     public func present(_ controller: ViewController, animated: Bool, completion: (() -> Void)? = nil) {
         guard presentedViewController == nil else {
             return Diagnostics.report(.invalidView("present: this view controller is already presenting one; dismiss it first"))
