@@ -285,6 +285,13 @@ struct ViewControllerTests {
         a.view.addSubview(inWindow.view)
         loose.present(inWindow, animated: false)
         #expect(inWindow.presentingViewController == nil && f.diagnostics.count == 2)
+        // Nor can a presented controller hold its presenter as a child (the fuzzer's third finding).
+        let child = Recording("child", log: log), d = Recording("d", log: log)
+        inWindow.addChild(child)
+        inWindow.view.addSubview(child.view)
+        child.present(d, animated: false)
+        d.addChild(child)
+        #expect(child.parent === inWindow && d.children.isEmpty && f.diagnostics.count == 3)
     }
 
     @Test("bad input: presenting twice, presenting oneself or a child, from a view in no window, dismissing nothing")

@@ -163,14 +163,16 @@ open class ViewController: Responder {
 
     /// Adds a child controller (`addChild(_:)`): calls its
     /// `willMove(toParent:)`; add its view to yours, then call its
-    /// `didMove(toParent: self)`. A controller that is this one or one of its
-    /// ancestors, a window's root or a presented controller is refused (with a
-    /// diagnostic); one with another parent leaves it first.
+    /// `didMove(toParent: self)`. A controller that is this one, one of its
+    /// ancestors or presenters, a window's root or a presented controller is
+    /// refused (with a diagnostic); one with another parent leaves it first.
     public func addChild(_ child: ViewController) {
+        // Up through parents and presenters: a controller cannot hold one that holds
+        // or presents it, at any distance (that would be a cycle).
         var ancestor: ViewController? = self
         while let a = ancestor {
-            if a === child { return Diagnostics.report(.invalidView("addChild: a view controller cannot contain itself or an ancestor")) }
-            ancestor = a.parent
+            if a === child { return Diagnostics.report(.invalidView("addChild: a view controller cannot contain itself, an ancestor or its presenter")) }
+            ancestor = a.parent ?? a.presentingViewController
         }
         guard child.hostWindow == nil, child.presentingViewController == nil else {
             return Diagnostics.report(.invalidView("addChild: a window's root or a presented view controller cannot be a child"))
