@@ -212,6 +212,10 @@ struct TabBarControllerTests {
         tabs.selectedIndex = 5
         tabs.selectedIndex = -1
         #expect(tabs.selectedIndex == 0 && f.diagnostics.count == 4)
+        let c = Recording("C", color: .green, log: log)
+        tabs.viewControllers = [a, b, c]
+        tabs.viewControllers = [c, b]
+        #expect(tabs.selectedViewController === c && tabs.content.subviews.count == 1, "only the selected tab's view is shown")
         tabs.viewControllers = [b]
         #expect(tabs.selectedViewController === b && a.parent == nil && a.viewIfLoaded?.superview == nil)
         #expect(f.window.snapshot().pixel(x: 200, y: 150) == .blue)

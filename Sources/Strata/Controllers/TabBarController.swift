@@ -151,7 +151,9 @@ open class TabBarController: ViewController {
     private func setViewControllers(_ controllers: [ViewController]) {
         let kept = containable(controllers, as: "viewControllers")
         let old = selectedViewController
-        for c in tabs where !kept.contains(where: { $0 === c }) {
+        let leaving = tabs.filter { c in !kept.contains { $0 === c } }
+        tabs = kept   // first: the children leaving below are no longer tabs (childWillLeave)
+        for c in leaving {
             c.willMove(toParent: nil)
             if c === old, isViewLoaded { c.viewIfLoaded?.removeFromSuperview() }
             c.removeFromParent()
@@ -160,7 +162,6 @@ open class TabBarController: ViewController {
             addChild(c)
             c.didMove(toParent: self)
         }
-        tabs = kept
         selected = old.flatMap { o in kept.firstIndex { $0 === o } } ?? 0
         if isViewLoaded, let shown = selectedViewController, shown !== old || shown.view.superview !== content {
             show(shown, replacing: nil)
