@@ -93,18 +93,11 @@ extension NavigationController {
             guard viewControllers.count > 1, transition == nil else { return }
             startPop(to: viewControllers[viewControllers.count - 2], animated: true, interactive: true)
         case .changed:
-            transition?.animator?.fractionComplete = min(1, max(0, pan.translation(in: view).x / max(1, content.bounds.width)))
+            transition?.animator?.scrub(pan.translation(in: view).x, of: content.bounds.width)
         case .ended, .cancelled:
-            guard let animator = transition?.animator else { return }
-            let speed = pan.velocity(in: view).x
-            let completes = pan.state == .ended && speed > -Self.flingSpeed && (animator.fractionComplete > 0.5 || speed > Self.flingSpeed)
-            animator.isReversed = !completes
-            animator.continueAnimation(withTimingParameters: nil, durationFactor: 1)
+            transition?.animator?.release(speed: pan.velocity(in: view).x, ended: pan.state == .ended)
         case .possible, .failed:
             break
         }
     }
-
-    /// Points per second past which a released pan pops (or cancels) whatever the distance.
-    static var flingSpeed: Double { 500 }
 }

@@ -135,7 +135,7 @@ extension ViewController {
     /// otherwise it springs back with the appearance calls reversed.
     func sheetPanned(_ pan: PanGestureRecognizer) {
         guard let container = presentation, let presenter = presentingViewController else { return }
-        let travel = max(1, container.bounds.height - container.cardFrame(in: container.bounds).minY)
+        let travel = container.bounds.height - container.cardFrame(in: container.bounds).minY
         switch pan.state {
         case .began:
             beginDismissal(animated: true)
@@ -151,13 +151,10 @@ extension ViewController {
             animator.pauseAnimation()
             container.dragAnimator = animator
         case .changed:
-            container.dragAnimator?.fractionComplete = min(1, max(0, pan.translation(in: container).y / travel))
+            container.dragAnimator?.scrub(pan.translation(in: container).y, of: travel)
         case .ended, .cancelled:
             guard let animator = container.dragAnimator, !animator.isRunning else { return }
-            let speed = pan.velocity(in: container).y
-            let dismisses = pan.state == .ended && speed > -500 && (animator.fractionComplete > 0.5 || speed > 500)
-            animator.isReversed = !dismisses
-            animator.continueAnimation(withTimingParameters: nil, durationFactor: 1)
+            animator.release(speed: pan.velocity(in: container).y, ended: pan.state == .ended)
         case .possible, .failed:
             break
         }
