@@ -168,8 +168,14 @@ public final class ScenarioRunner {
                 let off = max(abs(Int(p.r) - want.0), abs(Int(p.g) - want.1), abs(Int(p.b) - want.2))
                 if off <= tolerance { break }
                 if MonotonicClock.now > give && attempts >= 3 {
-                    throw StepFailure(message: "pixel \(x),\(y) is #\(Self.hex(p.r))\(Self.hex(p.g))\(Self.hex(p.b)), \(off) away from the expected colour (tolerance \(tolerance))")
+                    throw StepFailure(message: "pixel \(x),\(y) is #\(Self.hex(p.r))\(Self.hex(p.g))\(Self.hex(p.b)), \(off) away from the expected colour (tolerance \(tolerance)), after \(attempts) captures of the \(shot.width)x\(shot.height) screen" + (window.map { w in
+                        "; the window is \(Int(w.size.width))x\(Int(w.size.height))\(w.isFullscreen ? " fullscreen" : ""), \(w.frameNumber) frames committed" + (w.lastCommittedFrame().map { ", the last \($0.width)x\($0.height)" } ?? "")
+                    } ?? ""))
                 }
+                // The window commits all of itself again, so a capture stream that
+                // missed a frame gets another (once in CI, mutter's screen stayed black
+                // for 5 s after the window went fullscreen and committed).
+                if let w = window { let c = w.backgroundColor; w.backgroundColor = c }
                 try turn(for: 0.1)
             }
         case let .capture(path):
