@@ -63,6 +63,31 @@ public struct RenderedImage: Sendable, Equatable {
         self.init(width: width, height: height, pixels: pixels)
     }
 
+    /// This image with `top` drawn over it (premultiplied source-over) with its
+    /// top-left corner at (x, y), clipped to this image: a popup's pixels on its
+    /// window's snapshot.
+    public func drawing(_ top: RenderedImage, atX x: Int, y: Int) -> RenderedImage {
+        var out = pixels
+        let x0 = max(0, x), y0 = max(0, y), x1 = min(width, x + top.width), y1 = min(height, y + top.height)
+        guard x1 > x0, y1 > y0 else { return self }
+        for row in y0..<y1 {
+            for col in x0..<x1 {
+                let s = top.pixels[(row - y) * top.width + (col - x)]
+                let sa = s >> 24
+                if sa == 255 { out[row * width + col] = s; continue }
+                if sa == 0 && s == 0 { continue }
+                let d = out[row * width + col], keep = 255 - sa
+                var result: UInt32 = 0
+                for shift: UInt32 in [0, 8, 16, 24] {
+                    let v = ((s >> shift) & 0xff) + (((d >> shift) & 0xff) * keep + 127) / 255
+                    result |= min(255, v) << shift
+                }
+                out[row * width + col] = result
+            }
+        }
+        return RenderedImage(width: width, height: height, pixels: out)
+    }
+
     /// A rectangle of the image (clipped to it).
     public func cropped(x: Int, y: Int, width w: Int, height h: Int) -> RenderedImage {
         let x0 = max(0, x), y0 = max(0, y), x1 = min(width, x + w), y1 = min(height, y + h)

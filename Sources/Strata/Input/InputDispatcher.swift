@@ -63,6 +63,10 @@ final class InputDispatcher {
         case .pointerLeft:
             pointerLocation = nil
             updateHover(at: nil)
+            // Secondary buttons held are forgotten: their release goes to the surface
+            // the pointer is on now (a menu that grabbed it), never here.
+            pointerButtons = []
+            menuButtons = []
         case let .pointerButton(button, pressed):
             let p = pointerLocation ?? .zero
             if button == .left {
@@ -70,6 +74,14 @@ final class InputDispatcher {
                 if !pressed { end(id: -1, time: now) }
             } else if pressed != pointerButtons.contains(button) {
                 if pressed { pointerButtons.insert(button) } else { pointerButtons.remove(button) }
+                // A secondary click on a view with a context menu opens it; the
+                // click and its release go nowhere else (rule M4).
+                if menuButtons.remove(button) != nil { return }
+                if button == .right, pressed, let interaction = hitView(at: p)?.nearestContextMenuInteraction,
+                   let view = interaction.view, interaction.present(at: view.convert(p, from: nil)) {
+                    menuButtons.insert(button)
+                    return
+                }
                 hitView(at: p)?.pointerButton(button, pressed: pressed, with: Event(type: .touches, timestamp: now))
             }
         case let .scroll(dx, dy):
@@ -280,13 +292,15 @@ final class InputDispatcher {
     private var keyTarget: Responder { window.firstResponder ?? window }
     /// Keys held whose press ran a key command: their release goes nowhere either.
     private var commandPresses: Set<UInt32> = []
+    /// Buttons whose press opened a context menu: their release goes nowhere either.
+    private var menuButtons: Set<PointerButton> = []
 
     private func keyDown(_ key: Key, repeats: Bool, time: Double) {
         if let held = presses[key.keyCode] { return keyUp(held.key ?? key, time: time) }
         let press = Press(key: key, time: time)
         presses[key.keyCode] = press
         // A key command takes the key: its press and release go nowhere else (rule M6).
-        if keyTarget.performKeyCommand(for: key) {
+        if keyTarget.performKeyCommand(for: key) || openContextMenu(for: key) {
             commandPresses.insert(key.keyCode)
             stopRepeat()
             return
@@ -297,6 +311,14 @@ final class InputDispatcher {
             repeatingKey = key.keyCode
             scheduleRepeat(press, at: time + max(0, repeatDelay.isFinite ? repeatDelay : 0.6))
         }
+    }
+
+    /// The Menu key, or Shift+F10, opens the context menu of the focused view or
+    /// the nearest view around it that has one, under that view (rule M4).
+    private func openContextMenu(for key: Key) -> Bool {
+        guard key.keysym == Key.menu || (key.keysym == Key.f10 && key.modifierFlags.contains(.shift)),
+              let interaction = (window.firstResponder as? View)?.nearestContextMenuInteraction else { return false }
+        return interaction.presentFromKeyboard()
     }
 
     /// Repeats from the press time by whole periods, so the repeats never drift.

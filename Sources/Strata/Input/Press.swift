@@ -53,6 +53,9 @@ public struct Key: Hashable, Sendable {
     public static let tab: UInt32 = 0xff09
     public static let isoLeftTab: UInt32 = 0xfe20
     public static let escape: UInt32 = 0xff1b
+    /// The Menu key (context menus, rule M4) and F10.
+    public static let menu: UInt32 = 0xff67
+    public static let f10: UInt32 = 0xffc7
 }
 
 /// Modifier keys held (`UIKeyModifierFlags`).

@@ -85,8 +85,13 @@ final class SeatRouter {
         }
     }
 
+    /// The app's window or open popup whose surface this is.
     private func window(for surface: SurfaceID) -> Window? {
-        windows().first { $0.onscreen?.toplevel.surfaceID == surface }
+        for window in windows() {
+            if window.surfaceID == surface { return window }
+            if let popup = window.popupsInStackingOrder.first(where: { $0.window.surfaceID == surface }) { return popup.window }
+        }
+        return nil
     }
 
     func handle(_ event: SeatEvent) {

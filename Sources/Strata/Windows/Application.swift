@@ -36,7 +36,10 @@ public final class Application: Responder {
         // (each window looks at its own tree), and may add events or timers.
         // The app's context is the process's (tests that make their own contexts run offscreen).
         LayerContext.main.setCommitObserver(for: ObjectIdentifier(self)) { [unowned self] in
-            for window in windows { window.onscreen?.transactionCommitted() }
+            for window in windows {
+                window.onscreen?.transactionCommitted()
+                for popup in window.popupsInStackingOrder { popup.window.onscreen?.transactionCommitted() }
+            }
             scheduleEventWakeUp()
         }
     }

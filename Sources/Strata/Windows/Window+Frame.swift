@@ -9,7 +9,11 @@ import WaylandClient
 @MainActor
 final class OnscreenWindow {
     unowned let window: Window
-    let toplevel: ToplevelWindow
+    /// The role: a toplevel window, or (``popup``) a popup on another window.
+    let toplevel: ToplevelWindow?
+    let popup: PopupWindow?
+    /// The surface, drawn and paced.
+    let framed: FramedSurface
     let renderer = LayerRenderer()
     /// Changes, motion and wake-ups of the window's own tree.
     private let frameLoop: SurfaceFrameLoop
@@ -17,29 +21,56 @@ final class OnscreenWindow {
     private var preparingFrame = false
     /// The scale the views were last given.
     private var appliedScale = 1.0
+    /// Whether the toplevel had the focus at its last configure.
+    private var wasActive = false
 
+    /// A toplevel window.
     init(window: Window, display: Display, loop: EventLoop?) {
         self.window = window
         let toplevel = ToplevelWindow(display: display, title: window.title,
                                       width: Int(window.size.width.rounded()), height: Int(window.size.height.rounded()))
         self.toplevel = toplevel
+        popup = nil
+        framed = toplevel.framed
         frameLoop = SurfaceFrameLoop(root: window.surfaceLayer, loop: loop, deliversAllEvents: false) { toplevel.setNeedsDisplay() }
         applySizeLimits()
-        toplevel.isAnimating = { [unowned self] in frameLoop.isAnimating }
         toplevel.onConfigure = { [unowned self] t in
             updateDecorations()
             // Rule W2: the new size and the layout it causes in one transaction. The
             // compositor sizes the window's geometry: the title bar takes its part.
             let title = window.decorations == nil ? 0 : WindowDecorations.titleBarHeight
             self.window.applySize(Size(width: Double(t.width), height: max(1, Double(t.height) - title)))
+            // Rule M2: the window's popups go when it loses the focus.
+            let active = t.states.contains(.activated)
+            if wasActive && !active { self.window.dismissPopups() }
+            wasActive = active
         }
         toplevel.onDecorationModeChange = { [unowned self] _ in updateDecorations() }
         toplevel.onCloseRequest = { [unowned self] _ in
             if self.window.shouldClose?(self.window) ?? true { self.window.close() }
         }
-        toplevel.onDrawAsync = { [unowned self] context, finish in drawFrame(context, finish: finish) }
-        toplevel.onDiscardAhead = { [unowned self] in renderer.discardLastFrame() }
+        setUpFrames()
         decorationPreferenceChanged()
+    }
+
+    /// A popup (``Popup``) on `parent`, placed by the compositor.
+    init(popupWindow window: Window, display: Display, loop: EventLoop?, parent: PopupParent, positioner: PopupPositioner,
+         grab: (seat: Seat, serial: UInt32)?) {
+        self.window = window
+        let popup = PopupWindow(display: display, parent: parent, positioner: positioner, grab: grab)
+        self.popup = popup
+        toplevel = nil
+        framed = popup.framed
+        frameLoop = SurfaceFrameLoop(root: window.surfaceLayer, loop: loop, deliversAllEvents: false) { popup.setNeedsDisplay() }
+        popup.onConfigure = { [unowned self] p in self.window.popupHost?.placed(p.frame) }
+        popup.onDismiss = { [unowned self] _ in self.window.popupHost?.dismiss() }
+        setUpFrames()
+    }
+
+    private func setUpFrames() {
+        framed.isAnimating = { [unowned self] in frameLoop.isAnimating }
+        framed.onDrawAsync = { [unowned self] context, finish in drawFrame(context, finish: finish) }
+        framed.onDiscardAhead = { [unowned self] in renderer.discardLastFrame() }
     }
 
     // MARK: Decorations (rule W1)
@@ -53,6 +84,7 @@ final class OnscreenWindow {
     /// Asks for the decoration mode the window prefers, and draws a frame until
     /// (or unless) the compositor draws one.
     func decorationPreferenceChanged() {
+        guard let toplevel else { return }
         toplevel.requestDecorationMode(serverSide: window.prefersServerSideDecorations)
         updateDecorations()
     }
@@ -60,6 +92,7 @@ final class OnscreenWindow {
     /// A frame of its own where the compositor draws none, except fullscreen;
     /// without edges when maximized.
     private func updateDecorations() {
+        guard let toplevel else { return }
         let drawsOwn = !(toplevel.hasServerSideDecorations && window.prefersServerSideDecorations)
             && !toplevel.states.contains(.fullscreen)
         if drawsOwn, window.decorations == nil {
@@ -85,6 +118,7 @@ final class OnscreenWindow {
 
     private func perform(_ request: DecorationRequest) {
         lastDecorationRequest = request
+        guard let toplevel else { return }
         switch request {
         case .move:
             if let p = latestPress {
@@ -120,7 +154,7 @@ final class OnscreenWindow {
         preparingFrame = true
         defer { preparingFrame = false }
         frameLoop.drawFrame(context, renderer: renderer, background: window.decorations == nil ? window.backgroundColor : .clear,
-                            connection: toplevel.display.connection, layout: { window.layoutIfNeeded() }, finish: finish)
+                            connection: framed.display.connection, layout: { window.layoutIfNeeded() }, finish: finish)
     }
 
     /// A transaction committed: what this window shows may be different — only
@@ -132,6 +166,7 @@ final class OnscreenWindow {
     }
 
     func applySizeLimits() {
+        guard let toplevel else { return }
         let lo = window.minimumSize, hi = window.maximumSize
         toplevel.setSizeLimits(minWidth: Int(lo.width.rounded()), minHeight: Int(lo.height.rounded()),
                                maxWidth: Int(hi.width.rounded()), maxHeight: Int(hi.height.rounded()))
@@ -139,6 +174,7 @@ final class OnscreenWindow {
 
     /// Asks for a new size; the window takes it unless the compositor fixed its size.
     func requestSize(_ size: Size) {
+        guard let toplevel else { return }
         let title = window.decorations == nil ? 0 : WindowDecorations.titleBarHeight
         toplevel.resize(width: Int(size.width.rounded()), height: Int((size.height + title).rounded()))
     }
@@ -148,12 +184,24 @@ final class OnscreenWindow {
     /// compositor offers no activation.
     @discardableResult
     func activate() -> Bool {
-        toplevel.activate(quoting: latestPress ?? Application.shared.latestInput,
+        guard let toplevel else { return false }
+        return toplevel.activate(quoting: latestPress ?? Application.shared.latestInput,
                           requestedBy: Application.shared.keyboardFocusWindow?.toplevel)
     }
 
     func close() {
         frameLoop.cancel()
-        toplevel.close()
+        toplevel?.close()
+        popup?.close()
+    }
+
+    /// Whether the compositor configured the surface (its first configure came).
+    var isConfigured: Bool { toplevel?.isConfigured ?? popup?.isConfigured ?? false }
+
+    /// Where the window's geometry (the coordinates popups are placed in) begins
+    /// in its surface: after the shadow a window draws around its own frame.
+    var geometryOrigin: Point {
+        guard let m = toplevel?.margins else { return .zero }
+        return Point(x: Double(m.left), y: Double(m.top))
     }
 }

@@ -41,7 +41,7 @@ public final class Window: Responder {
         didSet {
             layer.backgroundColor = backgroundColor
             onscreen?.renderer.repaintEverything()
-            onscreen?.toplevel.setNeedsDisplay()
+            onscreen?.framed.setNeedsDisplay()
         }
     }
 
@@ -86,7 +86,7 @@ public final class Window: Responder {
     /// The title the compositor shows (and the offscreen run's file names).
     public var title: String {
         didSet {
-            onscreen?.toplevel.title = title
+            onscreen?.toplevel?.title = title
             decorations?.titleLabel.text = title
         }
     }
@@ -129,11 +129,26 @@ public final class Window: Responder {
     /// The cursor the pointer shows over the window now (rule H1's hit view's, or the arrow).
     public var cursor: Cursor { input.cursor }
 
-    /// Delivers input as a seat would (`InputDriver` and the compositor's seat use it).
+    /// Delivers input as a seat would (`InputDriver` and the compositor's seat use
+    /// it); input over the window's open popups goes to them (rule M2).
     public func handle(_ event: WindowInput) {
         handledInputCount &+= 1
+        if routeToPopups(event) { return }
         input.handle(event)
     }
+
+    // MARK: Popups (rule M1)
+
+    /// The popups open on the window, in the order they opened.
+    var popups: [Popup] = []
+    /// The popup this window is the content of (nil for the app's windows).
+    weak var popupHost: Popup?
+    /// The popup the pointer is over, and the popups that touches began on.
+    weak var pointerPopup: Popup?
+    var touchPopups: [Int: Popup] = [:]
+    /// The popups that got the presses of keys and buttons still held: their releases go there too.
+    var keyPopups: [UInt32: Popup] = [:]
+    var buttonPopups: [PointerButton: Popup] = [:]
 
     /// How many input events the window has been given (``handle(_:)``): a
     /// test that injects input into a compositor waits for it to change.
@@ -179,25 +194,25 @@ public final class Window: Responder {
     /// Asks the compositor to show the window fullscreen (or not); the new size
     /// arrives with the compositor's answer and is laid out as any resize (rule W2).
     public var isFullscreen: Bool {
-        get { onscreen?.toplevel.states.contains(.fullscreen) ?? false }
-        set { onscreen?.toplevel.setFullscreen(newValue) }
+        get { onscreen?.toplevel?.states.contains(.fullscreen) ?? false }
+        set { onscreen?.toplevel?.setFullscreen(newValue) }
     }
 
     /// Asks the compositor to maximize the window (or not).
     public var isMaximized: Bool {
-        get { onscreen?.toplevel.states.contains(.maximized) ?? false }
-        set { onscreen?.toplevel.setMaximized(newValue) }
+        get { onscreen?.toplevel?.states.contains(.maximized) ?? false }
+        set { onscreen?.toplevel?.setMaximized(newValue) }
     }
 
     /// Frames drawn on the compositor so far (0 offscreen): what a test waits on.
-    public var frameNumber: UInt64 { onscreen?.toplevel.frameNumber ?? 0 }
+    public var frameNumber: UInt64 { onscreen?.framed.frameNumber ?? 0 }
 
     /// The pacing of the window's frames on the compositor (frame callbacks,
     /// presentation feedback); nil offscreen.
-    public var frameStatistics: FrameStatistics? { onscreen?.toplevel.statistics }
+    public var frameStatistics: FrameStatistics? { onscreen?.framed.statistics }
 
     /// The window's surface on the compositor (nil offscreen), as seat events name it.
-    public var surfaceID: SurfaceID? { onscreen?.toplevel.surfaceID }
+    public var surfaceID: SurfaceID? { onscreen?.framed.surfaceID }
 
     /// The `xdg_toplevel` window while shown on a compositor (nil offscreen), for
     /// this package's testing kit, benchmarks and tests.
@@ -207,7 +222,7 @@ public final class Window: Responder {
     /// decides); offscreen 1 unless set (0.1–8), for snapshots at another scale.
     /// Views draw their content at it (`View.contentScaleFactor`, rule X3).
     public var scale: Double {
-        get { onscreen?.toplevel.scale ?? offscreenScale }
+        get { onscreen?.framed.scale ?? offscreenScale }
         set {
             guard newValue.isFinite, newValue > 0 else {
                 return Diagnostics.report(.invalidView("window scale \(newValue) refused; it stays \(scale)"))
@@ -262,6 +277,7 @@ public final class Window: Responder {
         wasShown = true
         PresentationHosts.attach(surfaceLayer)
         rootViewController?.transitionAppearance(true)
+        if let popupHost { return popupHost.windowDidShow() }   // its parent's, not one of the app's
         guard belongsToApplication else { return }
         Application.shared.windowDidShow(self)
         if let display = Application.shared.display {
@@ -284,11 +300,13 @@ public final class Window: Responder {
     /// its views animate; the window can be shown again.
     public func close() {
         guard isVisible else { return }
+        dismissPopups()
         isVisible = false
         rootViewController?.transitionAppearance(false)
         onscreen?.close()
         onscreen = nil
         PresentationHosts.detach(surfaceLayer)
+        if let popupHost { return popupHost.windowDidClose() }
         if belongsToApplication { Application.shared.windowDidClose(self) }
     }
 
@@ -297,8 +315,14 @@ public final class Window: Responder {
     /// The window's surface as it is shown at `time` (root media time; default
     /// now), rendered offscreen at the window's scale — the same pixels a frame
     /// at that time puts on screen: the content, and the frame the window draws
-    /// itself, if any. Works whether or not the window is shown.
+    /// itself, if any, and its open popups (menus, tooltips) where they are.
+    /// Works whether or not the window is shown.
     public func snapshot(atTime time: Double? = nil) -> RenderedImage {
+        drawingPopups(over: surfaceSnapshot(atTime: time), atTime: time)
+    }
+
+    /// The window's own surface at `time`, without its popups.
+    func surfaceSnapshot(atTime time: Double?) -> RenderedImage {
         let scale = self.scale
         let surface = surfaceLayer.bounds.size
         let renderer = OffscreenRenderer(width: Int((surface.width * scale).rounded()), height: Int((surface.height * scale).rounded()),
@@ -330,7 +354,7 @@ public final class Window: Responder {
     /// Takes the new size in one transaction with the layout it causes, so no
     /// frame shows the old layout at the new size (rule W2).
     func resize(to newSize: Size) {
-        if let onscreen, onscreen.toplevel.isConfigured {
+        if let onscreen, onscreen.isConfigured {
             onscreen.requestSize(newSize)
             return
         }
@@ -418,7 +442,7 @@ extension Window {
         var actions = DragAndDrop.Action()
         for op in allowed { actions.formUnion(op.action) }
         if let onscreen, let press = onscreen.latestPress, let dnd = Application.shared.dragAndDrop(for: press.seat) {
-            dnd.startDrag(offers, actions: actions.isEmpty ? .copy : actions, from: onscreen.toplevel, serial: press.serial) { action in
+            dnd.startDrag(offers, actions: actions.isEmpty ? .copy : actions, from: onscreen.framed, serial: press.serial) { action in
                 completion(action.map { $0.contains(.move) ? .move : .copy } ?? .cancel)
             }
             return

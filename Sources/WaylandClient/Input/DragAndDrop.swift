@@ -129,10 +129,10 @@ public final class DragAndDrop {
         try? connection.flush()
     }
 
-    /// Starts a drag from a window's surface (``startDrag(_:actions:origin:serial:completion:)``).
-    public func startDrag(_ data: [(mimeType: String, bytes: [UInt8])], actions: Action = .copy, from window: ToplevelWindow, serial: UInt32,
+    /// Starts a drag from a window's or popup's surface (``startDrag(_:actions:origin:serial:completion:)``).
+    public func startDrag(_ data: [(mimeType: String, bytes: [UInt8])], actions: Action = .copy, from surface: FramedSurface, serial: UInt32,
                           completion: @escaping (Action?) -> Void) {
-        startDrag(data, actions: actions, origin: window.surface, serial: serial, completion: completion)
+        startDrag(data, actions: actions, origin: surface.surface, serial: serial, completion: completion)
     }
 
     /// Starts dragging `data` (bytes by MIME type, in order of preference) from

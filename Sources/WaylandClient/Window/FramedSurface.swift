@@ -62,6 +62,8 @@ public enum FrameDamage: Sendable {
 public final class FramedSurface {
     public let display: Display
     public let surface: WlSurface
+    /// The surface's identity in input events.
+    public var surfaceID: SurfaceID { surface.surfaceID }
     public let pool: ShmBufferPool
     public let statistics = FrameStatistics()
 

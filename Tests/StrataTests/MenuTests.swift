@@ -1,0 +1,259 @@
+@testable import Strata
+import PixmanRender
+import StrataTesting
+import Testing
+
+/// Context menus offscreen (issue 23, items 1–3; rules M1–M4): placed by the
+/// positioner's rules inside the window, drawn into its snapshot, chosen by
+/// pointer and keyboard.
+@MainActor
+@Suite("Menus", .isolatedLayerContext)
+struct MenuTests {
+    static let menuBackground = Color(rgba8: 250, 250, 252)
+
+    /// A window filled with a view that has a context menu of `children`, and what ran.
+    @MainActor
+    final class Setup {
+        let f = ViewFixture(size: Size(width: 400, height: 300))
+        let target = View(frame: Rect(x: 0, y: 0, width: 400, height: 300))
+        private let make: ((Setup) -> [MenuElement])?
+        lazy var interaction = ContextMenuInteraction { [unowned self] p in
+            asked.append(p)
+            return Menu(children: make?(self) ?? ["Cut", "Copy", "Paste"].map { t in MenuAction(title: t) { [unowned self] _ in ran.append(t) } })
+        }
+        let driver: InputDriver
+        var ran: [String] = []
+        var asked: [Point] = []
+
+        init(_ make: ((Setup) -> [MenuElement])? = nil) {
+            self.make = make
+            driver = InputDriver(window: f.window)
+            target.backgroundColor = .white
+            target.addInteraction(interaction)
+            f.window.rootView.addSubview(target)
+            Transaction.flush()
+        }
+
+        func rightClick(at p: Point) {
+            driver.movePointer(to: p)
+            driver.press(.right)
+            driver.release(.right)
+            Transaction.flush()
+        }
+
+        func key(_ keysym: UInt32) {
+            driver.pressKey(keysym: keysym)
+            driver.releaseKey(keysym: keysym)
+            Transaction.flush()
+        }
+
+        var popups: [Popup] { f.window.popupsInStackingOrder }
+        func settle() {
+            Transaction.flush()
+            f.advance(0.3)
+            Transaction.flush()
+        }
+    }
+
+    @Test("a secondary click opens the menu with its corner at the pointer, drawn into the window's snapshot after its fade in")
+    func opensAtPointer() throws {
+        let s = Setup()
+        s.rightClick(at: Point(x: 100, y: 80))
+        #expect(s.interaction.isMenuVisible && s.asked == [Point(x: 100, y: 80)])
+        let popup = try #require(s.popups.first)
+        #expect(popup.frame.origin == Point(x: 100, y: 80))
+        #expect(popup.frame.height == 5 + 3 * 28 + 5 && popup.frame.width >= 160)
+        #expect(s.f.window.snapshot().pixel(x: 250, y: 99) == .white, "it fades in: nothing yet at its first frame")
+        s.settle()
+        let shot = s.f.window.snapshot()
+        #expect(shot.pixel(x: 100 + Int(popup.frame.width) - 4, y: 99) == Self.menuBackground)
+        #expect(shot.pixel(x: 99, y: 99) == .white && shot.pixel(x: 250, y: 78) == .white, "nothing outside it")
+        #expect(s.ran.isEmpty)
+    }
+
+    @Test("keyboard: Down moves (wrapping), Return chooses; the handler runs once as the menu begins to close, and the menu goes after its fade")
+    func keyboardChooses() throws {
+        let s = Setup()
+        s.rightClick(at: Point(x: 100, y: 80))
+        s.settle()
+        for _ in 0..<5 { s.key(0xff54) }                 // Down ×5: Cut, Copy, Paste, Cut, Copy
+        let shot = s.f.window.snapshot()
+        #expect(shot.pixel(x: 110, y: 85 + 28 + 14) == .systemBlue, "the second row is highlighted")
+        #expect(shot.pixel(x: 110, y: 85 + 14) == Self.menuBackground)
+        s.key(0xff0d)                                     // Return
+        #expect(s.ran == ["Copy"])
+        s.key(0xff54)
+        #expect(s.f.window.snapshot().pixel(x: 110, y: 85 + 28 + 14) == .systemBlue, "closing: input to it is over")
+        s.settle()
+        #expect(s.popups.isEmpty && !s.interaction.isMenuVisible && s.f.window.snapshot().pixel(x: 250, y: 99) == .white)
+        s.key(0xff0d)
+        #expect(s.ran == ["Copy"], "once")
+    }
+
+    @Test("pointer: hovering highlights, a click chooses; a click outside closes the menu and reaches nothing behind it")
+    func pointerChoosesAndOutsideDismisses() throws {
+        let s = Setup()
+        var taps = 0
+        s.target.addGestureRecognizer(TapGestureRecognizer { _ in taps += 1 })
+        s.rightClick(at: Point(x: 100, y: 80))
+        s.settle()
+        s.driver.movePointer(to: Point(x: 150, y: 85 + 2 * 28 + 10))
+        Transaction.flush()
+        #expect(s.f.window.snapshot().pixel(x: 110, y: 85 + 2 * 28 + 14) == .systemBlue)
+        s.driver.click(at: Point(x: 150, y: 85 + 2 * 28 + 10))
+        #expect(s.ran == ["Paste"])
+        s.settle()
+        s.rightClick(at: Point(x: 100, y: 80))
+        s.settle()
+        s.driver.click(at: Point(x: 20, y: 250))
+        s.settle()
+        #expect(s.popups.isEmpty && !s.interaction.isMenuVisible && taps == 0 && s.ran == ["Paste"])
+        s.driver.click(at: Point(x: 20, y: 250))
+        #expect(taps == 1, "with no menu the click is the view's")
+    }
+
+    @Test("near the window's corner the menu flips to the pointer's other side (offscreen the window is the screen)")
+    func flipsAtEdge() throws {
+        let s = Setup()
+        s.rightClick(at: Point(x: 380, y: 280))
+        let popup = try #require(s.popups.first)
+        #expect(popup.frame.maxX == 381 && popup.frame.maxY == 281, "\(popup.frame)")
+        s.settle()
+        #expect(s.f.window.snapshot().pixel(x: 378, y: 278 - 10) == Self.menuBackground)
+    }
+
+    @Test("submenus: Right opens one beside its row with its first item highlighted, Left or Escape closes it, Escape on the first level closes the menu")
+    func submenus() throws {
+        let s = Setup { s in
+            [MenuAction(title: "Open") { _ in s.ran.append("Open") },
+             Menu(title: "Share", children: [MenuAction(title: "Mail") { _ in s.ran.append("Mail") },
+                                             MenuAction(title: "Print") { _ in s.ran.append("Print") }])]
+        }
+        s.rightClick(at: Point(x: 40, y: 40))
+        s.settle()
+        s.key(0xff54); s.key(0xff54)                    // Down to "Share"
+        s.key(0xff53)                                     // Right
+        #expect(s.popups.count == 2)
+        let sub = s.popups[1], top = s.popups[0]
+        #expect(sub.window.originInTopWindow.x == top.frame.maxX, "beside the row: \(sub.window.originInTopWindow) \(top.frame)")
+        #expect(sub.window.originInTopWindow.y == top.frame.minY + 28, "its first item level with the row")
+        s.key(0xff54)                                     // Down in the submenu: Print
+        s.key(0xff51)                                     // Left: closes it
+        #expect(s.popups.count == 1)
+        s.key(0xff53)                                     // Right again
+        s.key(0xff54)
+        s.key(0xff0d)
+        #expect(s.ran == ["Print"])
+        s.settle()
+        #expect(s.popups.isEmpty)
+        s.rightClick(at: Point(x: 40, y: 40))
+        s.settle()
+        s.key(0xff54); s.key(0xff54); s.key(0xff53)
+        s.key(0xff1b)                                     // Escape: the submenu closes (rule M3)
+        #expect(s.popups.count == 1)
+        s.key(0xff1b)                                     // and again: the menu
+        s.settle()
+        #expect(s.popups.isEmpty && s.ran == ["Print"])
+    }
+
+    @Test("single selection, disabled and hidden items, type-ahead, inline groups with separators, shortcuts")
+    func itemsAndGroups() throws {
+        let sizes = ["Small", "Medium", "Large"].map { t in MenuAction(title: t, state: t == "Medium" ? .on : .off) { _ in } }
+        let s = Setup { s in
+            [Menu(options: [.displayInline, .singleSelection], children: sizes),
+             MenuAction(title: "Disabled", attributes: .disabled) { _ in s.ran.append("Disabled") },
+             MenuAction(title: "Hidden", attributes: .hidden) { _ in s.ran.append("Hidden") },
+             MenuAction(title: "Delete", attributes: .destructive) { _ in s.ran.append("Delete") },
+             KeyCommand(title: "Undo", input: "z", modifierFlags: .control) { _ in s.ran.append("Undo") }]
+        }
+        s.rightClick(at: Point(x: 10, y: 10))
+        let view = try #require(s.popups.first?.window.rootView.subviews.first as? MenuView)
+        #expect(view.rows.count == 3 + 1 + 3, "three sizes, a separator, Disabled, Delete, Undo; Hidden left out")
+        s.key(0xff54); s.key(0xff54)                      // Down, Down: Medium
+        s.key(0xff0d)
+        #expect(sizes.map(\.state) == [.off, .on, .off])
+        s.settle()
+        s.rightClick(at: Point(x: 10, y: 10))
+        s.settle()
+        s.key(0xff50)                                      // Home: Small
+        s.key(0xff52)                                      // Up wraps to the last: Undo
+        s.key(0xff52)                                      // Up: Delete (Disabled is skipped on the way down and up)
+        s.key(0xff52)
+        let shot = s.f.window.snapshot()
+        #expect(shot.pixel(x: 14, y: 85) == .systemBlue && shot.pixel(x: 14, y: 122) != .systemBlue, "on Large: Disabled skipped")
+        s.driver.type("l")                                 // type-ahead: Large
+        s.key(0xff0d)
+        #expect(sizes.map(\.state) == [.off, .off, .on] && s.ran.isEmpty)
+        s.settle()
+        s.rightClick(at: Point(x: 10, y: 10))
+        s.settle()
+        s.key(0xff57)                                      // End: Undo
+        s.key(0xff0d)
+        #expect(s.ran == ["Undo"])
+    }
+
+    @Test("the Menu key and Shift+F10 open the focused view's menu under it; a long press of a finger opens it at the finger")
+    func keyboardAndTouchOpen() throws {
+        let s = Setup()
+        let field = TextField(frame: Rect(x: 50, y: 40, width: 120, height: 30))
+        s.target.addSubview(field)
+        Transaction.flush()
+        #expect(field.becomeFirstResponder())
+        s.key(Key.menu)
+        let popup = try #require(s.popups.first)
+        #expect(popup.frame.origin == Point(x: 0, y: 300 - popup.frame.height),
+                "under the view that has the menu (it fills the window: slid up inside it): \(popup.frame)")
+        s.key(Key.escape)
+        s.settle()
+        #expect(s.popups.isEmpty && field.isFirstResponder, "focus comes back to the field")
+        let shift: UInt32 = 0xffe1
+        s.driver.pressKey(keysym: shift)
+        s.key(Key.f10)
+        s.driver.releaseKey(keysym: shift)
+        #expect(s.popups.count == 1)
+        s.key(Key.escape)
+        s.settle()
+        s.driver.touchDown(1, at: Point(x: 200, y: 100))
+        s.f.advance(0.6)
+        Transaction.flush()
+        #expect(s.popups.first?.frame.origin == Point(x: 200, y: 100))
+        s.driver.touchUp(1)
+    }
+
+    @Test("bad input: an empty menu opens nothing; 10,000 items scroll with a few row views; nesting is bounded; a handler that closes the window")
+    func badInput() throws {
+        let empty = Setup { _ in [] }
+        empty.rightClick(at: Point(x: 10, y: 10))
+        #expect(empty.popups.isEmpty && !empty.interaction.isMenuVisible)
+
+        let big = Setup { s in (0..<10_000).map { i in MenuAction(title: "Item \(i)") { _ in s.ran.append("\(i)") } } }
+        big.rightClick(at: Point(x: 10, y: 10))
+        let popup = try #require(big.popups.first)
+        #expect(popup.frame.height <= 300, "cut to the window: \(popup.frame)")
+        big.key(0xff57)                                      // End
+        big.key(0xff0d)
+        #expect(big.ran == ["9999"])
+        let view = try #require(popup.window.rootView.subviews.first as? MenuView)
+        #expect(view.subviews.filter { $0 is MenuRowView }.count < 20)
+
+        func nested(_ depth: Int) -> Menu { Menu(title: "Level \(depth)", children: depth == 0 ? [MenuAction(title: "Leaf") { _ in }] : [nested(depth - 1)]) }
+        let deep = Setup { _ in [nested(100)] }
+        deep.rightClick(at: Point(x: 10, y: 10))
+        deep.key(0xff54)
+        for _ in 0..<100 { deep.key(0xff53) }
+        #expect(deep.popups.count == MenuSession.maximumDepth)
+
+        let closing = Setup { s in [MenuAction(title: "Close") { _ in s.f.window.close() }] }
+        closing.rightClick(at: Point(x: 10, y: 10))
+        closing.key(0xff54)
+        closing.key(0xff0d)
+        closing.settle()
+        #expect(closing.popups.isEmpty && !closing.f.window.isVisible)
+
+        let removed = Setup()
+        removed.rightClick(at: Point(x: 10, y: 10))
+        removed.target.removeInteraction(removed.interaction)
+        removed.settle()
+        #expect(removed.popups.isEmpty, "an interaction taken off its view closes its menu")
+    }
+}
