@@ -87,19 +87,32 @@ final class Popup {
     /// else placed here.
     func windowDidShow() {
         guard let parent else { return }
-        if let display = Application.shared.display, let on = parent.onscreen, let role: PopupParent = on.toplevel ?? on.popup {
-            var grab: (seat: Seat, serial: UInt32)?
-            if grabsInput {
-                grab = Application.shared.latestInput
-                if grab == nil {
-                    Diagnostics.report(.invalidView("a menu opened with no input event to quote: no grab, so the compositor does not dismiss it on a click elsewhere (Escape and clicks in the window do)"))
-                }
+        guard Application.shared.display != nil, parent.onscreen != nil else { return placed(positioner.place(within: offscreenBounds)) }
+        var grab: (seat: Seat, serial: UInt32)?
+        if grabsInput {
+            grab = Application.shared.latestInput
+            if grab == nil {
+                Diagnostics.report(.invalidView("a menu opened with no input event to quote: no grab, so the compositor does not dismiss it on a click elsewhere (Escape and clicks in the window do)"))
             }
-            window.onscreen = OnscreenWindow(popupWindow: window, display: display, loop: Application.shared.loop,
-                                             parent: role, positioner: positioner, grab: grab)
-        } else {
-            placed(positioner.place(within: offscreenBounds))
         }
+        openOnscreen(grab: grab)
+    }
+
+    private func openOnscreen(grab: (seat: Seat, serial: UInt32)?) {
+        guard let display = Application.shared.display, let on = parent?.onscreen, let role: PopupParent = on.toplevel ?? on.popup else { return }
+        window.onscreen = OnscreenWindow(popupWindow: window, display: display, loop: Application.shared.loop,
+                                         parent: role, positioner: positioner, grab: grab)
+    }
+
+    /// The compositor dismissed the popup (`popup_done`). One that grabbed and is
+    /// dismissed before its first frame had its grab refused (the event quoted was
+    /// not a recent press, say): it opens again without one, and says so.
+    func dismissedByCompositor() {
+        guard let on = window.onscreen, let popup = on.popup, popup.grabbed, window.frameNumber == 0 else { return dismiss() }
+        Diagnostics.report(.invalidView("the compositor refused the menu's grab: shown without one, so a click elsewhere does not dismiss it (Escape and clicks in the window do)"))
+        on.close()
+        window.onscreen = nil
+        openOnscreen(grab: nil)
     }
 
     /// The area an offscreen popup stays in: its top window's geometry, in the

@@ -63,7 +63,7 @@ final class OnscreenWindow {
         framed = popup.framed
         frameLoop = SurfaceFrameLoop(root: window.surfaceLayer, loop: loop, deliversAllEvents: false) { popup.setNeedsDisplay() }
         popup.onConfigure = { [unowned self] p in self.window.popupHost?.placed(p.frame) }
-        popup.onDismiss = { [unowned self] _ in self.window.popupHost?.dismiss() }
+        popup.onDismiss = { [unowned self] _ in self.window.popupHost?.dismissedByCompositor() }
         setUpFrames()
     }
 

@@ -132,7 +132,13 @@ public final class Window: Responder {
     /// Delivers input as a seat would (`InputDriver` and the compositor's seat use
     /// it); input over the window's open popups goes to them (rule M2).
     public func handle(_ event: WindowInput) {
-        handledInputCount &+= 1
+        // Counted on the window and on the windows its popups stand on: a test
+        // injecting input through the compositor waits on the top window.
+        var counted: Window? = self
+        while let w = counted {
+            w.handledInputCount &+= 1
+            counted = w.popupHost?.parent
+        }
         if routeToPopups(event) { return }
         input.handle(event)
     }
@@ -150,8 +156,8 @@ public final class Window: Responder {
     var keyPopups: [UInt32: Popup] = [:]
     var buttonPopups: [PointerButton: Popup] = [:]
 
-    /// How many input events the window has been given (``handle(_:)``): a
-    /// test that injects input into a compositor waits for it to change.
+    /// How many input events the window and its popups have been given
+    /// (``handle(_:)``): a test that injects input into a compositor waits for it to change.
     public private(set) var handledInputCount = 0
 
     /// Key repeat: repeats per second (0: none) and the delay before the first,
