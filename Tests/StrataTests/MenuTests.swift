@@ -257,3 +257,94 @@ struct MenuTests {
         #expect(removed.popups.isEmpty, "an interaction taken off its view closes its menu")
     }
 }
+
+/// Buttons with menus and tooltips (issue 23, items 3 and 4).
+@MainActor
+@Suite("Menu buttons and tooltips", .isolatedLayerContext)
+struct MenuButtonAndToolTipTests {
+    @Test("a pull-down button shows its menu under it on a click (no primary action); a pop-up button shows its choice, opens with it over the button, and a choice changes it")
+    func buttons() throws {
+        let f = ViewFixture()
+        let driver = InputDriver(window: f.window)
+        var ran: [String] = []
+        let pull = Button(title: "Actions")
+        pull.frame = Rect(x: 20, y: 20, width: 100, height: 32)
+        pull.menu = Menu(children: [MenuAction(title: "Rename") { _ in ran.append("Rename") }])
+        pull.showsMenuAsPrimaryAction = true
+        var primary = 0
+        pull.addAction(for: .primaryActionTriggered) { _ in primary += 1 }
+        let sizes = ["Small", "Medium", "Large"].map { t in MenuAction(title: t) { _ in ran.append(t) } }
+        let popUp = Button(title: "")
+        popUp.frame = Rect(x: 200, y: 100, width: 180, height: 32)
+        popUp.menu = Menu(children: sizes)
+        popUp.changesSelectionAsPrimaryAction = true
+        #expect(popUp.currentTitle == "Small" && sizes.map(\.state) == [.on, .off, .off], "the first is chosen when none is")
+        f.window.rootView.addSubview(pull)
+        f.window.rootView.addSubview(popUp)
+        Transaction.flush()
+
+        driver.click(at: Point(x: 70, y: 36))
+        #expect(pull.isMenuVisible && primary == 0)
+        let menu = try #require(f.window.popupsInStackingOrder.first)
+        #expect(menu.frame.origin == Point(x: 20, y: 52), "under the button: \(menu.frame)")
+        for k in [0xff54, 0xff0d] as [UInt32] { driver.pressKey(keysym: k); driver.releaseKey(keysym: k) }
+        #expect(ran == ["Rename"])
+        Transaction.flush()
+        f.advance(0.3)
+        Transaction.flush()
+        #expect(!pull.isMenuVisible && f.window.popupsInStackingOrder.isEmpty)
+
+        driver.click(at: Point(x: 290, y: 116))
+        let choice = try #require(f.window.popupsInStackingOrder.first)
+        // Small's row over the button: the menu's top is the row's padding above it.
+        #expect(choice.frame.minY == 100 + 2 - 5 && choice.frame.width == 180, "\(choice.frame)")
+        for k in [0xff54, 0xff0d] as [UInt32] { driver.pressKey(keysym: k); driver.releaseKey(keysym: k) }
+        #expect(ran == ["Rename", "Medium"] && sizes.map(\.state) == [.off, .on, .off] && popUp.currentTitle == "Medium")
+        Transaction.flush()
+        f.advance(0.3)
+        Transaction.flush()
+        driver.click(at: Point(x: 290, y: 116))
+        let reopened = try #require(f.window.popupsInStackingOrder.first)
+        #expect(reopened.frame.minY == 100 + 2 - 5 - 28, "Medium's row over the button: \(reopened.frame.minY.description)")
+    }
+
+    @Test("a tooltip shows after the pointer rests, under it; input passes through it; a press hides it until the pointer leaves and comes back; a key hides it")
+    func toolTips() throws {
+        let f = ViewFixture()
+        let driver = InputDriver(window: f.window)
+        let view = f.addView(Rect(x: 50, y: 50, width: 200, height: 100), color: .red)
+        let tip = ToolTipInteraction(defaultToolTip: "Saves the file")
+        view.addInteraction(tip)
+        var taps = 0
+        view.addGestureRecognizer(TapGestureRecognizer { _ in taps += 1 })
+        driver.movePointer(to: Point(x: 100, y: 80))
+        f.advance(0.5)
+        driver.movePointer(to: Point(x: 102, y: 80))           // moved: the wait starts again
+        f.advance(0.69)
+        #expect(!tip.isToolTipVisible)
+        f.advance(0.02)
+        #expect(tip.isToolTipVisible)
+        let popup = try #require(f.window.popupsInStackingOrder.first)
+        #expect(popup.frame.origin == Point(x: 102, y: 81 + 18) && !popup.grabsInput, "under the pointer: \(popup.frame)")
+        let p = f.window.snapshot().rgba8(x: 104, y: 100)
+        #expect((50...56).contains(p.r) && (35...40).contains(p.g), "the dark tip over the red view: \(p)")
+        driver.movePointer(to: Point(x: 110, y: 110))           // over the tip: still the view's
+        #expect(tip.isToolTipVisible)
+        driver.click(at: Point(x: 110, y: 110))
+        #expect(!tip.isToolTipVisible && taps == 1, "the click went through to the view and closed the tip")
+        driver.movePointer(to: Point(x: 120, y: 110))
+        f.advance(2)
+        #expect(!tip.isToolTipVisible, "not back while the pointer stays")
+        driver.movePointer(to: Point(x: 300, y: 250))
+        driver.movePointer(to: Point(x: 120, y: 110))
+        f.advance(0.8)
+        #expect(tip.isToolTipVisible)
+        driver.type("a")
+        #expect(!tip.isToolTipVisible)
+        tip.defaultToolTip = nil
+        driver.movePointer(to: Point(x: 300, y: 250))
+        driver.movePointer(to: Point(x: 120, y: 110))
+        f.advance(1)
+        #expect(!tip.isToolTipVisible && f.window.popupsInStackingOrder.isEmpty, "no text, no tip")
+    }
+}

@@ -146,5 +146,75 @@ public final class Button: Control {
         titleLabel.frame = Rect(x: x.rounded(), y: (content.midY - title.height / 2).rounded(), width: titleWidth.rounded(.up), height: title.height)
     }
 
-    override func touchUpInsideTriggered() { sendActions(for: .primaryActionTriggered) }
+    // MARK: Menus (rule M3)
+
+    /// The menu the button shows (`menu`): on a click, or Space/Return, when
+    /// ``showsMenuAsPrimaryAction`` or ``changesSelectionAsPrimaryAction`` (a
+    /// pull-down or pop-up button); otherwise on a secondary click or a long press,
+    /// as a context menu.
+    public var menu: Menu? {
+        didSet { menuChanged() }
+    }
+    /// A click shows the menu instead of sending `primaryActionTriggered` (a pull-down button).
+    public var showsMenuAsPrimaryAction = false {
+        didSet { menuChanged() }
+    }
+    /// A pop-up button: the menu's actions are choices, exactly one of them on
+    /// (the first, when none is), the button shows the chosen one's title, and the
+    /// menu opens with the chosen item over the button.
+    public var changesSelectionAsPrimaryAction = false {
+        didSet { menuChanged() }
+    }
+    private var menuSession: MenuSession?
+    private var menuInteraction: ContextMenuInteraction?
+
+    /// Whether the button's menu is open now.
+    public var isMenuVisible: Bool { menuSession != nil || menuInteraction?.isMenuVisible == true }
+
+    private var menuIsPrimary: Bool { showsMenuAsPrimaryAction || changesSelectionAsPrimaryAction }
+
+    private func menuChanged() {
+        if menu != nil, !menuIsPrimary {
+            if menuInteraction == nil {
+                let i = ContextMenuInteraction { [weak self] _ in self?.menu }
+                addInteraction(i)
+                menuInteraction = i
+            }
+        } else if let i = menuInteraction {
+            removeInteraction(i)
+            menuInteraction = nil
+        }
+        guard changesSelectionAsPrimaryAction, let menu else { return }
+        let choices = menu.choices
+        if !choices.contains(where: { $0.state == .on }), let first = choices.first { first.state = .on }
+        var seen = false
+        for c in choices where c.state == .on {   // exactly one on
+            if seen { c.state = .off }
+            seen = true
+        }
+        if let title = choices.first(where: { $0.state == .on })?.title { setTitle(title, for: .normal) }
+    }
+
+    override func touchUpInsideTriggered() {
+        guard let menu, menuIsPrimary else { return sendActions(for: .primaryActionTriggered) }
+        guard menuSession == nil, let window else { return }
+        let shown = changesSelectionAsPrimaryAction ? Menu(options: .singleSelection, children: menu.children) : menu
+        let selected = changesSelectionAsPrimaryAction ? menu.choices.first { $0.state == .on } : nil
+        let session = MenuSession.open(shown, on: window, anchorRect: convert(bounds, to: window.rootView),
+                                       minimumWidth: bounds.width, aligning: selected, over: bounds.height)
+        session?.onChoose = { [weak self] _ in self?.menuChanged() }   // the choice, on the button
+        session?.onDismiss = { [weak self] in self?.menuSession = nil }
+        menuSession = session
+    }
+}
+
+extension Menu {
+    /// The actions a pop-up button chooses between: the menu's own and its inline groups'.
+    var choices: [MenuAction] {
+        children.flatMap { child -> [MenuAction] in
+            if let a = child as? MenuAction { return a.attributes.contains(.hidden) ? [] : [a] }
+            if let m = child as? Menu, m.options.contains(.displayInline) { return m.choices }
+            return []
+        }
+    }
 }

@@ -16,6 +16,8 @@ final class MenuSession {
     private(set) var levels: [(popup: Popup, view: MenuView)] = []
     /// Called once when the last level has gone.
     var onDismiss: (() -> Void)?
+    /// Called when an action or key command is chosen, before its handler runs.
+    var onChoose: ((MenuElement) -> Void)?
     private(set) var isClosing = false
     /// The tallest a menu's popup asks to be (the rows scroll past it).
     static let maximumHeight = 600.0
@@ -25,21 +27,34 @@ final class MenuSession {
     /// Opens `menu` on `window` against `anchorRect` (content coordinates):
     /// at a pointer's place (a 1×1 rect: the menu's corner at it) or under a view.
     /// Nil when the menu has nothing to show or the window is not shown.
+    /// A pop-up button's menu is at least `minimumWidth` wide and opens with the
+    /// row of `aligning` over the anchor (a rect `over` tall) instead of below it.
     static func open(_ menu: Menu, on window: Window, anchorRect: Rect,
-                     anchor: PopupPositioner.Direction = .bottomLeft, gravity: PopupPositioner.Direction = .bottomRight) -> MenuSession? {
+                     anchor: PopupPositioner.Direction = .bottomLeft, gravity: PopupPositioner.Direction = .bottomRight,
+                     minimumWidth: Double = 0, aligning: MenuElement? = nil, over height: Double = 0) -> MenuSession? {
         let session = MenuSession()
-        guard session.openLevel(menu, on: window, anchorRect: anchorRect, anchor: anchor, gravity: gravity) else { return nil }
+        guard session.openLevel(menu, on: window, anchorRect: anchorRect, anchor: anchor, gravity: gravity,
+                                minimumWidth: minimumWidth, aligning: aligning, over: height) else { return nil }
         return session
     }
 
     private func openLevel(_ menu: Menu, on window: Window, anchorRect: Rect,
-                           anchor: PopupPositioner.Direction, gravity: PopupPositioner.Direction, offset: Point = .zero) -> Bool {
+                           anchor: PopupPositioner.Direction, gravity: PopupPositioner.Direction, offset: Point = .zero,
+                           minimumWidth: Double = 0, aligning: MenuElement? = nil, over height: Double = 0) -> Bool {
         guard window.isVisible, levels.count < Self.maximumDepth else { return false }
         let view = MenuView(menu: menu, level: levels.count)
         guard !view.rows.isEmpty else { return false }
         view.session = self
         var size = view.preferredSize()
         size.height = min(size.height, Self.maximumHeight)
+        size.width = max(size.width, min(480, minimumWidth.rounded(.up)))
+        var anchor = anchor, offset = offset
+        if let aligning, let row = view.rows.firstIndex(where: { if case let .item(e, _) = $0 { e === aligning } else { false } }) {
+            // The chosen row over the button: from the anchor's top, up by the row's place.
+            anchor = .topLeft
+            offset.y -= view.frame(ofRow: row).minY - ((height - MenuView.rowHeight) / 2).rounded()
+            view.highlight(row)
+        }
         let popup = Popup(on: window, placement: Popup.Placement(size: size, anchorRect: anchorRect, anchor: anchor, gravity: gravity, offset: offset),
                           grabsInput: true)
         let root = popup.window.rootView
@@ -128,6 +143,7 @@ final class MenuSession {
                 for case let other as MenuAction in group.children { other.state = .off }
                 action.state = .on
             }
+            onChoose?(action)
             if action.attributes.contains(.keepsMenuPresented) {
                 action.handler(action)
                 for l in levels { l.view.reloadRows() }
@@ -136,6 +152,7 @@ final class MenuSession {
             dismiss()
             action.handler(action)
         case let command as KeyCommand:
+            onChoose?(command)
             dismiss()
             command.action(command)
         default:

@@ -249,7 +249,7 @@ final class MenuView: ScrollView {
 
     private func highlightAndShow(_ i: Int) {
         highlighted = i
-        scrollRectToVisible(frame(ofRow: i), animated: false)
+        if bounds.height > 0 { scrollRectToVisible(frame(ofRow: i), animated: false) }
         session?.closeLevels(above: level)
     }
 

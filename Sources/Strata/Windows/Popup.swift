@@ -34,6 +34,9 @@ final class Popup {
     /// Whether it takes the seat's input while open (menus): then a press outside
     /// it dismisses it, and keys go to it. Tooltips do not (rule M2).
     let grabsInput: Bool
+    /// Whether pointer and touches over it reach it; false: they pass through to
+    /// the window below, and any press or key in the window closes it (a tooltip).
+    let acceptsInput: Bool
     /// Where it is, in the parent's window geometry (surface units): where the
     /// compositor put it, or offscreen where the positioner's rules put it.
     private(set) var geometryFrame: PopupPositioner.Rectangle
@@ -43,10 +46,11 @@ final class Popup {
     var onPlaced: (() -> Void)?
     private(set) var isOpen = false
 
-    init(on parent: Window, placement: Placement, grabsInput: Bool) {
+    init(on parent: Window, placement: Placement, grabsInput: Bool, acceptsInput: Bool = true) {
         self.parent = parent
         self.placement = placement
         self.grabsInput = grabsInput
+        self.acceptsInput = acceptsInput || grabsInput
         window = Window(title: "", size: placement.size)
         window.backgroundColor = .clear
         geometryFrame = PopupPositioner.Rectangle(x: 0, y: 0, width: 1, height: 1)
@@ -101,7 +105,7 @@ final class Popup {
     private func openOnscreen(grab: (seat: Seat, serial: UInt32)?) {
         guard let display = Application.shared.display, let on = parent?.onscreen, let role: PopupParent = on.toplevel ?? on.popup else { return }
         window.onscreen = OnscreenWindow(popupWindow: window, display: display, loop: Application.shared.loop,
-                                         parent: role, positioner: positioner, grab: grab)
+                                         parent: role, positioner: positioner, grab: grab, acceptsInput: acceptsInput)
     }
 
     /// The compositor dismissed the popup (`popup_done`). One that grabbed and is
@@ -239,8 +243,14 @@ extension Window {
             return false
         }
         let stack = popupsInStackingOrder
+        // A press or a key closes the tooltips (the popups input passes through).
+        switch event {
+        case .pointerButton(_, true), .touchDown, .key(_, true, _):
+            for popup in stack where !popup.acceptsInput { popup.dismiss() }
+        default: break
+        }
         func popup(at p: Point) -> (Popup, Point)? {
-            for popup in stack.reversed() {
+            for popup in stack.reversed() where popup.acceptsInput && popup.isOpen {
                 let f = surfaceFrame(of: popup)
                 if f.contains(p) { return (popup, Point(x: p.x - f.minX, y: p.y - f.minY)) }
             }

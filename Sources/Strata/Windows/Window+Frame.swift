@@ -55,9 +55,9 @@ final class OnscreenWindow {
 
     /// A popup (``Popup``) on `parent`, placed by the compositor.
     init(popupWindow window: Window, display: Display, loop: EventLoop?, parent: PopupParent, positioner: PopupPositioner,
-         grab: (seat: Seat, serial: UInt32)?) {
+         grab: (seat: Seat, serial: UInt32)?, acceptsInput: Bool) {
         self.window = window
-        let popup = PopupWindow(display: display, parent: parent, positioner: positioner, grab: grab)
+        let popup = PopupWindow(display: display, parent: parent, positioner: positioner, grab: grab, acceptsInput: acceptsInput)
         self.popup = popup
         toplevel = nil
         framed = popup.framed

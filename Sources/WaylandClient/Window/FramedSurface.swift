@@ -140,6 +140,21 @@ public final class FramedSurface {
         }
     }
 
+    /// Whether pointer and touch input reaches the surface (`wl_surface.set_input_region`):
+    /// false passes it through to what is below (a tooltip). Takes effect with the next commit.
+    public var acceptsInput = true {
+        didSet {
+            guard acceptsInput != oldValue else { return }
+            if acceptsInput {
+                surface.setInputRegion(region: nil)
+            } else {
+                let empty = display.compositor.createRegion()
+                surface.setInputRegion(region: empty)
+                empty.destroy()
+            }
+        }
+    }
+
     /// Asks for a redraw at the next frame callback.
     public func setNeedsDisplay() {
         needsRedraw = true

@@ -47,11 +47,14 @@ public final class PopupWindow: PopupParent {
     /// Opens a popup on `parent` where `positioner` says; with `grab`, it takes
     /// the seat's pointer and keyboard (menus), quoting the press that opened it
     /// (a compositor dismisses a grab whose serial is not a recent press).
-    public init(display: Display, parent: PopupParent, positioner: PopupPositioner, grab: (seat: Seat, serial: UInt32)? = nil) {
+    /// With `acceptsInput` false, input passes through the popup (a tooltip).
+    public init(display: Display, parent: PopupParent, positioner: PopupPositioner, grab: (seat: Seat, serial: UInt32)? = nil,
+                acceptsInput: Bool = true) {
         self.display = display
         self.positioner = positioner.sanitized
         frame = self.positioner.unadjustedFrame()
         framed = FramedSurface(display: display)
+        framed.acceptsInput = acceptsInput
         xdgSurface = display.wmBase.getXdgSurface(surface: framed.surface)
         let p = Self.makePositioner(display, self.positioner)
         popup = xdgSurface.getPopup(parent: parent.xdgSurface, positioner: p)
