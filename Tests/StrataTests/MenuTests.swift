@@ -255,6 +255,21 @@ struct MenuTests {
         removed.target.removeInteraction(removed.interaction)
         removed.settle()
         #expect(removed.popups.isEmpty, "an interaction taken off its view closes its menu")
+        removed.rightClick(at: Point(x: 10, y: 10))
+        #expect(removed.popups.isEmpty, "and opens none")
+        removed.target.addInteraction(removed.interaction)
+        removed.rightClick(at: Point(x: 10, y: 10))
+        #expect(removed.popups.count == 1)
+        removed.target.removeFromSuperview()
+        #expect(removed.popups.isEmpty && !removed.interaction.isMenuVisible, "its view left the window: the menu went with it")
+
+        // A handler that opens another menu: the first has begun closing, the second opens.
+        let again = Setup { s in [MenuAction(title: "Again") { _ in _ = s.interaction.present(at: Point(x: 50, y: 50)) }] }
+        again.rightClick(at: Point(x: 10, y: 10))
+        again.key(0xff54)
+        again.key(0xff0d)
+        again.settle()
+        #expect(again.popups.count == 1 && again.popups[0].frame.origin == Point(x: 50, y: 50) && again.interaction.isMenuVisible)
     }
 }
 

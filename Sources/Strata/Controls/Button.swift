@@ -195,6 +195,13 @@ public final class Button: Control {
         if let title = choices.first(where: { $0.state == .on })?.title { setTitle(title, for: .normal) }
     }
 
+    /// Closes the button's menu, if open.
+    func dismissMenu() {
+        menuSession?.dismiss(animated: false)
+        menuSession = nil
+        menuInteraction?.dismissMenu()
+    }
+
     override func touchUpInsideTriggered() {
         guard let menu, menuIsPrimary else { return sendActions(for: .primaryActionTriggered) }
         guard menuSession == nil, let window else { return }

@@ -93,6 +93,9 @@ public final class ToolTipInteraction: Interaction {
         if !popup.isOpen { self.popup = nil }
     }
 
+    /// Its view left its window: the tip goes.
+    func viewLeftWindow() { pointerLeft() }
+
     /// Hides the tip (and forgets a pending one).
     private func hide() {
         timer?.cancel()

@@ -313,6 +313,12 @@ open class View: Responder, LayerDelegate {
     func movedToWindow() {
         didMoveToWindow()
         viewController?.viewDidMoveToWindow()
+        // A menu or tooltip for a view that left its window goes with it.
+        if window == nil {
+            for case let i as ContextMenuInteraction in interactions { i.dismissMenu() }
+            for case let i as ToolTipInteraction in interactions { i.viewLeftWindow() }
+            (self as? Button)?.dismissMenu()
+        }
     }
 
     public func draw(_ layer: Layer, in context: any DrawingContext) {
