@@ -363,3 +363,74 @@ struct MenuButtonAndToolTipTests {
         #expect(!tip.isToolTipVisible && f.window.popupsInStackingOrder.isEmpty, "no text, no tip")
     }
 }
+
+/// Popovers (issue 23, item 5; issue 27's `.popover` style): popups pointing at their source.
+@MainActor
+@Suite("Popovers", .isolatedLayerContext)
+struct PopoverTests {
+    @Test("a popover is a popup below its source (slid inside the window), white at its size; it appears and disappears with the calls; Escape and a click outside dismiss it")
+    func popover() throws {
+        let f = ViewFixture(size: Size(width: 400, height: 300))
+        let log = CallLog()
+        let root = Recording("root", color: .systemGray6, log: log)
+        f.window.rootViewController = root
+        let button = Button(title: "Show")
+        button.frame = Rect(x: 20, y: 20, width: 100, height: 32)
+        root.view.addSubview(button)
+        Transaction.flush()
+        let shown = Recording("popover", color: .white, log: log)
+        shown.modalPresentationStyle = .popover
+        shown.preferredContentSize = Size(width: 200, height: 120)
+        let popover = try #require(shown.popoverPresentationController)
+        popover.sourceView = button
+        _ = log.take()
+        root.present(shown, animated: true)
+        let popup = try #require(f.window.popupsInStackingOrder.first)
+        // Centred under the button (x 70 − 100), slid in to the window's left edge.
+        #expect(popup.frame == Rect(x: 0, y: 52, width: 200, height: 120) && popover.arrowDirection == .up, "\(popup.frame)")
+        #expect(shown.view.window === popup.window && root.presentedViewController === shown)
+        Transaction.flush()
+        f.advance(0.4)
+        Transaction.flush()
+        #expect(log.take() == ["popover.loadView", "popover.viewDidLoad", "popover.willAppear", "popover.didAppear"])
+        let shot = f.window.snapshot()
+        #expect(shot.pixel(x: 100, y: 140) == .white && shot.pixel(x: 250, y: 140) == .systemGray6, "the popover and the presenter, not dimmed")
+        let driver = InputDriver(window: f.window)
+        driver.pressKey(keysym: Key.escape)
+        driver.releaseKey(keysym: Key.escape)
+        Transaction.flush()
+        f.advance(0.4)
+        Transaction.flush()
+        #expect(f.window.popupsInStackingOrder.isEmpty && root.presentedViewController == nil)
+        #expect(log.take() == ["popover.willDisappear", "popover.didDisappear"])
+
+        // Near the bottom there is no room below: it goes above, pointing down; a click outside dismisses it.
+        button.frame = Rect(x: 150, y: 250, width: 100, height: 32)
+        root.present(shown, animated: false)
+        let above = try #require(f.window.popupsInStackingOrder.first)
+        #expect(above.frame == Rect(x: 100, y: 130, width: 200, height: 120) && popover.arrowDirection == .down, "\(above.frame)")
+        driver.click(at: Point(x: 380, y: 20))
+        #expect(f.window.popupsInStackingOrder.isEmpty && root.presentedViewController == nil)
+        #expect(log.take() == ["popover.willAppear", "popover.didAppear", "popover.willDisappear", "popover.didDisappear"])
+    }
+
+    @Test("bad input: a popover with no source view is a form sheet, with a diagnostic; one whose source is in another window too")
+    func noSource() throws {
+        let f = ViewFixture(size: Size(width: 400, height: 300))
+        let log = CallLog()
+        let root = Recording("root", log: log)
+        f.window.rootViewController = root
+        Transaction.flush()
+        let shown = Recording("popover", log: log)
+        shown.modalPresentationStyle = .popover
+        root.present(shown, animated: false)
+        #expect(f.window.popupsInStackingOrder.isEmpty && shown.presentation?.style == .formSheet)
+        #expect(f.diagnostics.contains { "\($0)".contains("source view") })
+        root.dismiss(animated: false)
+        let elsewhere = Window(title: "other", size: Size(width: 100, height: 100))
+        elsewhere.show()
+        shown.popoverPresentationController?.sourceView = elsewhere.rootView
+        root.present(shown, animated: false)
+        #expect(f.window.popupsInStackingOrder.isEmpty && elsewhere.popupsInStackingOrder.isEmpty && shown.presentation?.style == .formSheet)
+    }
+}

@@ -12,15 +12,16 @@ public enum ModalPresentationStyle: Hashable, Sendable {
     case formSheet
     /// Covers the window; the presenter disappears.
     case fullScreen
-    /// A popover. Until popovers have popup surfaces of their own (the menus
-    /// work), it is shown as a form sheet, with a diagnostic.
+    /// A popover: a popup pointing at ``PopoverPresentationController/sourceView``
+    /// at ``ViewController/preferredContentSize`` (320 × 360 when zero), over
+    /// everything and not dimming the presenter; a click outside it or Escape
+    /// dismisses it. Without a source view in a window it is shown as a form sheet.
     case popover
 
-    /// The style shown: `.automatic` is a page sheet; `.popover` a form sheet for now.
+    /// The style shown: `.automatic` is a page sheet.
     var resolved: ModalPresentationStyle {
         switch self {
         case .automatic: .pageSheet
-        case .popover: .formSheet
         default: self
         }
     }

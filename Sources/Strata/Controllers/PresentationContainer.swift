@@ -28,6 +28,8 @@ final class PresentationContainer: View {
     var dragAnimator: ViewPropertyAnimator?
     /// A click outside the card (on the dimming).
     var onClickOutside: (() -> Void)?
+    /// A popover's popup, while it shows.
+    var popup: Popup?
 
     init(presenting presented: ViewController, style: ModalPresentationStyle) {
         self.presented = presented
@@ -37,11 +39,16 @@ final class PresentationContainer: View {
         autoresizingMask = [.flexibleWidth, .flexibleHeight]
         dimming.backgroundColor = .black
         dimming.alpha = 0
-        dimming.isHidden = !self.style.isSheet && alertStyle == nil
+        dimming.isHidden = (!self.style.isSheet || self.style == .popover) && alertStyle == nil
         addSubview(dimming)
         if self.style.isSheet || alertStyle != nil {
             card.layer.cornerRadius = alertStyle == nil ? 10 : 14
             card.clipsToBounds = true
+        }
+        if self.style == .popover {
+            card.layer.borderWidth = 1
+            card.layer.borderColor = .separator
+            card.backgroundColor = .white
         }
         addSubview(card)
         card.addSubview(presented.view)
@@ -56,6 +63,8 @@ final class PresentationContainer: View {
             return Rect(x: bounds.midX - width / 2, y: y, width: width, height: height)
         }
         switch style {
+        case .popover:
+            return bounds   // the popup is the popover's size
         case .pageSheet:
             let width = min(bounds.width, Self.pageWidth)
             let top = min(Self.pageTop, bounds.height / 10)
@@ -90,7 +99,9 @@ final class PresentationContainer: View {
     /// with it. An alert fades instead, from 1.2× its size when `entering`.
     func setShown(_ shown: Bool, entering: Bool = false) {
         dimming.alpha = shown ? Self.dimmingAlpha : 0
-        if alertStyle == .alert {
+        if style == .popover {
+            card.alpha = shown ? 1 : 0
+        } else if alertStyle == .alert {
             card.alpha = shown ? 1 : 0
             card.transform = shown || !entering ? .identity : AffineTransform(scaleX: 1.2, y: 1.2)
         } else {
@@ -99,7 +110,7 @@ final class PresentationContainer: View {
     }
 
     override func touchesEnded(_ touches: Set<Touch>, with event: Event?) {
-        guard let touch = touches.first, style.isSheet || alertStyle != nil, !card.frame.contains(touch.location(in: self)) else {
+        guard let touch = touches.first, style.isSheet || alertStyle != nil, style != .popover, !card.frame.contains(touch.location(in: self)) else {
             return super.touchesEnded(touches, with: event)
         }
         onClickOutside?()

@@ -29,11 +29,40 @@ extension ViewController {
         guard let window = viewIfLoaded?.window else {
             return Diagnostics.report(.invalidView("present: the presenting view controller's view is in no window"))
         }
-        if controller.modalPresentationStyle == .popover {
-            Diagnostics.report(.invalidView("present: popovers are shown as form sheets until they have popup surfaces"))
-        }
         controller.loadViewIfNeeded()
-        let container = PresentationContainer(presenting: controller, style: controller.modalPresentationStyle)
+        var style = controller.modalPresentationStyle
+        var host = window
+        var popup: Popup?
+        if style == .popover {
+            let wanted = controller.preferredContentSize
+            let size = wanted.width > 0 && wanted.height > 0 && wanted.width.isFinite && wanted.height.isFinite
+                ? Size(width: min(wanted.width, 4096), height: min(wanted.height, 4096)) : Size(width: 320, height: 360)
+            if let placement = controller.popoverPresentationController?.placement(size: size, in: window) {
+                let p = Popup(on: window, placement: placement, grabsInput: true)
+                p.open()
+                if p.isOpen { (popup, host) = (p, p.window) }
+            }
+            if popup == nil {
+                Diagnostics.report(.invalidView("present: a popover needs a source view in the presenter's window (popoverPresentationController.sourceView); shown as a form sheet"))
+                style = .formSheet
+            }
+        }
+        let container = PresentationContainer(presenting: controller, style: style)
+        if let popup, let popover = controller.popoverPresentationController {
+            container.popup = popup
+            popover.popup = popup
+            let notePlaced = { [weak popup, weak popover, weak window] in
+                guard let popup, let popover, let window, let source = popover.sourceView else { return }
+                popover.notePlaced(popup.frame, source: source.convert(popover.sourceRect ?? source.bounds, to: window.rootView))
+            }
+            popup.onPlaced = notePlaced
+            notePlaced()
+            // Dismissed by a click outside it or the compositor (popup_done).
+            popup.onDismiss = { [weak controller] in
+                guard let controller, controller.presentation?.isDismissing == false else { return }
+                controller.dismiss(animated: false)
+            }
+        }
         presentedViewController = controller
         controller.presentingViewController = self
         controller.presentation = container
@@ -41,7 +70,7 @@ extension ViewController {
             guard let controller, !controller.isModalInPresentation else { return }
             controller.dismiss(animated: true)
         }
-        if container.style.isSheet, container.alertStyle == nil {
+        if container.style.isSheet, container.style != .popover, container.alertStyle == nil {
             // A sheet can be dragged down to dismiss it.
             let pan = PanGestureRecognizer { [weak controller] in controller?.sheetPanned($0 as! PanGestureRecognizer) }
             pan.shouldBegin = { [weak controller] recognizer in
@@ -56,12 +85,13 @@ extension ViewController {
         if coversPresenter { beginAppearanceTransition(false, animated: animated) }
         controller.beginAppearanceTransition(true, animated: animated)
         Transaction.withoutActions {
-            container.frame = window.rootView.bounds
-            window.rootView.addSubview(container)
+            container.frame = host.rootView.bounds
+            container.autoresizingMask = [.flexibleWidth, .flexibleHeight]
+            host.rootView.addSubview(container)
             container.layoutIfNeeded()
             container.setShown(!animated, entering: true)
         }
-        window.presentations.append(container)
+        host.presentations.append(container)
         container.previousFirstResponder = window.firstResponder
         controller.didEnterPresentation()
         let finish = { [weak self] in
@@ -120,6 +150,11 @@ extension ViewController {
         let window = container.window
         Transaction.withoutActions { container.removeFromSuperview() }
         window?.presentations.removeAll { $0 === container }
+        if let popup = container.popup {
+            container.popup = nil
+            popup.dismiss()
+        }
+        popoverPresentationController?.popup = nil
         viewIfLoaded?.removeFromSuperview()
         presentation = nil
         presentingViewController = nil

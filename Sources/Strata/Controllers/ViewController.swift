@@ -232,6 +232,14 @@ open class ViewController: Responder {
 
     /// How ``present(_:animated:completion:)`` shows this controller.
     public var modalPresentationStyle = ModalPresentationStyle.automatic
+    /// Where the controller points when presented as a popover
+    /// (`popoverPresentationController`): there while ``modalPresentationStyle`` is `.popover`.
+    public var popoverPresentationController: PopoverPresentationController? {
+        guard modalPresentationStyle == .popover else { return nil }
+        if popover == nil { popover = PopoverPresentationController() }
+        return popover
+    }
+    private var popover: PopoverPresentationController?
     /// When true, a sheet showing this controller is not dismissed by Escape or
     /// a click outside it (`isModalInPresentation`).
     public var isModalInPresentation = false
