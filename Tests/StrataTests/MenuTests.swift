@@ -2,6 +2,7 @@
 import PixmanRender
 import StrataTesting
 import Testing
+import WaylandClient
 
 /// Context menus offscreen (issue 23, items 1–3; rules M1–M4): placed by the
 /// positioner's rules inside the window, drawn into its snapshot, chosen by
@@ -432,5 +433,88 @@ struct PopoverTests {
         shown.popoverPresentationController?.sourceView = elsewhere.rootView
         root.present(shown, animated: false)
         #expect(f.window.popupsInStackingOrder.isEmpty && elsewhere.popupsInStackingOrder.isEmpty && shown.presentation?.style == .formSheet)
+    }
+}
+
+/// Dialog windows (issue 23, item 6).
+@MainActor
+@Suite("Dialog windows", .isolatedLayerContext)
+struct DialogWindowTests {
+    @Test("a modal dialog blocks its parent's presses and keys (motion passes), a plain one does not; closing the parent closes its dialogs")
+    func modalOffscreen() throws {
+        let f = ViewFixture()
+        let button = Button(title: "Go")
+        button.frame = Rect(x: 20, y: 20, width: 100, height: 40)
+        var presses = 0
+        button.addAction(for: .touchUpInside) { _ in presses += 1 }
+        f.window.rootView.addSubview(button)
+        Transaction.flush()
+        let driver = InputDriver(window: f.window)
+        let dialog = Window(title: "Save?", size: Size(width: 200, height: 100))
+        dialog.parent = f.window
+        dialog.isModal = true
+        dialog.show()
+        #expect(f.window.presentedModalDialog === dialog)
+        driver.click(at: Point(x: 60, y: 40))
+        driver.type("x")
+        #expect(presses == 0 && f.window.blockedInputCount == 2, "the click and the key press refused")
+        dialog.close()
+        driver.click(at: Point(x: 60, y: 40))
+        #expect(presses == 1 && f.window.presentedModalDialog == nil)
+        dialog.isModal = false
+        dialog.show()
+        driver.click(at: Point(x: 60, y: 40))
+        #expect(presses == 2, "a dialog that is not modal blocks nothing")
+        let own = Window(title: "self", size: Size(width: 10, height: 10))
+        own.parent = own
+        #expect(own.parent == nil, "a window is not its own dialog")
+        f.window.close()
+        #expect(!dialog.isVisible, "closed with its parent")
+    }
+}
+
+/// Dialog windows on compositors: the parent named to the compositor, and real input refused on kwin.
+@MainActor
+@Suite("Dialog windows on compositors", .serialized, .mainLayerContext)
+struct DialogWindowCompositorTests {
+    @Test("on kwin a dialog names its parent (xdg_toplevel.set_parent); while it is modal a real click on the parent presses nothing")
+    func modalOnKWin() throws {
+        let (compositor, display) = try MenusOnCompositorsTests.app { try HeadlessKWin() }
+        defer { Application.shared.disconnect(); compositor.stop() }
+        let parent = Window(title: "parent", size: Size(width: 300, height: 200))
+        parent.backgroundColor = Color(rgba8: 0x33, 0x66, 0xcc)
+        let button = Button(frame: Rect(x: 40, y: 40, width: 120, height: 40))
+        button.setTitle("Press", for: .normal)
+        var presses = 0
+        button.addAction(for: .touchUpInside) { _ in presses += 1 }
+        parent.rootView.addSubview(button)
+        parent.show()
+        parent.isFullscreen = true
+        try MenusOnCompositorsTests.wait("the fullscreen parent") { parent.isFullscreen && parent.frameNumber > 0 && parent.size.width > 300 }
+        let driver = InputDriver(window: parent, injecting: try compositor.injectedInput())
+        driver.click(at: Point(x: 100, y: 60))
+        #expect(presses == 1)
+        let dialog = Window(title: "dialog", size: Size(width: 200, height: 120))
+        dialog.parent = parent
+        dialog.isModal = true
+        let traffic = try WaylandTraffic.recording {
+            dialog.show()
+            try MenusOnCompositorsTests.wait("the dialog's first frame") { dialog.frameNumber > 0 }
+        }
+        #expect(traffic.contains { $0.interface == "xdg_toplevel" && $0.name == "set_parent" })
+        #expect(display.dialogManager == nil || traffic.contains { $0.name == "set_modal" },
+                "set_modal where the compositor offers xdg_wm_dialog_v1")
+        // The dialog may cover the button: click a part of the parent it leaves free.
+        let before = parent.blockedInputCount
+        parent.rootView.addSubview(button)
+        button.frame = Rect(x: 10, y: 400, width: 120, height: 40)
+        Transaction.flush()
+        try Application.shared.loop?.turn(for: 0.3)
+        driver.click(at: Point(x: 60, y: 420))
+        #expect(presses == 1 && parent.blockedInputCount > before, "refused while the modal dialog is shown")
+        dialog.close()
+        driver.click(at: Point(x: 60, y: 420))
+        #expect(presses == 2)
+        #expect(driver.errors.isEmpty, "\(driver.errors)")
     }
 }

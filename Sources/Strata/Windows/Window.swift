@@ -139,9 +139,30 @@ public final class Window: Responder {
             w.handledInputCount &+= 1
             counted = w.popupHost?.parent
         }
-        if routeToPopups(event) { return }
+        if refusedForModalDialog(event) || routeToPopups(event) { return }
         input.handle(event)
     }
+
+    // MARK: Dialogs
+
+    /// The window this one is a dialog of (`Window+Dialog.swift`); set before
+    /// ``show()`` or while shown.
+    public weak var parent: Window? {
+        didSet {
+            guard parent !== oldValue else { return }
+            oldValue?.dialogs.removeAll { $0.window === self || $0.window == nil }
+            if parent === self { parent = nil }
+            if isVisible { parent == nil ? applyDialogRole() : dialogDidShow() }
+        }
+    }
+    /// A dialog that blocks its parent while shown.
+    public var isModal = false {
+        didSet { if isVisible, isModal != oldValue { applyDialogRole() } }
+    }
+    /// The dialogs shown on this window.
+    var dialogs: [WeakWindow] = []
+    /// Presses and keys refused because a modal dialog was shown (for tests).
+    var blockedInputCount = 0
 
     // MARK: Popups (rule M1)
 
@@ -284,11 +305,13 @@ public final class Window: Responder {
         PresentationHosts.attach(surfaceLayer)
         rootViewController?.transitionAppearance(true)
         if let popupHost { return popupHost.windowDidShow() }   // its parent's, not one of the app's
-        guard belongsToApplication else { return }
-        Application.shared.windowDidShow(self)
-        if let display = Application.shared.display {
-            onscreen = OnscreenWindow(window: self, display: display, loop: Application.shared.loop)
+        if belongsToApplication {
+            Application.shared.windowDidShow(self)
+            if let display = Application.shared.display {
+                onscreen = OnscreenWindow(window: self, display: display, loop: Application.shared.loop)
+            }
         }
+        if parent != nil { dialogDidShow() }
     }
 
     /// A window made in the app's context (``LayerContext/main``) is the app's:
@@ -307,6 +330,7 @@ public final class Window: Responder {
     public func close() {
         guard isVisible else { return }
         dismissPopups()
+        closeDialogs()
         isVisible = false
         rootViewController?.transitionAppearance(false)
         onscreen?.close()

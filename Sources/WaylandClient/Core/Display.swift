@@ -5,7 +5,7 @@
 /// ``WaylandError/missingGlobal(interface:)``). Optional features are bound when
 /// offered and simply absent otherwise: server-side decorations, viewporter,
 /// fractional scale, presentation feedback, single-pixel buffers, activation,
-/// copy and paste, the primary selection, input methods' text input.
+/// copy and paste, the primary selection, input methods' text input, dialogs.
 @MainActor
 public final class Display {
     public let connection: Connection
@@ -19,6 +19,8 @@ public final class Display {
     public let presentation: WpPresentation?
     public let singlePixelBufferManager: WpSinglePixelBufferManagerV1?
     public let activation: XdgActivationV1?
+    /// Dialog hints for toplevels, modality (`xdg_wm_dialog_v1`), when offered.
+    public let dialogManager: XdgWmDialogV1?
     /// Copy and paste, drag and drop (`wl_data_device_manager`), when offered.
     public let dataDeviceManager: WlDataDeviceManager?
     /// The primary selection (middle-click paste), when offered.
@@ -53,6 +55,7 @@ public final class Display {
         presentation = registry.bindIfOffered(WpPresentation.self)
         singlePixelBufferManager = registry.bindIfOffered(WpSinglePixelBufferManagerV1.self)
         activation = registry.bindIfOffered(XdgActivationV1.self)
+        dialogManager = registry.bindIfOffered(XdgWmDialogV1.self)
         dataDeviceManager = registry.bindIfOffered(WlDataDeviceManager.self)
         primarySelectionManager = registry.bindIfOffered(ZwpPrimarySelectionDeviceManagerV1.self)
         textInputManager = registry.bindIfOffered(ZwpTextInputManagerV3.self)

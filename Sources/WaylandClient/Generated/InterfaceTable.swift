@@ -160,4 +160,10 @@ let generatedInterfaceTable: [InterfaceDescription] = [
     InterfaceDescription(name: "ext_image_copy_capture_cursor_session_v1", version: 1,
         requests: [.init(name: "destroy", signature: "", types: [])],
         events: []),
+    InterfaceDescription(name: "xdg_wm_dialog_v1", version: 1,
+        requests: [.init(name: "destroy", signature: "", types: []), .init(name: "get_xdg_dialog", signature: "no", types: ["xdg_dialog_v1", "xdg_toplevel"])],
+        events: []),
+    InterfaceDescription(name: "xdg_dialog_v1", version: 1,
+        requests: [.init(name: "destroy", signature: "", types: []), .init(name: "set_modal", signature: "", types: []), .init(name: "unset_modal", signature: "", types: [])],
+        events: []),
 ]

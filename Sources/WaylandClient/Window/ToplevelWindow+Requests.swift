@@ -39,6 +39,24 @@ extension ToplevelWindow {
         toplevel.showWindowMenu(seat: seat.proxy, serial: serial, x: Int32(clamping: x), y: Int32(clamping: y))
     }
 
+    /// Makes the window a dialog of `parent` (`xdg_toplevel.set_parent`; nil: a
+    /// window of its own again): compositors keep it above its parent and may
+    /// centre it there.
+    public func setParent(_ parent: ToplevelWindow?) {
+        toplevel.setParent(parent: parent?.toplevel)
+    }
+
+    /// Tells the compositor the dialog blocks its parent (`xdg_dialog_v1.set_modal`),
+    /// where it offers the dialog protocol; false where it does not (the app then
+    /// blocks the parent itself).
+    @discardableResult
+    public func setModal(_ modal: Bool) -> Bool {
+        guard let manager = display.dialogManager else { return false }
+        if dialog == nil { dialog = manager.getXdgDialog(toplevel: toplevel) }
+        modal ? dialog?.setModal() : dialog?.unsetModal()
+        return true
+    }
+
     /// Asks the compositor to minimize the window (it may not; no state says so).
     public func minimize() {
         toplevel.setMinimized()

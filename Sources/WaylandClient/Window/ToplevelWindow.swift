@@ -17,6 +17,8 @@ public final class ToplevelWindow {
     public let toplevel: XdgToplevel
     /// The activation token on its way (``activate(quoting:requestedBy:)``), kept until it is used.
     var pendingActivation: XdgActivationTokenV1?
+    /// The dialog hints object, once the window said it is modal or not (``setModal(_:)``).
+    var dialog: XdgDialogV1?
     public var pool: ShmBufferPool { framed.pool }
     public var statistics: FrameStatistics { framed.statistics }
 
@@ -223,6 +225,7 @@ public final class ToplevelWindow {
 
     /// Destroys the window's objects; the window must not be used afterwards.
     public func close() {
+        dialog?.destroy()
         decoration?.destroy()
         toplevel.destroy()
         xdgSurface.destroy()
