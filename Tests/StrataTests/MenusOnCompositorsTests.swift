@@ -3,7 +3,7 @@ import LayerKitTesting
 import PixmanRender
 import StrataTesting
 import Testing
-import WaylandClient
+@testable import WaylandClient
 
 /// Context menus as `xdg_popup`s on real compositors (issue 23; rules M1–M4).
 @MainActor
@@ -160,5 +160,35 @@ struct MenusOnCompositorsTests {
             #expect(scene.ran == ["Two"], "\(compositor.name)")
             #expect(driver.errors.isEmpty, "\(compositor.name): \(driver.errors)")
         }
+    }
+}
+
+extension MenusOnCompositorsTests {
+    @Test("a compositor that shows no window menu (xdg-shell 5's capabilities without it): a secondary click on the window's own title bar shows the client's, whose Restore unmaximizes (mutter, with its capabilities narrowed)")
+    func ownWindowMenu() throws {
+        let (compositor, _) = try Self.app { try HeadlessMutter() }
+        defer { Application.shared.disconnect(); compositor.stop() }
+        let window = Window(title: "menu", size: Size(width: 300, height: 200))
+        window.backgroundColor = Color(rgba8: 0x33, 0x66, 0xcc)
+        window.show()
+        window.isMaximized = true   // the title bar spans the screen's top
+        try Self.wait("the maximized window with its own title bar") { window.isMaximized && window.decorations != nil && window.frameNumber > 0 }
+        try Self.eventually("the maximized window on the screen") {
+            try compositor.screenshot(timeout: 10).rgba8(x: 600, y: 440) == (0x33, 0x66, 0xcc, 255)
+        }
+        window.toplevel?.capabilities = [.maximize, .minimize, .fullscreen]
+        let driver = InputDriver(window: window, injecting: try compositor.injectedInput())
+        driver.movePointer(to: Point(x: 300, y: 12))
+        driver.press(.right)
+        driver.release(.right)
+        try Self.wait("the client's window menu") { window.popupsInStackingOrder.first?.window.frameNumber ?? 0 > 0 }
+        let menu = try #require(window.popupsInStackingOrder.first?.window.rootView.subviews.first as? MenuView)
+        #expect(menu.rows.compactMap { if case let .item(e, _) = $0 { e.title } else { nil } } == ["Minimize", "Restore", "Close"])
+        for key in [0xff54, 0xff54, 0xff0d] as [UInt32] {   // Down, Down: Restore; Return
+            driver.pressKey(keysym: key)
+            driver.releaseKey(keysym: key)
+        }
+        try Self.wait("the window restored") { !window.isMaximized }
+        #expect(driver.errors.isEmpty, "\(driver.errors)")
     }
 }

@@ -80,6 +80,8 @@ final class OnscreenWindow {
     var latestPress: (seat: Seat, serial: UInt32)?
     /// The frame's latest request (for tests).
     private(set) var lastDecorationRequest: DecorationRequest?
+    /// The window menu shown by the client, where the compositor shows none.
+    private(set) var windowMenu: MenuSession?
 
     /// Asks for the decoration mode the window prefers, and draws a frame until
     /// (or unless) the compositor draws one.
@@ -131,6 +133,7 @@ final class OnscreenWindow {
                 window.input.grabbed()
             }
         case let .showMenu(point):
+            guard toplevel.capabilities.contains(.windowMenu) else { return showOwnWindowMenu(at: point) }
             let m = Double(toplevel.margins.left)
             if let p = latestPress { toplevel.showWindowMenu(seat: p.seat, serial: p.serial, x: Int(point.x - m), y: Int(point.y - m)) }
         case .minimize:
@@ -140,6 +143,25 @@ final class OnscreenWindow {
         case .close:
             if window.shouldClose?(window) ?? true { window.close() }
         }
+    }
+
+    /// The window menu the compositor would show, where it shows none (its
+    /// `wm_capabilities` leave out the window menu): what it says it can do
+    /// (minimize, maximize or restore) and Close, as a menu at `point` (surface coordinates).
+    private func showOwnWindowMenu(at point: Point) {
+        guard let toplevel else { return }
+        var items: [MenuElement] = []
+        if toplevel.capabilities.contains(.minimize) {
+            items.append(MenuAction(title: "Minimize") { [weak self] _ in self?.perform(.minimize) })
+        }
+        if toplevel.capabilities.contains(.maximize) {
+            items.append(MenuAction(title: window.isMaximized ? "Restore" : "Maximize") { [weak self] _ in self?.perform(.toggleMaximized) })
+        }
+        items.append(Menu(options: .displayInline, children: [MenuAction(title: "Close") { [weak self] _ in self?.perform(.close) }]))
+        let o = window.contentOrigin
+        windowMenu?.dismiss(animated: false)
+        windowMenu = MenuSession.open(Menu(children: items), on: window, anchorRect: Rect(x: point.x - o.x, y: point.y - o.y, width: 1, height: 1),
+                                      anchor: .topLeft)
     }
 
     /// One frame: the window's scale, then the frame loop's steps (commit,

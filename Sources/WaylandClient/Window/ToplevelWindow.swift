@@ -6,6 +6,9 @@ import Glibc
 @MainActor
 public final class ToplevelWindow {
     public enum State: Hashable, Sendable { case maximized, fullscreen, activated, resizing }
+    /// What the compositor's window management does for a client's requests
+    /// (xdg-shell 5's `wm_capabilities`).
+    public enum Capability: UInt32, Hashable, Sendable, CaseIterable { case windowMenu = 1, maximize, fullscreen, minimize }
 
     public let display: Display
     /// Drawing and frame pacing.
@@ -61,6 +64,9 @@ public final class ToplevelWindow {
     public var preferredWidth: Int
     public var preferredHeight: Int
     public private(set) var states: Set<State> = []
+    /// What the compositor said it does; all of it when it says nothing (before
+    /// xdg-shell 5, or until its first configure).
+    public internal(set) var capabilities = Set(Capability.allCases)
     /// True once the first configure arrived.
     public private(set) var isConfigured = false
     /// Buffer pixels per surface unit.
@@ -132,6 +138,8 @@ public final class ToplevelWindow {
                 pendingStates = Self.decodeStates(statesArray)
             case .close:
                 onCloseRequest?(self)
+            case let .wmCapabilities(bytes):
+                capabilities = Set(Self.words(bytes).compactMap(Capability.init(rawValue:)))
             default: break
             }
         }
@@ -184,11 +192,18 @@ public final class ToplevelWindow {
 
     // MARK: Configure
 
+    /// A protocol array of 32-bit values (little-endian, as the wire carries them here).
+    private static func words(_ bytes: [UInt8]) -> [UInt32] {
+        stride(from: 0, to: bytes.count - bytes.count % 4, by: 4).map { (i: Int) -> UInt32 in
+            var v: UInt32 = 0
+            for k in 0..<4 { v |= UInt32(bytes[i + k]) << (8 * UInt32(k)) }
+            return v
+        }
+    }
+
     private static func decodeStates(_ bytes: [UInt8]) -> Set<State> {
         var result: Set<State> = []
-        var i = 0
-        while i + 4 <= bytes.count {
-            let v = UInt32(bytes[i]) | UInt32(bytes[i + 1]) << 8 | UInt32(bytes[i + 2]) << 16 | UInt32(bytes[i + 3]) << 24
+        for v in words(bytes) {
             switch XdgToplevel.State(rawValue: v) {
             case .maximized: result.insert(.maximized)
             case .fullscreen: result.insert(.fullscreen)
@@ -196,7 +211,6 @@ public final class ToplevelWindow {
             case .resizing: result.insert(.resizing)
             default: break
             }
-            i += 4
         }
         return result
     }
