@@ -221,6 +221,42 @@ struct MenuTests {
         s.driver.touchUp(1)
     }
 
+    @Test("deferred elements: a dimmed Loading row until the provider answers, then its items and a taller popup; kept when cached, asked again when not; late and second answers ignored")
+    func deferred() throws {
+        var completions: [@MainActor ([MenuElement]) -> Void] = []
+        var asked = 0
+        let cached = DeferredMenuElement { done in asked += 1; completions.append(done) }
+        let s = Setup { s in [MenuAction(title: "First") { _ in s.ran.append("First") }, cached] }
+        s.rightClick(at: Point(x: 10, y: 10))
+        let popup = try #require(s.popups.first)
+        let view = try #require(popup.window.rootView.subviews.first as? MenuView)
+        #expect(view.rows.count == 2 && !view.isChoosable(1) && popup.frame.height == 5 + 2 * 28 + 5 && asked == 1)
+        s.settle()
+        s.key(0xff54); s.key(0xff54)                        // Down, Down: Loading is skipped, back to First
+        #expect(s.f.window.snapshot().pixel(x: 14, y: 10 + 5 + 14) == .systemBlue)
+        completions[0]([MenuAction(title: "Later A") { _ in s.ran.append("A") }, MenuAction(title: "Later B") { _ in s.ran.append("B") }])
+        completions[0]([MenuAction(title: "Twice") { _ in }])
+        #expect(view.rows.count == 3 && popup.frame.height == 5 + 3 * 28 + 5, "the items in its place, the popup taller")
+        s.key(0xff57); s.key(0xff0d)                        // End: Later B
+        #expect(s.ran == ["B"])
+        s.settle()
+        s.rightClick(at: Point(x: 10, y: 10))
+        #expect(asked == 1 && (s.popups.first?.window.rootView.subviews.first as? MenuView)?.rows.count == 3, "cached")
+        s.key(0xff1b)
+        s.settle()
+
+        var uncachedAsked = 0
+        var pending: (@MainActor ([MenuElement]) -> Void)?
+        let uncached = DeferredMenuElement.uncached { done in uncachedAsked += 1; pending = done }
+        let u = Setup { _ in [uncached] }
+        u.rightClick(at: Point(x: 10, y: 10))
+        u.key(0xff1b)
+        u.settle()
+        pending?([MenuAction(title: "Too late") { _ in }])    // after the menu closed: ignored
+        u.rightClick(at: Point(x: 10, y: 10))
+        #expect(uncachedAsked == 2 && (u.popups.first?.window.rootView.subviews.first as? MenuView)?.rows.count == 1, "asked again, loading again")
+    }
+
     @Test("bad input: an empty menu opens nothing; 10,000 items scroll with a few row views; nesting is bounded; a handler that closes the window")
     func badInput() throws {
         let empty = Setup { _ in [] }

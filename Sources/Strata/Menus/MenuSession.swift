@@ -82,6 +82,16 @@ final class MenuSession {
         return true
     }
 
+    /// A level's rows changed (deferred elements loaded): its popup takes the new size.
+    func levelChangedSize(_ view: MenuView) {
+        guard let level = levels.firstIndex(where: { $0.view === view }), !isClosing else { return }
+        let popup = levels[level].popup
+        var placement = popup.placement
+        let wanted = view.preferredSize()
+        placement.size = Size(width: max(wanted.width, placement.size.width), height: min(wanted.height, Self.maximumHeight))
+        popup.move(to: placement)
+    }
+
     /// The level with an open submenu above `level`, if any.
     func openSubmenuLevel(above level: Int) -> Int? { levels.count > level + 1 ? level + 1 : nil }
 

@@ -76,8 +76,25 @@ final class MenuView: ScrollView {
         updateVisibleRows()
     }
 
+    /// Deferred elements' elements, as they loaded for this menu.
+    private var deferredLoaded: [ObjectIdentifier: [MenuElement]] = [:]
+    private var deferredLoading: Set<ObjectIdentifier> = []
+
     private func append(_ group: Menu, depth: Int) {
-        for child in group.children {
+        append(group.children, of: group, depth: depth)
+    }
+
+    private func append(_ children: [MenuElement], of group: Menu, depth: Int) {
+        for child in children {
+            if let deferred = child as? DeferredMenuElement {
+                guard depth < Self.maximumInlineDepth else { continue }
+                if let elements = deferredElements(deferred) {
+                    append(elements, of: group, depth: depth + 1)
+                } else {
+                    rows.append(.item(deferred, group: group))   // "Loading…", dimmed
+                }
+                continue
+            }
             if let action = child as? MenuAction, action.attributes.contains(.hidden) { continue }
             if let inline = child as? Menu, inline.options.contains(.displayInline) {
                 guard depth < Self.maximumInlineDepth else { continue }
@@ -92,6 +109,25 @@ final class MenuView: ScrollView {
         }
     }
 
+    /// A deferred element's elements for this menu, loading them the first time.
+    private func deferredElements(_ d: DeferredMenuElement) -> [MenuElement]? {
+        let id = ObjectIdentifier(d)
+        if let loaded = deferredLoaded[id] { return loaded }
+        guard !deferredLoading.contains(id) else { return nil }
+        if let now = d.load(then: { [weak self] elements in
+            guard let self else { return }   // the menu closed first
+            deferredLoading.remove(id)
+            deferredLoaded[id] = elements
+            reloadRows()
+            session?.levelChangedSize(self)
+        }) {
+            deferredLoaded[id] = now
+            return now
+        }
+        deferredLoading.insert(id)
+        return nil
+    }
+
     private func isSeparator(_ i: Int) -> Bool { if case .separator = rows[i] { true } else { false } }
 
     private static func height(of row: Row) -> Double {
@@ -104,7 +140,7 @@ final class MenuView: ScrollView {
 
     /// Whether row `i` can be chosen (an item that is not disabled).
     func isChoosable(_ i: Int) -> Bool {
-        guard i >= 0, i < rows.count, case let .item(element, _) = rows[i] else { return false }
+        guard i >= 0, i < rows.count, case let .item(element, _) = rows[i], !(element is DeferredMenuElement) else { return false }
         return !((element as? MenuAction)?.attributes.contains(.disabled) ?? false)
     }
 
