@@ -37,14 +37,16 @@ struct MenusOnCompositorsTests {
 
         var popups: [Popup] { window.popupsInStackingOrder }
 
-        /// The first popup, configured and drawn.
-        func shownPopup(_ name: String) throws -> Popup {
-            try MenusOnCompositorsTests.wait("\(name): the menu's popup configured and drawn") {
-                guard let p = self.popups.first, let on = p.window.onscreen else { return false }
-                return on.isConfigured && p.window.frameNumber > 0
-            }
-            return popups[0]
+        func shownPopup(_ name: String) throws -> Popup { try MenusOnCompositorsTests.shownPopup(of: window, name) }
+    }
+
+    /// The window's first popup, once configured and drawn.
+    static func shownPopup(of window: Window, _ name: String) throws -> Popup {
+        try wait("\(name): the popup configured and drawn") {
+            guard let p = window.popupsInStackingOrder.first, let on = p.window.onscreen else { return false }
+            return on.isConfigured && p.window.frameNumber > 0
         }
+        return window.popupsInStackingOrder[0]
     }
 
     /// The application on a fresh compositor, on the system clock with no transaction open.
@@ -189,6 +191,65 @@ extension MenusOnCompositorsTests {
             driver.releaseKey(keysym: key)
         }
         try Self.wait("the window restored") { !window.isMaximized }
+        #expect(driver.errors.isEmpty, "\(driver.errors)")
+    }
+}
+
+extension MenusOnCompositorsTests {
+    @Test("real input on kwin: a pop-up button's item clicked on the popup's own surface changes its choice; a tooltip shows after the pointer rests and goes when it leaves; an alert takes Tab and Escape cancels it")
+    func popUpToolTipAndAlertOnKWin() throws {
+        let (compositor, _) = try Self.app { try HeadlessKWin() }
+        defer { Application.shared.disconnect(); compositor.stop() }
+        let root = ViewController()
+        let window = Window(title: "controls", size: Size(width: 300, height: 200))
+        window.backgroundColor = Color(rgba8: 0x33, 0x66, 0xcc)
+        window.rootViewController = root
+        let sizes = ["Small", "Medium", "Large"].map { t in MenuAction(title: t) { _ in } }
+        let popUp = Button(title: "")
+        popUp.frame = Rect(x: 40, y: 40, width: 160, height: 32)
+        popUp.menu = Menu(children: sizes)
+        popUp.changesSelectionAsPrimaryAction = true
+        let tipped = View(frame: Rect(x: 300, y: 200, width: 120, height: 80))
+        tipped.backgroundColor = .red
+        let tip = ToolTipInteraction(defaultToolTip: "A red square")
+        tipped.addInteraction(tip)
+        root.view.addSubview(popUp)
+        root.view.addSubview(tipped)
+        window.show()
+        window.isFullscreen = true
+        try Self.wait("the fullscreen window") { window.isFullscreen && window.frameNumber > 0 && window.size.width > 300 }
+        let driver = InputDriver(window: window, injecting: try compositor.injectedInput())
+
+        driver.click(at: Point(x: 120, y: 56))
+        let menu = try Self.shownPopup(of: window, "kwin")
+        // Small's row is over the button; Large is two rows below it.
+        let large = Point(x: Double(menu.geometryFrame.x) + 60, y: Double(menu.geometryFrame.y) + 5 + 2 * 28 + 14)
+        driver.click(at: large)
+        try Self.wait("Large chosen by a click on the menu's surface") { popUp.currentTitle == "Large" }
+        #expect(sizes.map(\.state) == [.off, .off, .on])
+        try Self.wait("the menu gone") { window.popupsInStackingOrder.isEmpty }
+
+        driver.movePointer(to: Point(x: 350, y: 230))
+        try Self.wait("the tooltip after the pointer rested", timeout: 5) { tip.isToolTipVisible && (window.popupsInStackingOrder.first?.window.frameNumber ?? 0) > 0 }
+        let tipFrame = try #require(window.popupsInStackingOrder.first).geometryFrame
+        #expect(tipFrame.x == 350 && tipFrame.y == 231 + 18, "\(tipFrame)")
+        try Self.eventually("the tooltip on the screen") {
+            let p = try compositor.screenshot(timeout: 10).rgba8(x: tipFrame.maxX - 3, y: tipFrame.y + 3)
+            return p.r < 60 && p.g < 60 && p.b < 60
+        }
+        driver.movePointer(to: Point(x: 20, y: 300))
+        try Self.wait("the tooltip gone when the pointer left") { !tip.isToolTipVisible && window.popupsInStackingOrder.isEmpty }
+
+        var chosen: [String] = []
+        let alert = AlertController(title: "Delete?", message: "It cannot be undone.", preferredStyle: .alert)
+        alert.addAction(AlertAction(title: "Cancel", style: .cancel) { _ in chosen.append("Cancel") })
+        alert.addAction(AlertAction(title: "Delete", style: .destructive) { _ in chosen.append("Delete") })
+        root.present(alert, animated: false)
+        for key in [Key.tab, Key.tab, Key.escape] {
+            driver.pressKey(keysym: key)
+            driver.releaseKey(keysym: key)
+        }
+        try Self.wait("Escape cancels the alert") { chosen == ["Cancel"] && root.presentedViewController == nil }
         #expect(driver.errors.isEmpty, "\(driver.errors)")
     }
 }
