@@ -1,5 +1,5 @@
 // Strata's benchmark scenes (see Docs/Benchmarks.md). Usage:
-//   swift run -c release strata-bench [scene…]     scenes: implicit-100k anim-eval-10k cards-1080p window-720p window-720p-500 views-720p-500 input-latency text-500 list-fling
+//   swift run -c release strata-bench [scene…]     scenes: implicit-100k anim-eval-10k cards-1080p window-720p window-720p-500 views-720p-500 input-latency menu-latency text-500 list-fling
 // Prints one line per figure: scene, metric, median, repetitions, cores.
 import LayerKit
 
@@ -21,6 +21,9 @@ MainActor.assumeIsolated {
     if wants("input-latency") {
         do { try sceneInputLatency().forEach { $0.print() } } catch { print("input-latency: \(error)") }
         do { try scenePointerLatency().forEach { $0.print() } } catch { print("input-latency (pointer): \(error)") }
+    }
+    if wants("menu-latency") {
+        do { try sceneMenuLatency().forEach { $0.print() } } catch { print("menu-latency: \(error)") }
     }
     if wants("text-500") { sceneText500(repetitions: 41).forEach { $0.print() } }
     if wants("list-fling") {

@@ -199,6 +199,10 @@ extension Window {
         return Point(x: contentOrigin.x - g.x, y: contentOrigin.y - g.y)
     }
 
+    /// The content windows of the open popups, in stacking order (for this
+    /// package's testing kit and benchmarks).
+    package var popupWindows: [Window] { popupsInStackingOrder.map(\.window) }
+
     /// Every open popup on this window and on its popups, each after its parent:
     /// the order they stack in.
     var popupsInStackingOrder: [Popup] {
