@@ -515,7 +515,7 @@ struct DialogWindowTests {
 struct DialogWindowCompositorTests {
     @Test("on kwin a dialog names its parent (xdg_toplevel.set_parent); while it is modal a real click on the parent presses nothing")
     func modalOnKWin() throws {
-        let (compositor, display) = try MenusOnCompositorsTests.app { try HeadlessKWin() }
+        let (compositor, display) = try startApp { try HeadlessKWin() }
         defer { Application.shared.disconnect(); compositor.stop() }
         let parent = Window(title: "parent", size: Size(width: 300, height: 200))
         parent.backgroundColor = Color(rgba8: 0x33, 0x66, 0xcc)

@@ -49,17 +49,6 @@ struct MenusOnCompositorsTests {
         return window.popupsInStackingOrder[0]
     }
 
-    /// The application on a fresh compositor, on the system clock with no transaction open.
-    static func app(_ start: () throws -> any Compositor) throws -> (any Compositor, Display) {
-        MediaTime.clock = MonotonicMediaClock()
-        Transaction.reset()
-        Application.shared.disconnect()
-        let compositor = try start()
-        let display = try compositor.connect()
-        Application.shared.use(display)
-        return (compositor, display)
-    }
-
     static func wait(_ what: String, timeout: Double = 10, until condition: () -> Bool) throws {
         try #require(try Application.shared.loop?.turn(until: condition, timeout: timeout) == true, "\(what) within \(timeout) s")
     }
@@ -81,7 +70,7 @@ struct MenusOnCompositorsTests {
         let starts: [() throws -> any Compositor] = [{ try HeadlessWeston() }, { try HeadlessSway() }, { try HeadlessCage() },
                                                       { try HeadlessKWin() }, { try HeadlessMutter() }]
         for start in starts {
-            let (compositor, display) = try Self.app(start)
+            let (compositor, display) = try startApp(start)
             defer { Application.shared.disconnect(); compositor.stop() }
             let scene = try Scene(display)
             let screen = scene.window.size
@@ -122,7 +111,7 @@ struct MenusOnCompositorsTests {
     func realInput() throws {
         let starts: [() throws -> any Compositor] = [{ try HeadlessKWin() }, { try HeadlessMutter() }]
         for start in starts {
-            let (compositor, display) = try Self.app(start)
+            let (compositor, display) = try startApp(start)
             defer { Application.shared.disconnect(); compositor.stop() }
             let scene = try Scene(display)
             // The client's frame is not yet the screen's (mutter's fullscreen transition): input once it is.
@@ -168,7 +157,7 @@ struct MenusOnCompositorsTests {
 extension MenusOnCompositorsTests {
     @Test("a compositor that shows no window menu (xdg-shell 5's capabilities without it): a secondary click on the window's own title bar shows the client's, whose Restore unmaximizes (mutter, with its capabilities narrowed)")
     func ownWindowMenu() throws {
-        let (compositor, _) = try Self.app { try HeadlessMutter() }
+        let (compositor, _) = try startApp { try HeadlessMutter() }
         defer { Application.shared.disconnect(); compositor.stop() }
         let window = Window(title: "menu", size: Size(width: 300, height: 200))
         window.backgroundColor = Color(rgba8: 0x33, 0x66, 0xcc)
@@ -198,7 +187,7 @@ extension MenusOnCompositorsTests {
 extension MenusOnCompositorsTests {
     @Test("real input on kwin: a pop-up button's item clicked on the popup's own surface changes its choice; a tooltip shows after the pointer rests and goes when it leaves; an alert takes Tab and Escape cancels it")
     func popUpToolTipAndAlertOnKWin() throws {
-        let (compositor, _) = try Self.app { try HeadlessKWin() }
+        let (compositor, _) = try startApp { try HeadlessKWin() }
         defer { Application.shared.disconnect(); compositor.stop() }
         let root = ViewController()
         let window = Window(title: "controls", size: Size(width: 300, height: 200))

@@ -76,6 +76,14 @@ func appOnMutter(width: Int = 640, height: Int = 480) throws -> (HeadlessMutter,
 /// The application connected to the compositor `start` makes.
 @MainActor
 private func app<C: Compositor>(on start: () throws -> C) throws -> (C, Display) {
+    let (compositor, display) = try startApp { try start() }
+    return (compositor as! C, display)
+}
+
+/// The application on a fresh compositor, on the system clock with no
+/// transaction open; `Application.shared.disconnect()` ends it.
+@MainActor
+func startApp(_ start: () throws -> any Compositor) throws -> (any Compositor, Display) {
     MediaTime.clock = MonotonicMediaClock()
     Transaction.reset()
     Application.shared.disconnect()

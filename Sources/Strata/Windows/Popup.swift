@@ -96,7 +96,7 @@ final class Popup {
         if grabsInput {
             grab = Application.shared.latestInput
             if grab == nil {
-                Diagnostics.report(.invalidView("a menu opened with no input event to quote: no grab, so the compositor does not dismiss it on a click elsewhere (Escape and clicks in the window do)"))
+                Diagnostics.report(.invalidView("a menu or popover opened with no input event to quote: no grab, so the compositor does not dismiss it on a click elsewhere (Escape and clicks in the window do)"))
             }
         }
         openOnscreen(grab: grab)
@@ -113,7 +113,7 @@ final class Popup {
     /// not a recent press, say): it opens again without one, and says so.
     func dismissedByCompositor() {
         guard let on = window.onscreen, let popup = on.popup, popup.grabbed, window.frameNumber == 0 else { return dismiss() }
-        Diagnostics.report(.invalidView("the compositor refused the menu's grab: shown without one, so a click elsewhere does not dismiss it (Escape and clicks in the window do)"))
+        Diagnostics.report(.invalidView("the compositor refused the popup's grab: shown without one, so a click elsewhere does not dismiss it (Escape and clicks in the window do)"))
         on.close()
         window.onscreen = nil
         openOnscreen(grab: nil)

@@ -136,32 +136,31 @@ public struct PopupPositioner: Hashable, Sendable {
     /// A popup that fits is where ``unadjustedFrame(flippedX:flippedY:)`` puts it.
     public func place(within bounds: Rectangle) -> Rectangle {
         var frame = unadjustedFrame()
-        func outX(_ f: Rectangle) -> Bool { f.x < bounds.x || f.maxX > bounds.maxX }
-        func outY(_ f: Rectangle) -> Bool { f.y < bounds.y || f.maxY > bounds.maxY }
-        if outX(frame) && adjustments.contains(.flipX) {
-            let flipped = unadjustedFrame(flippedX: true)
-            if !outX(flipped) { frame.x = flipped.x }
-        }
-        if outX(frame) && adjustments.contains(.slideX) {
-            if frame.maxX > bounds.maxX { frame.x -= frame.maxX - bounds.maxX }
-            if frame.x < bounds.x { frame.x = bounds.x }
-        }
-        if outX(frame) && adjustments.contains(.resizeX) {
-            let lo = max(frame.x, bounds.x), hi = min(frame.maxX, bounds.maxX)
-            if hi > lo { (frame.x, frame.width) = (lo, hi - lo) }
-        }
-        if outY(frame) && adjustments.contains(.flipY) {
-            let flipped = unadjustedFrame(flippedY: true)
-            if !outY(flipped) { frame.y = flipped.y }
-        }
-        if outY(frame) && adjustments.contains(.slideY) {
-            if frame.maxY > bounds.maxY { frame.y -= frame.maxY - bounds.maxY }
-            if frame.y < bounds.y { frame.y = bounds.y }
-        }
-        if outY(frame) && adjustments.contains(.resizeY) {
-            let lo = max(frame.y, bounds.y), hi = min(frame.maxY, bounds.maxY)
-            if hi > lo { (frame.y, frame.height) = (lo, hi - lo) }
-        }
+        frame.adjust(\.x, \.width, within: bounds.x, bounds.maxX, flipped: unadjustedFrame(flippedX: true).x,
+                     flip: adjustments.contains(.flipX), slide: adjustments.contains(.slideX), resize: adjustments.contains(.resizeX))
+        frame.adjust(\.y, \.height, within: bounds.y, bounds.maxY, flipped: unadjustedFrame(flippedY: true).y,
+                     flip: adjustments.contains(.flipY), slide: adjustments.contains(.slideY), resize: adjustments.contains(.resizeY))
         return frame
+    }
+}
+
+extension PopupPositioner.Rectangle {
+    /// One axis of ``PopupPositioner/place(within:)``: the origin and length at
+    /// `origin` and `length`, kept within `lo…hi` by flipping to `flipped` (the
+    /// origin on the other side of the anchor) if that fits, then sliding, then
+    /// shrinking, as allowed.
+    fileprivate mutating func adjust(_ origin: WritableKeyPath<Self, Int>, _ length: WritableKeyPath<Self, Int>,
+                                     within lo: Int, _ hi: Int, flipped: Int, flip: Bool, slide: Bool, resize: Bool) {
+        func out(_ start: Int) -> Bool { start < lo || start + self[keyPath: length] > hi }
+        if out(self[keyPath: origin]) && flip && !out(flipped) { self[keyPath: origin] = flipped }
+        if out(self[keyPath: origin]) && slide {
+            let end = self[keyPath: origin] + self[keyPath: length]
+            if end > hi { self[keyPath: origin] -= end - hi }
+            if self[keyPath: origin] < lo { self[keyPath: origin] = lo }
+        }
+        if out(self[keyPath: origin]) && resize {
+            let start = max(self[keyPath: origin], lo), end = min(self[keyPath: origin] + self[keyPath: length], hi)
+            if end > start { (self[keyPath: origin], self[keyPath: length]) = (start, end - start) }
+        }
     }
 }
