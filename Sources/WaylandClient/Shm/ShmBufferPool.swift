@@ -37,8 +37,11 @@ public final class ShmBufferPool {
         }
         let buffer = try ShmBuffer(shm: shm, width: width, height: height, format: format)
         allocationCount += 1
-        buffer.wlBuffer.onEvent = { [weak self, unowned buffer] event in
-            guard case .release = event else { return }
+        // Weak, not unowned: a buffer whose last reference went on a render worker
+        // is gone before its (main-actor) deinit destroys the wl_buffer, and a
+        // release can come in between (seen closing menus quickly).
+        buffer.wlBuffer.onEvent = { [weak self, weak buffer] event in
+            guard case .release = event, let buffer else { return }
             buffer.isBusy = false
             self?.trim(width: width, height: height)
         }
