@@ -55,9 +55,10 @@ func sceneMenuLatency() throws -> [Figure] {
         let one = residentBytes()
         driver.pressKey(keysym: 0xff54)
         driver.releaseKey(keysym: 0xff54)
-        for _ in 0..<9 {
+        for level in 2...10 {
             driver.pressKey(keysym: 0xff53)
             driver.releaseKey(keysym: 0xff53)
+            _ = try loop.turn(until: { window.popupWindows.count == level && (window.popupWindows.last?.frameNumber ?? 0) > 0 }, timeout: 5)
         }
         _ = try loop.turn(until: { window.popupWindows.count == 10 && window.popupWindows.allSatisfy { $0.frameNumber > 0 } }, timeout: 10)
         try loop.turn(for: 0.3)
