@@ -554,3 +554,55 @@ struct DialogWindowCompositorTests {
         #expect(driver.errors.isEmpty, "\(driver.errors)")
     }
 }
+
+/// Standard edit commands in menus (issue 23, item 7; rule M6).
+@MainActor
+@Suite("Standard edit commands", .isolatedLayerContext)
+struct StandardEditCommandTests {
+    @Test("an Edit menu of standard commands shows their shortcuts, dims what the focused field cannot do, and sends the chosen one to it")
+    func editMenu() throws {
+        let f = ViewFixture()
+        let driver = InputDriver(window: f.window)
+        let field = TextField(frame: Rect(x: 20, y: 100, width: 200, height: 32))
+        let edit = Button(title: "Edit")
+        edit.frame = Rect(x: 20, y: 20, width: 80, height: 32)
+        edit.menu = Menu(children: StandardEditAction.allCases.map(KeyCommand.standard))
+        edit.showsMenuAsPrimaryAction = true
+        f.window.rootView.addSubview(field)
+        f.window.rootView.addSubview(edit)
+        Transaction.flush()
+        #expect(field.becomeFirstResponder())
+        driver.type("hello")
+        func open() throws -> MenuView {
+            driver.click(at: Point(x: 60, y: 36))
+            return try #require(f.window.popupsInStackingOrder.first?.window.rootView.subviews.first as? MenuView)
+        }
+        func choose(_ title: String, in menu: MenuView) {
+            let row = menu.rows.firstIndex { if case let .item(e, _) = $0 { e.title == title } else { false } }!
+            menu.session?.choose(onLevel: 0, row: row)
+            Transaction.flush()
+            f.advance(0.3)
+            Transaction.flush()
+        }
+        var menu = try open()
+        #expect(field.isFirstResponder, "the button took no focus")
+        let enabled = (0..<menu.rows.count).filter(menu.isChoosable)
+        let titles = enabled.compactMap { if case let .item(e, _) = menu.rows[$0] { e.title } else { nil } }
+        #expect(titles == ["Paste", "Select All", "Undo"], "nothing selected: no Cut or Copy; nothing undone: no Redo")
+        #expect(MenuRowView.trailingText(for: StandardEditAction.allCases.map(KeyCommand.standard)[5]) == "Ctrl+Shift+Z")
+        choose("Select All", in: menu)
+        #expect(field.selectedText == "hello")
+        menu = try open()
+        choose("Copy", in: menu)
+        #expect(Pasteboard.general.string == "hello")
+        menu = try open()
+        choose("Cut", in: menu)
+        #expect(field.text == "")
+        menu = try open()
+        choose("Undo", in: menu)
+        #expect(field.text == "hello")
+        field.resignFirstResponder()
+        menu = try open()
+        #expect((0..<menu.rows.count).filter(menu.isChoosable).isEmpty, "no focused field: every command dimmed")
+    }
+}

@@ -177,6 +177,28 @@ public final class TextField: Control, TextInputClient {
         }
     }
 
+    public override func canPerform(_ action: StandardEditAction) -> Bool {
+        guard isEnabled else { return false }
+        switch action {
+        case .cut, .copy: return !selection.isEmpty && !isSecureTextEntry
+        case .paste: return true
+        case .selectAll: return !storage.isEmpty && selection.count < storage.utf8.count
+        case .undo: return model.canUndo
+        case .redo: return model.canRedo
+        }
+    }
+
+    public override func perform(_ action: StandardEditAction) {
+        switch action {
+        case .cut: cut()
+        case .copy: copy()
+        case .paste: paste()
+        case .selectAll: selectAll()
+        case .undo: undo()
+        case .redo: redo()
+        }
+    }
+
     /// Takes back the last edit (consecutive typing is one).
     public func undo() {
         guard model.undo() else { return }

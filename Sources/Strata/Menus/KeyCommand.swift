@@ -11,6 +11,8 @@ public final class KeyCommand: MenuElement {
     /// Exactly these of Shift, Control, Alt and Super must be held (Caps Lock is ignored).
     public let modifierFlags: KeyModifierFlags
     let action: (KeyCommand) -> Void
+    /// The standard edit action it sends (``standard(_:)``), instead of running ``action``.
+    let editAction: StandardEditAction?
 
     public static let inputEscape = "UIKeyInputEscape"
     public static let inputUpArrow = "UIKeyInputUpArrow"
@@ -24,7 +26,22 @@ public final class KeyCommand: MenuElement {
         self.input = input
         self.modifierFlags = modifierFlags
         self.action = action
+        editAction = nil
         super.init(title: title)
+    }
+
+    init(title: String, input: String, modifierFlags: KeyModifierFlags, editAction: StandardEditAction) {
+        self.input = input
+        self.modifierFlags = modifierFlags
+        action = { _ in }
+        self.editAction = editAction
+        super.init(title: title)
+    }
+
+    /// Runs the command for `responder`'s chain: a standard edit action goes to
+    /// the first responder from `responder` that can perform it.
+    func run(from responder: Responder?) {
+        if let editAction { responder?.send(editAction) } else { action(self) }
     }
 
     private static let specialKeys: [UInt32: String] = [
@@ -48,8 +65,9 @@ extension Responder {
         var responder: Responder? = self
         var visited = 0
         while let r = responder, visited < 10_000 {
-            if let command = r.keyCommands?.first(where: { $0.matches(key) }), r.canPerformAction(command.title, withSender: command) {
-                command.action(command)
+            if let command = r.keyCommands?.first(where: { $0.matches(key) }), r.canPerformAction(command.title, withSender: command),
+               command.editAction.map({ target(for: $0) != nil }) ?? true {
+                command.run(from: self)
                 return true
             }
             responder = r.next

@@ -18,6 +18,8 @@ final class MenuSession {
     var onDismiss: (() -> Void)?
     /// Called when an action or key command is chosen, before its handler runs.
     var onChoose: ((MenuElement) -> Void)?
+    /// The window the menu opened on: standard edit commands go to its focus.
+    private(set) weak var window: Window?
     private(set) var isClosing = false
     /// The tallest a menu's popup asks to be (the rows scroll past it).
     static let maximumHeight = 600.0
@@ -33,6 +35,7 @@ final class MenuSession {
                      anchor: PopupPositioner.Direction = .bottomLeft, gravity: PopupPositioner.Direction = .bottomRight,
                      minimumWidth: Double = 0, aligning: MenuElement? = nil, over height: Double = 0) -> MenuSession? {
         let session = MenuSession()
+        session.window = window
         guard session.openLevel(menu, on: window, anchorRect: anchorRect, anchor: anchor, gravity: gravity,
                                 minimumWidth: minimumWidth, aligning: aligning, over: height) else { return nil }
         return session
@@ -90,6 +93,13 @@ final class MenuSession {
         let wanted = view.preferredSize()
         placement.size = Size(width: max(wanted.width, placement.size.width), height: min(wanted.height, Self.maximumHeight))
         popup.move(to: placement)
+    }
+
+    /// Whether a standard edit command can be chosen: some responder from the
+    /// window's focus can perform it now.
+    func canSend(_ action: StandardEditAction) -> Bool {
+        guard let window else { return false }
+        return (window.firstResponder ?? window).target(for: action) != nil
     }
 
     /// The level with an open submenu above `level`, if any.
@@ -164,7 +174,7 @@ final class MenuSession {
         case let command as KeyCommand:
             onChoose?(command)
             dismiss()
-            command.action(command)
+            command.run(from: window?.firstResponder ?? window)
         default:
             break
         }

@@ -141,6 +141,7 @@ final class MenuView: ScrollView {
     /// Whether row `i` can be chosen (an item that is not disabled).
     func isChoosable(_ i: Int) -> Bool {
         guard i >= 0, i < rows.count, case let .item(element, _) = rows[i], !(element is DeferredMenuElement) else { return false }
+        if let edit = (element as? KeyCommand)?.editAction { return session?.canSend(edit) ?? false }
         return !((element as? MenuAction)?.attributes.contains(.disabled) ?? false)
     }
 

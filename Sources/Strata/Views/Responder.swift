@@ -51,6 +51,17 @@ open class Responder {
     /// True by default.
     open func canPerformAction(_ name: String, withSender sender: Any?) -> Bool { true }
 
+    // MARK: Standard edit actions (rule M6)
+
+    /// Whether this responder can perform a standard edit action now (UIKit's
+    /// `canPerformAction` for `cut(_:)`, `copy(_:)` …); false by default. A text
+    /// field can copy a selection, paste while editable, undo what it can undo.
+    open func canPerform(_ action: StandardEditAction) -> Bool { false }
+
+    /// Performs a standard edit action (`cut(_:)`, `copy(_:)`, `paste(_:)`,
+    /// `selectAll(_:)`, undo and redo); sent only when ``canPerform(_:)`` said yes.
+    open func perform(_ action: StandardEditAction) {}
+
     // MARK: Key presses (rule H5): to the first responder, then along the chain.
 
     open func pressesBegan(_ presses: Set<Press>, with event: PressesEvent?) { next?.pressesBegan(presses, with: event) }
