@@ -1,6 +1,8 @@
 // Every control in its states: buttons (plain, filled, pressed, disabled),
 // switches, sliders, progress bars, text fields (placeholder, text, selection,
-// secure entry), an image view and a list — usable by pointer, keyboard and touch.
+// secure entry), an image view with a tooltip, a list with a context menu
+// (secondary click, long press, or the Menu key), an Edit pull-down button and a
+// pop-up button — usable by pointer, keyboard and touch.
 // Usage: controls [--seconds N] [--socket NAME] [--screenshot PATH]; STRATA_OFFSCREEN=DIR renders offscreen.
 import Strata
 import StrataTesting
@@ -72,6 +74,29 @@ final class ControlsShowcase: ListDataSource {
         list.dataSource = self
         list.onSelectRow = { _, row in print("selected \(self.fruits[row])") }
         root.addSubview(list)
+        // Menus: an Edit pull-down (its commands go to the focused field), a pop-up
+        // button, a tooltip on the image and a context menu on the list.
+        let editButton = Button(title: "Edit ▾")
+        editButton.frame.origin = Point(x: 320, y: 270)
+        editButton.menu = Menu(children: StandardEditAction.allCases.map(KeyCommand.standard))
+        editButton.showsMenuAsPrimaryAction = true
+        let size = Button(title: "")
+        size.frame = Rect(x: 420, y: 270, width: 140, height: 34)
+        size.menu = Menu(children: ["Small", "Medium", "Large"].map { t in MenuAction(title: t, state: t == "Medium" ? .on : .off) { _ in print("size: \(t)") } })
+        size.changesSelectionAsPrimaryAction = true
+        for b in [editButton, size] { root.addSubview(b) }
+        image.addInteraction(ToolTipInteraction(defaultToolTip: "A gradient made in code"))
+        list.addInteraction(ContextMenuInteraction { [unowned self, unowned list] point in
+            guard let row = list.row(at: point), fruits.indices.contains(row) else { return nil }
+            let fruit = fruits[row]
+            return Menu(title: fruit, children: [
+                MenuAction(title: "Copy Name") { _ in Pasteboard.general.string = fruit },
+                Menu(title: "Rate", options: .singleSelection, children: (1...5).map { n in
+                    MenuAction(title: String(repeating: "★", count: n)) { _ in print("\(fruit): \(n) stars") }
+                }),
+                MenuAction(title: "Remove", attributes: .destructive) { _ in print("remove \(fruit)") },
+            ])
+        })
         // The middle field has the focus with its last word selected.
         filled.becomeFirstResponder()
         let text = filled.text!
