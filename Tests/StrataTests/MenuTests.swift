@@ -423,8 +423,9 @@ struct PopoverTests {
         _ = log.take()
         root.present(shown, animated: true)
         let popup = try #require(f.window.popupsInStackingOrder.first)
-        // Centred under the button (x 70 − 100), slid in to the window's left edge.
-        #expect(popup.frame == Rect(x: 0, y: 52, width: 200, height: 120) && popover.arrowDirection == .up, "\(popup.frame)")
+        // Centred under the button (x 70 − 100), slid in to the window's left edge;
+        // 10 points taller for the arrow.
+        #expect(popup.frame == Rect(x: 0, y: 52, width: 200, height: 130) && popover.arrowDirection == .up, "\(popup.frame)")
         #expect(shown.view.window === popup.window && root.presentedViewController === shown)
         Transaction.flush()
         f.advance(0.4)
@@ -432,6 +433,7 @@ struct PopoverTests {
         #expect(log.take() == ["popover.loadView", "popover.viewDidLoad", "popover.willAppear", "popover.didAppear"])
         let shot = f.window.snapshot()
         #expect(shot.pixel(x: 100, y: 140) == .white && shot.pixel(x: 250, y: 140) == .systemGray6, "the popover and the presenter, not dimmed")
+        #expect(shot.pixel(x: 70, y: 59) == .white && shot.pixel(x: 55, y: 56) == .systemGray6, "the arrow points up at the button's middle")
         let driver = InputDriver(window: f.window)
         driver.pressKey(keysym: Key.escape)
         driver.releaseKey(keysym: Key.escape)
@@ -445,7 +447,8 @@ struct PopoverTests {
         button.frame = Rect(x: 150, y: 250, width: 100, height: 32)
         root.present(shown, animated: false)
         let above = try #require(f.window.popupsInStackingOrder.first)
-        #expect(above.frame == Rect(x: 100, y: 130, width: 200, height: 120) && popover.arrowDirection == .down, "\(above.frame)")
+        #expect(above.frame == Rect(x: 100, y: 120, width: 200, height: 130) && popover.arrowDirection == .down, "\(above.frame)")
+        #expect(f.window.snapshot().pixel(x: 200, y: 246) == .white, "the arrow at the bottom, pointing down at the button")
         driver.click(at: Point(x: 380, y: 20))
         #expect(f.window.popupsInStackingOrder.isEmpty && root.presentedViewController == nil)
         #expect(log.take() == ["popover.willAppear", "popover.didAppear", "popover.willDisappear", "popover.didDisappear"])

@@ -33,13 +33,25 @@ public final class PopoverPresentationController {
     /// The popup showing it, while presented.
     var popup: Popup?
 
-    /// Where the popover asks to go: its size against the source, on the first
-    /// permitted side (below, above, right of or left of it), flipping only to
-    /// another permitted side.
+    /// How far the arrow reaches out of the popover's card.
+    static let arrowLength = 10.0
+
+    /// The side asked for first: below the source when the arrow may point up,
+    /// else above, else right of it, else left.
+    var preferredDirection: PopoverArrowDirection {
+        let p = permittedArrowDirections.isEmpty ? .any : permittedArrowDirections
+        return p.contains(.up) ? .up : p.contains(.down) ? .down : p.contains(.left) ? .left : .right
+    }
+
+    /// Where the popover asks to go: a card of `size` and its arrow against the
+    /// source, on the first permitted side (below, above, right of or left of
+    /// it), flipping only to another permitted side.
     func placement(size: Size, in window: Window) -> Popup.Placement? {
         guard let source = sourceView, source.window === window else { return nil }
         let rect = source.convert(sourceRect ?? source.bounds, to: window.rootView)
         let p = permittedArrowDirections.isEmpty ? .any : permittedArrowDirections
+        var size = size
+        if preferredDirection == .up || preferredDirection == .down { size.height += Self.arrowLength } else { size.width += Self.arrowLength }
         var adjustments: PopupPositioner.Adjustments = [.slideX, .slideY, .resizeX, .resizeY]
         if p.contains(.up) && p.contains(.down) { adjustments.insert(.flipY) }
         if p.contains(.left) && p.contains(.right) { adjustments.insert(.flipX) }
@@ -48,9 +60,17 @@ public final class PopoverPresentationController {
         return Popup.Placement(size: size, anchorRect: rect, anchor: anchor, gravity: gravity, adjustments: adjustments)
     }
 
-    /// Names the side the popup went to, from where it is against its source.
-    func notePlaced(_ frame: Rect, source: Rect) {
-        arrowDirection = frame.minY >= source.maxY ? .up : frame.maxY <= source.minY ? .down
+    /// Names the side the popup went to, from where it is against its source
+    /// (the side asked for, when the compositor slid it over the source), and
+    /// where along its edge the arrow's tip goes (the source's middle, within the card).
+    func notePlaced(_ frame: Rect, source: Rect) -> (direction: PopoverArrowDirection, tip: Double) {
+        let side: PopoverArrowDirection = frame.minY >= source.maxY ? .up : frame.maxY <= source.minY ? .down
             : frame.minX >= source.maxX ? .left : frame.maxX <= source.minX ? .right : .unknown
+        arrowDirection = side
+        let shown = side == .unknown ? preferredDirection : side
+        let vertical = shown == .up || shown == .down
+        let length = vertical ? frame.width : frame.height
+        let tip = vertical ? source.midX - frame.minX : source.midY - frame.minY
+        return (shown, min(max(tip, 22), max(22, length - 22)))
     }
 }

@@ -30,6 +30,19 @@ final class PresentationContainer: View {
     var onClickOutside: (() -> Void)?
     /// A popover's popup, while it shows.
     var popup: Popup?
+    /// A popover's arrow: the side of the card it is on, named by where it points,
+    /// and its tip's place along that edge.
+    var arrow: (direction: PopoverArrowDirection, tip: Double)? {
+        didSet { setNeedsLayout() }
+    }
+    private lazy var arrowLayer: ShapeLayer = {
+        let l = ShapeLayer()
+        l.fillColor = .white
+        l.strokeColor = .separator
+        l.lineWidth = 1
+        layer.addSublayer(l)
+        return l
+    }()
 
     init(presenting presented: ViewController, style: ModalPresentationStyle) {
         self.presented = presented
@@ -64,7 +77,15 @@ final class PresentationContainer: View {
         }
         switch style {
         case .popover:
-            return bounds   // the popup is the popover's size
+            // The popup is the popover's size, with room for the arrow on its side.
+            let a = PopoverPresentationController.arrowLength
+            switch arrow?.direction {
+            case .up?: return Rect(x: 0, y: a, width: bounds.width, height: max(0, bounds.height - a))
+            case .down?: return Rect(x: 0, y: 0, width: bounds.width, height: max(0, bounds.height - a))
+            case .left?: return Rect(x: a, y: 0, width: max(0, bounds.width - a), height: bounds.height)
+            case .right?: return Rect(x: 0, y: 0, width: max(0, bounds.width - a), height: bounds.height)
+            default: return bounds
+            }
         case .pageSheet:
             let width = min(bounds.width, Self.pageWidth)
             let top = min(Self.pageTop, bounds.height / 10)
@@ -89,10 +110,31 @@ final class PresentationContainer: View {
     override func layoutSubviews() {
         dimming.frame = bounds
         let frame = cardFrame(in: bounds)
+        if let arrow { layOutArrow(arrow, card: frame) }
         // The frame of a transformed view is its transformed box: set the untransformed one.
         card.bounds = Rect(origin: .zero, size: frame.size)
         card.center = Point(x: frame.midX, y: frame.midY)
         presented.view.frame = card.bounds
+    }
+
+    /// The arrow: a triangle from the card's edge to its tip, its base over the
+    /// card's border.
+    private func layOutArrow(_ arrow: (direction: PopoverArrowDirection, tip: Double), card: Rect) {
+        let a = PopoverPresentationController.arrowLength, t = arrow.tip
+        let (base1, tip, base2): (Point, Point, Point) = switch arrow.direction {
+        case .up: (Point(x: t - a, y: card.minY + 1), Point(x: t, y: card.minY - a), Point(x: t + a, y: card.minY + 1))
+        case .down: (Point(x: t - a, y: card.maxY - 1), Point(x: t, y: card.maxY + a), Point(x: t + a, y: card.maxY - 1))
+        case .left: (Point(x: card.minX + 1, y: t - a), Point(x: card.minX - a, y: t), Point(x: card.minX + 1, y: t + a))
+        default: (Point(x: card.maxX - 1, y: t - a), Point(x: card.maxX + a, y: t), Point(x: card.maxX - 1, y: t + a))
+        }
+        let path = Path()
+        path.move(to: base1)
+        path.addLine(to: tip)
+        path.addLine(to: base2)
+        Transaction.withoutActions {
+            arrowLayer.frame = bounds
+            arrowLayer.path = path
+        }
     }
 
     /// Shows the card in place (`true`) or out of the window, and the dimming
@@ -100,7 +142,7 @@ final class PresentationContainer: View {
     func setShown(_ shown: Bool, entering: Bool = false) {
         dimming.alpha = shown ? Self.dimmingAlpha : 0
         if style == .popover {
-            card.alpha = shown ? 1 : 0
+            alpha = shown ? 1 : 0   // the card and its arrow
         } else if alertStyle == .alert {
             card.alpha = shown ? 1 : 0
             card.transform = shown || !entering ? .identity : AffineTransform(scaleX: 1.2, y: 1.2)

@@ -51,9 +51,10 @@ extension ViewController {
         if let popup, let popover = controller.popoverPresentationController {
             container.popup = popup
             popover.popup = popup
-            let notePlaced = { [weak popup, weak popover, weak window] in
+            let notePlaced = { [weak popup, weak popover, weak window, weak container] in
                 guard let popup, let popover, let window, let source = popover.sourceView else { return }
-                popover.notePlaced(popup.frame, source: source.convert(popover.sourceRect ?? source.bounds, to: window.rootView))
+                let arrow = popover.notePlaced(popup.frame, source: source.convert(popover.sourceRect ?? source.bounds, to: window.rootView))
+                container?.arrow = arrow
             }
             popup.onPlaced = notePlaced
             notePlaced()
