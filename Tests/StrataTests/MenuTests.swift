@@ -516,9 +516,10 @@ struct DialogWindowTests {
 @MainActor
 @Suite("Dialog windows on compositors", .serialized, .mainLayerContext)
 struct DialogWindowCompositorTests {
-    @Test("on kwin a dialog names its parent (xdg_toplevel.set_parent); while it is modal a real click on the parent presses nothing")
-    func modalOnKWin() throws {
-        let (compositor, display) = try startApp { try HeadlessKWin() }
+    @Test("on kwin and mutter a dialog names its parent (xdg_toplevel.set_parent); while it is modal a real click on the parent presses nothing",
+          arguments: ["kwin", "mutter"])
+    func modal(_ name: String) throws {
+        let (compositor, display) = try startApp { name == "kwin" ? try HeadlessKWin() as any Compositor : try HeadlessMutter() }
         defer { Application.shared.disconnect(); compositor.stop() }
         let parent = Window(title: "parent", size: Size(width: 300, height: 200))
         parent.backgroundColor = Color(rgba8: 0x33, 0x66, 0xcc)
@@ -530,6 +531,9 @@ struct DialogWindowCompositorTests {
         parent.show()
         parent.isFullscreen = true
         try MenusOnCompositorsTests.wait("the fullscreen parent") { parent.isFullscreen && parent.frameNumber > 0 && parent.size.width > 300 }
+        try MenusOnCompositorsTests.eventually("\(name): the fullscreen parent on the screen") {
+            try compositor.screenshot(timeout: 10).rgba8(x: 600, y: 440) == (0x33, 0x66, 0xcc, 255)
+        }
         let driver = InputDriver(window: parent, injecting: try compositor.injectedInput())
         driver.click(at: Point(x: 100, y: 60))
         #expect(presses == 1)

@@ -185,9 +185,10 @@ extension MenusOnCompositorsTests {
 }
 
 extension MenusOnCompositorsTests {
-    @Test("real input on kwin: a pop-up button's item clicked on the popup's own surface changes its choice; a tooltip shows after the pointer rests and goes when it leaves; an alert takes Tab and Escape cancels it")
-    func popUpToolTipAndAlertOnKWin() throws {
-        let (compositor, _) = try startApp { try HeadlessKWin() }
+    @Test("real input on kwin and mutter: a pop-up button's item clicked on the popup's own surface changes its choice; a tooltip shows after the pointer rests and goes when it leaves; an alert takes Tab and Escape cancels it",
+          arguments: ["kwin", "mutter"])
+    func popUpToolTipAndAlert(_ name: String) throws {
+        let (compositor, _) = try startApp { name == "kwin" ? try HeadlessKWin() as any Compositor : try HeadlessMutter() }
         defer { Application.shared.disconnect(); compositor.stop() }
         let root = ViewController()
         let window = Window(title: "controls", size: Size(width: 300, height: 200))
@@ -207,10 +208,13 @@ extension MenusOnCompositorsTests {
         window.show()
         window.isFullscreen = true
         try Self.wait("the fullscreen window") { window.isFullscreen && window.frameNumber > 0 && window.size.width > 300 }
+        try Self.eventually("\(name): the fullscreen window on the screen") {
+            try compositor.screenshot(timeout: 10).rgba8(x: 600, y: 440) == (0x33, 0x66, 0xcc, 255)
+        }
         let driver = InputDriver(window: window, injecting: try compositor.injectedInput())
 
         driver.click(at: Point(x: 120, y: 56))
-        let menu = try Self.shownPopup(of: window, "kwin")
+        let menu = try Self.shownPopup(of: window, name)
         // Small's row is over the button; Large is two rows below it.
         let large = Point(x: Double(menu.geometryFrame.x) + 60, y: Double(menu.geometryFrame.y) + 5 + 2 * 28 + 14)
         driver.click(at: large)
