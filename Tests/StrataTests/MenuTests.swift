@@ -454,6 +454,27 @@ struct PopoverTests {
         #expect(log.take() == ["popover.willAppear", "popover.didAppear", "popover.willDisappear", "popover.didDisappear"])
     }
 
+    @Test("a popover follows its source when the layout moves it")
+    func followsSource() throws {
+        let f = ViewFixture(size: Size(width: 400, height: 300))
+        let root = Recording("root", color: .systemGray6, log: CallLog())
+        f.window.rootViewController = root
+        let button = Button(title: "Show")
+        button.frame = Rect(x: 150, y: 20, width: 100, height: 32)
+        root.view.addSubview(button)
+        Transaction.flush()
+        let shown = Recording("popover", color: .white, log: CallLog())
+        shown.modalPresentationStyle = .popover
+        shown.preferredContentSize = Size(width: 100, height: 60)
+        shown.popoverPresentationController?.sourceView = button
+        root.present(shown, animated: false)
+        let popup = try #require(f.window.popupsInStackingOrder.first)
+        #expect(popup.frame.origin == Point(x: 150, y: 52))
+        button.frame.origin = Point(x: 200, y: 100)
+        f.window.layoutIfNeeded()
+        #expect(popup.frame.origin == Point(x: 200, y: 132), "\(popup.frame)")
+    }
+
     @Test("bad input: a popover with no source view is a form sheet, with a diagnostic; one whose source is in another window too")
     func noSource() throws {
         let f = ViewFixture(size: Size(width: 400, height: 300))

@@ -262,3 +262,64 @@ extension MenusOnCompositorsTests {
         #expect(scene.popups.isEmpty && scene.window.frameNumber > 0)
     }
 }
+
+extension MenusOnCompositorsTests {
+    @Test("weston: a popover follows its source through xdg_popup.reposition; a positioner with zero, negative and huge numbers is made valid (no protocol error, a configure)")
+    func repositionAndBadPositionerOnWeston() throws {
+        let (compositor, display) = try startApp { try HeadlessWeston() }
+        defer { Application.shared.disconnect(); compositor.stop() }
+        let root = ViewController()
+        let window = Window(title: "popover", size: Size(width: 400, height: 300))
+        window.rootViewController = root
+        let button = Button(title: "Show")
+        button.frame = Rect(x: 40, y: 20, width: 100, height: 32)
+        root.view.addSubview(button)
+        window.show()
+        try Self.wait("the window") { window.frameNumber > 0 }
+        let shown = ViewController()
+        shown.modalPresentationStyle = .popover
+        shown.preferredContentSize = Size(width: 120, height: 80)
+        shown.popoverPresentationController?.sourceView = button
+        root.present(shown, animated: false)
+        let popup = try Self.shownPopup(of: window, "weston")
+        let before = popup.geometryFrame
+        let traffic = try WaylandTraffic.recording {
+            button.frame.origin = Point(x: 200, y: 120)
+            Transaction.flush()
+            try Self.wait("the popover placed again") { popup.geometryFrame.y != before.y }
+        }
+        #expect(traffic.contains { $0.interface == "xdg_popup" && $0.name == "reposition" }
+                && traffic.contains { $0.interface == "xdg_popup" && $0.name == "repositioned" }, "\(traffic.filter { $0.interface == "xdg_popup" })")
+        #expect(popup.geometryFrame.y - before.y == 100 && popup.geometryFrame.x - before.x == 160, "\(before) → \(popup.geometryFrame)")
+        root.dismiss(animated: false)
+
+        // Straight to WaylandClient: numbers the protocol would refuse are never sent.
+        let parent = try #require(window.toplevel)
+        var bad = PopupPositioner(width: 0, height: -4, anchorRect: PopupPositioner.Rectangle(x: .max / 4, y: -5, width: 0, height: -3))
+        bad.offsetX = .min / 8
+        let raw = PopupWindow(display: display, parent: parent, positioner: bad)
+        raw.framed.onDraw = { _ in .full }
+        try Self.wait("the bad positioner's popup configured") { raw.isConfigured }
+        try display.connection.roundtrip()
+        #expect(raw.frame.width >= 1 && raw.frame.height >= 1)
+        raw.close()
+        try display.connection.roundtrip()
+    }
+
+    @Test("kwin: a menu closes when its window loses the focus to another window")
+    func focusLossOnKWin() throws {
+        let (compositor, _) = try startApp { try HeadlessKWin() }
+        defer { Application.shared.disconnect(); compositor.stop() }
+        let scene = try Scene()
+        let driver = InputDriver(window: scene.window, injecting: try compositor.injectedInput())
+        driver.movePointer(to: Point(x: 200, y: 150))
+        driver.press(.right)
+        driver.release(.right)
+        _ = try scene.shownPopup("kwin")
+        let other = Window(title: "other", size: Size(width: 200, height: 100))
+        other.show()
+        other.activate()   // kwin focuses a new window anyway; asked, in case
+        try Self.wait("the menu closed as the focus left") { scene.popups.isEmpty }
+        #expect(!scene.interaction.isMenuVisible)
+    }
+}

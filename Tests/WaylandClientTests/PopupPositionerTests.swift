@@ -81,6 +81,28 @@ struct PopupPositionerTests {
         #expect(p.place(within: bounds).height == 500, "nothing of it inside: left as it is")
     }
 
+    @Test("every set of adjustments at every corner: an axis with none stays put; sliding keeps a popup that fits inside; resizing leaves it inside; flipping only to a side that fits")
+    func everyAdjustmentSet() {
+        let bounds = R(x: 0, y: 0, width: 300, height: 200)
+        for raw in UInt32(0)..<64 {
+            let set = PopupPositioner.Adjustments(rawValue: raw)
+            for corner in [(5, 5), (295, 5), (5, 195), (295, 195)] {
+                let p = PopupPositioner(width: 80, height: 60, anchorRect: R(x: corner.0, y: corner.1, width: 1, height: 1),
+                                        anchor: .bottomRight, gravity: .bottomRight, adjustments: set)
+                let asked = p.unadjustedFrame(), f = p.place(within: bounds)
+                let insideX = f.x >= 0 && f.maxX <= 300, insideY = f.y >= 0 && f.maxY <= 200
+                let what = "adjustments \(raw) at \(corner): \(f)"
+                if set.isDisjoint(with: [.flipX, .slideX, .resizeX]) { #expect(f.x == asked.x && f.width == 80, "\(what)") }
+                if set.isDisjoint(with: [.flipY, .slideY, .resizeY]) { #expect(f.y == asked.y && f.height == 60, "\(what)") }
+                if !set.isDisjoint(with: [.slideX, .resizeX]) { #expect(insideX, "\(what)") }
+                if !set.isDisjoint(with: [.slideY, .resizeY]) { #expect(insideY, "\(what)") }
+                if set.contains(.flipX) && corner.0 > 200 { #expect(insideX && f.maxX == corner.0, "flipped to the anchor rectangle's left: \(what)") }
+                if set.contains(.flipY) && corner.1 > 100 { #expect(insideY && f.maxY == corner.1, "flipped above the anchor rectangle: \(what)") }
+                if f.width != 80 || f.height != 60 { #expect(set.contains(.resizeX) || set.contains(.resizeY), "only resize shrinks: \(what)") }
+            }
+        }
+    }
+
     @Test("bad input: zero, negative and huge sizes and offsets are made what the protocol accepts")
     func sanitized() {
         let p = PopupPositioner(width: 0, height: -5, anchorRect: R(x: Int.max / 2, y: Int.min / 2, width: 0, height: -1),

@@ -57,7 +57,7 @@ public final class PopoverPresentationController {
         if p.contains(.left) && p.contains(.right) { adjustments.insert(.flipX) }
         let (anchor, gravity): (PopupPositioner.Direction, PopupPositioner.Direction) =
             p.contains(.up) ? (.bottom, .bottom) : p.contains(.down) ? (.top, .top) : p.contains(.left) ? (.right, .right) : (.left, .left)
-        return Popup.Placement(size: size, anchorRect: rect, anchor: anchor, gravity: gravity, adjustments: adjustments)
+        return Popup.Placement(size: size, anchorRect: rect, anchor: anchor, gravity: gravity, adjustments: adjustments, isReactive: true)
     }
 
     /// Names the side the popup went to, from where it is against its source

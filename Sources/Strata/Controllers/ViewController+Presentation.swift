@@ -58,6 +58,11 @@ extension ViewController {
             }
             popup.onPlaced = notePlaced
             notePlaced()
+            // It follows its source when the window's layout moves it.
+            popup.currentAnchor = { [weak popover, weak window] in
+                guard let popover, let window, let source = popover.sourceView, source.window === window else { return nil }
+                return source.convert(popover.sourceRect ?? source.bounds, to: window.rootView)
+            }
             // Dismissed by a click outside it or the compositor (popup_done).
             popup.onDismiss = { [weak controller] in
                 guard let controller, controller.presentation?.isDismissing == false else { return }

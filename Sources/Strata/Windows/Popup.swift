@@ -24,6 +24,8 @@ final class Popup {
         var gravity: PopupPositioner.Direction = .bottomRight
         var offset: Point = .zero
         var adjustments: PopupPositioner.Adjustments = .all
+        /// Placed again by the compositor when the parent moves or resizes (xdg-shell 3+).
+        var isReactive = false
     }
 
     /// The popup's content: its root view, input and frames.
@@ -44,6 +46,10 @@ final class Popup {
     var onDismiss: (() -> Void)?
     /// Called when the compositor (or, offscreen, the rules) placed it.
     var onPlaced: (() -> Void)?
+    /// Where its anchor is now, in the parent's content coordinates (a popover's
+    /// source view): after each layout of the parent, a popup whose anchor moved is
+    /// placed again (`xdg_popup.reposition`). Nil: it stays where it opened.
+    var currentAnchor: (() -> Rect?)?
     private(set) var isOpen = false
 
     init(on parent: Window, placement: Placement, grabsInput: Bool, acceptsInput: Bool = true) {
@@ -73,10 +79,12 @@ final class Popup {
         let r = placement.anchorRect.standardized
         let x0 = floor(r.minX + o.x), y0 = floor(r.minY + o.y)
         let anchor = PopupPositioner.Rectangle(x: x0, y: y0, width: ceil(r.maxX + o.x) - x0, height: ceil(r.maxY + o.y) - y0)
-        return PopupPositioner(width: ceil(placement.size.width), height: ceil(placement.size.height), anchorRect: anchor,
-                               anchor: placement.anchor, gravity: placement.gravity,
-                               offsetX: floor(placement.offset.x), offsetY: floor(placement.offset.y),
-                               adjustments: placement.adjustments).sanitized
+        var p = PopupPositioner(width: ceil(placement.size.width), height: ceil(placement.size.height), anchorRect: anchor,
+                                anchor: placement.anchor, gravity: placement.gravity,
+                                offsetX: floor(placement.offset.x), offsetY: floor(placement.offset.y),
+                                adjustments: placement.adjustments)
+        p.isReactive = placement.isReactive
+        return p.sanitized
     }
 
     /// Opens the popup on its parent (nothing when the parent is gone or closed).
@@ -207,6 +215,16 @@ extension Window {
     /// the order they stack in.
     var popupsInStackingOrder: [Popup] {
         popups.flatMap { [$0] + $0.window.popupsInStackingOrder }
+    }
+
+    /// After a layout of the window: popups whose anchor moved go with it.
+    func followAnchorsOfPopups() {
+        for popup in popups {
+            guard let anchor = popup.currentAnchor?(), anchor != popup.placement.anchorRect else { continue }
+            var placement = popup.placement
+            placement.anchorRect = anchor
+            popup.move(to: placement)
+        }
     }
 
     /// Closes every popup on the window, the topmost first (rule M2).

@@ -379,6 +379,7 @@ public final class Window: Responder {
         appearOffscreenIfNeeded()
         rootView.layoutIfNeeded()
         decorations?.layoutIfNeeded()
+        if !popups.isEmpty { followAnchorsOfPopups() }
     }
 
     /// Takes the new size in one transaction with the layout it causes, so no
