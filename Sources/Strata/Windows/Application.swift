@@ -79,7 +79,7 @@ public final class Application: Responder {
         for seat in display.seats.values { seats.attach(seat, display: display) }
         display.onSeatAdded = { [unowned self, unowned display] in seats.attach($0, display: display) }
         for window in windows where window.onscreen == nil {
-            window.onscreen = OnscreenWindow(window: window, display: display, loop: loop)
+            window.onscreen = window.makeOnscreen(display: display, loop: loop)
         }
     }
 

@@ -111,7 +111,7 @@ final class Popup {
     }
 
     private func openOnscreen(grab: (seat: Seat, serial: UInt32)?) {
-        guard let display = Application.shared.display, let on = parent?.onscreen, let role: PopupParent = on.toplevel ?? on.popup else { return }
+        guard let display = Application.shared.display, let role = parent?.onscreen?.popupParent else { return }
         window.onscreen = OnscreenWindow(popupWindow: window, display: display, loop: Application.shared.loop,
                                          parent: role, positioner: positioner, grab: grab, acceptsInput: acceptsInput)
     }

@@ -9,9 +9,11 @@ import WaylandClient
 @MainActor
 final class OnscreenWindow {
     unowned let window: Window
-    /// The role: a toplevel window, or (``popup``) a popup on another window.
+    /// The role: a toplevel window, a popup on another window (``popup``), or a
+    /// surface on a shell layer (``shell``).
     let toplevel: ToplevelWindow?
     let popup: PopupWindow?
+    let shell: ShellSurface?
     /// The surface, drawn and paced.
     let framed: FramedSurface
     let renderer = LayerRenderer()
@@ -30,7 +32,7 @@ final class OnscreenWindow {
         let toplevel = ToplevelWindow(display: display, title: window.title,
                                       width: Int(window.size.width.rounded()), height: Int(window.size.height.rounded()))
         self.toplevel = toplevel
-        popup = nil
+        (popup, shell) = (nil, nil)
         framed = toplevel.framed
         frameLoop = SurfaceFrameLoop(root: window.surfaceLayer, loop: loop, deliversAllEvents: false) { toplevel.setNeedsDisplay() }
         applySizeLimits()
@@ -59,11 +61,23 @@ final class OnscreenWindow {
         self.window = window
         let popup = PopupWindow(display: display, parent: parent, positioner: positioner, grab: grab, acceptsInput: acceptsInput)
         self.popup = popup
-        toplevel = nil
+        (toplevel, shell) = (nil, nil)
         framed = popup.framed
         frameLoop = SurfaceFrameLoop(root: window.surfaceLayer, loop: loop, deliversAllEvents: false) { popup.setNeedsDisplay() }
         popup.onConfigure = { [unowned self] p in self.window.popupHost?.placed(p.frame) }
         popup.onDismiss = { [unowned self] _ in self.window.popupHost?.dismissedByCompositor() }
+        setUpFrames()
+    }
+
+    /// A window on a shell layer (``ShellWindow``), sized by the compositor's configures.
+    init(window: Window, shell: ShellSurface, display: Display, loop: EventLoop?) {
+        self.window = window
+        self.shell = shell
+        (toplevel, popup) = (nil, nil)
+        framed = shell.framed
+        frameLoop = SurfaceFrameLoop(root: window.surfaceLayer, loop: loop, deliversAllEvents: false) { shell.setNeedsDisplay() }
+        shell.onConfigure = { [unowned self] s in self.window.applySize(Size(width: Double(s.width), height: Double(s.height))) }
+        shell.onClosed = { [unowned self] _ in self.window.close() }   // its output went away
         setUpFrames()
     }
 
@@ -215,10 +229,14 @@ final class OnscreenWindow {
         frameLoop.cancel()
         toplevel?.close()
         popup?.close()
+        shell?.close()
     }
 
     /// Whether the compositor configured the surface (its first configure came).
-    var isConfigured: Bool { toplevel?.isConfigured ?? popup?.isConfigured ?? false }
+    var isConfigured: Bool { toplevel?.isConfigured ?? popup?.isConfigured ?? shell?.isConfigured ?? false }
+
+    /// The surface as a parent of popups.
+    var popupParent: PopupParent? { toplevel ?? popup ?? shell }
 
     /// Where the window's geometry (the coordinates popups are placed in) begins
     /// in its surface: after the shadow a window draws around its own frame.

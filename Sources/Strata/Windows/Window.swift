@@ -9,7 +9,7 @@ import WaylandClient
 /// still lays out, animates and renders offscreen, and ``snapshot(atTime:)``
 /// shows it at any media time (rule W3).
 @MainActor
-public final class Window: Responder {
+public class Window: Responder {
     /// The content area's layer: sized to ``size``, with the root view's layer as
     /// its only sublayer. It sits in the surface's layer, below the title bar
     /// when the window draws its own frame.
@@ -308,10 +308,15 @@ public final class Window: Responder {
         if belongsToApplication {
             Application.shared.windowDidShow(self)
             if let display = Application.shared.display {
-                onscreen = OnscreenWindow(window: self, display: display, loop: Application.shared.loop)
+                onscreen = makeOnscreen(display: display, loop: Application.shared.loop)
             }
         }
         if parent != nil { dialogDidShow() }
+    }
+
+    /// The window's surface on the compositor: an `xdg_toplevel` (a shell window's is a layer surface).
+    func makeOnscreen(display: Display, loop: EventLoop?) -> OnscreenWindow? {
+        OnscreenWindow(window: self, display: display, loop: loop)
     }
 
     /// A window made in the app's context (``LayerContext/main``) is the app's:

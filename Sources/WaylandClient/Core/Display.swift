@@ -5,7 +5,8 @@
 /// ``WaylandError/missingGlobal(interface:)``). Optional features are bound when
 /// offered and simply absent otherwise: server-side decorations, viewporter,
 /// fractional scale, presentation feedback, single-pixel buffers, activation,
-/// copy and paste, the primary selection, input methods' text input, dialogs.
+/// copy and paste, the primary selection, input methods' text input, dialogs,
+/// shell layers.
 @MainActor
 public final class Display {
     public let connection: Connection
@@ -21,6 +22,8 @@ public final class Display {
     public let activation: XdgActivationV1?
     /// Dialog hints for toplevels, modality (`xdg_wm_dialog_v1`), when offered.
     public let dialogManager: XdgWmDialogV1?
+    /// Shell layers for panels and overlays (`zwlr_layer_shell_v1`), when offered.
+    public let layerShell: ZwlrLayerShellV1?
     /// Copy and paste, drag and drop (`wl_data_device_manager`), when offered.
     public let dataDeviceManager: WlDataDeviceManager?
     /// The primary selection (middle-click paste), when offered.
@@ -56,6 +59,7 @@ public final class Display {
         singlePixelBufferManager = registry.bindIfOffered(WpSinglePixelBufferManagerV1.self)
         activation = registry.bindIfOffered(XdgActivationV1.self)
         dialogManager = registry.bindIfOffered(XdgWmDialogV1.self)
+        layerShell = registry.bindIfOffered(ZwlrLayerShellV1.self)
         dataDeviceManager = registry.bindIfOffered(WlDataDeviceManager.self)
         primarySelectionManager = registry.bindIfOffered(ZwpPrimarySelectionDeviceManagerV1.self)
         textInputManager = registry.bindIfOffered(ZwpTextInputManagerV3.self)

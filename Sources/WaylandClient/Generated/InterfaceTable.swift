@@ -166,4 +166,10 @@ let generatedInterfaceTable: [InterfaceDescription] = [
     InterfaceDescription(name: "xdg_dialog_v1", version: 1,
         requests: [.init(name: "destroy", signature: "", types: []), .init(name: "set_modal", signature: "", types: []), .init(name: "unset_modal", signature: "", types: [])],
         events: []),
+    InterfaceDescription(name: "zwlr_layer_shell_v1", version: 4,
+        requests: [.init(name: "get_layer_surface", signature: "no?ous", types: ["zwlr_layer_surface_v1", "wl_surface", "wl_output", nil, nil]), .init(name: "destroy", signature: "3", types: [])],
+        events: []),
+    InterfaceDescription(name: "zwlr_layer_surface_v1", version: 4,
+        requests: [.init(name: "set_size", signature: "uu", types: [nil, nil]), .init(name: "set_anchor", signature: "u", types: [nil]), .init(name: "set_exclusive_zone", signature: "i", types: [nil]), .init(name: "set_margin", signature: "iiii", types: [nil, nil, nil, nil]), .init(name: "set_keyboard_interactivity", signature: "u", types: [nil]), .init(name: "get_popup", signature: "o", types: ["xdg_popup"]), .init(name: "ack_configure", signature: "u", types: [nil]), .init(name: "destroy", signature: "", types: []), .init(name: "set_layer", signature: "2u", types: [nil])],
+        events: [.init(name: "configure", signature: "uuu", types: [nil, nil, nil]), .init(name: "closed", signature: "", types: [])]),
 ]

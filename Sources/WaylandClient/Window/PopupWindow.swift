@@ -1,12 +1,21 @@
-/// A surface that can parent popups: a toplevel window or another popup.
+/// A surface that can parent popups: a toplevel window, another popup, or a
+/// shell surface.
 @MainActor
 public protocol PopupParent: AnyObject {
-    var xdgSurface: XdgSurface { get }
-    /// The parent's surface (a popup grab names it as its parent's).
+    /// The `xdg_surface` a popup names as its parent; nil for a shell surface,
+    /// which takes a popup made without one (``adopt(_:)``).
+    var parentXdgSurface: XdgSurface? { get }
+    /// The parent's surface.
     var framed: FramedSurface { get }
+    /// Takes a popup made with no parent as its own, before its first commit
+    /// (`zwlr_layer_surface_v1.get_popup`); nothing for the others.
+    func adopt(_ popup: XdgPopup)
 }
 
-extension ToplevelWindow: PopupParent {}
+extension ToplevelWindow: PopupParent {
+    public var parentXdgSurface: XdgSurface? { xdgSurface }
+    public func adopt(_ popup: XdgPopup) {}
+}
 
 /// An `xdg_popup`: the popup role — a surface placed against its parent by a
 /// ``PopupPositioner`` where the compositor decides, optionally grabbing the
@@ -57,8 +66,9 @@ public final class PopupWindow: PopupParent {
         framed.acceptsInput = acceptsInput
         xdgSurface = display.wmBase.getXdgSurface(surface: framed.surface)
         let p = Self.makePositioner(display, self.positioner)
-        popup = xdgSurface.getPopup(parent: parent.xdgSurface, positioner: p)
+        popup = xdgSurface.getPopup(parent: parent.parentXdgSurface, positioner: p)
         p.destroy()
+        parent.adopt(popup)
         grabbed = grab != nil
         if let grab { popup.grab(seat: grab.seat.proxy, serial: grab.serial) }
         var pending: PopupPositioner.Rectangle?
@@ -132,6 +142,9 @@ public final class PopupWindow: PopupParent {
 
     /// Asks for a redraw at the next frame callback.
     public func setNeedsDisplay() { framed.setNeedsDisplay() }
+
+    public var parentXdgSurface: XdgSurface? { xdgSurface }
+    public func adopt(_ popup: XdgPopup) {}
 
     /// Destroys the popup's objects (a parent's popups must be closed before it,
     /// the topmost first); it must not be used afterwards.

@@ -1,0 +1,109 @@
+@testable import Strata
+import PixmanRender
+import StrataTesting
+import Testing
+@testable import WaylandClient
+
+/// Shell windows (issue 26, item 1; wlr-layer-shell) on sway and kwin, which
+/// offer the shell layers here.
+@MainActor
+@Suite("Shell windows on compositors", .serialized, .mainLayerContext)
+struct ShellWindowTests {
+    static let blue = Color(rgba8: 0x33, 0x66, 0xcc)
+
+    static func start(_ name: String) throws -> (any Compositor, Display) {
+        try startApp { name == "sway" ? try HeadlessSway() as any Compositor : try HeadlessKWin() }
+    }
+
+    @Test("a top panel spans the output and takes its exclusive zone (a window shrinks by it, captured); an overlay shows above a fullscreen window; an exclusive keyboard overlay gets the keys; a menu from the panel opens as its popup",
+          arguments: ["sway", "kwin"])
+    func panelOverlayKeysAndPopup(_ name: String) throws {
+        let (compositor, display) = try Self.start(name)
+        defer { Application.shared.disconnect(); compositor.stop() }
+        #expect(display.layerShell != nil)
+        let window = Window(title: "app", size: Size(width: 300, height: 200))
+        window.backgroundColor = Self.blue
+        window.show()
+        window.isMaximized = true   // sway tiles it: it fills the output as well
+        try MenusOnCompositorsTests.wait("\(name): the maximized window") { window.frameNumber > 0 && window.size.width > 300 }
+        let before = window.size.height
+
+        let panel = ShellWindow(layer: .top, namespace: "panel", size: Size(width: 100, height: 40))
+        panel.anchors = [.top, .left, .right]
+        panel.exclusiveZone = .automatic
+        panel.backgroundColor = .red
+        let menuButton = Button(title: "Menu")
+        menuButton.frame = Rect(x: 10, y: 4, width: 80, height: 32)
+        menuButton.menu = Menu(children: [MenuAction(title: "About") { _ in }])
+        menuButton.showsMenuAsPrimaryAction = true
+        panel.rootView.addSubview(menuButton)
+        panel.show()
+        try MenusOnCompositorsTests.wait("\(name): the panel configured and drawn") { panel.frameNumber > 0 }
+        #expect(panel.size == Size(width: 640, height: 40) && panel.shellSurface?.exclusiveZone == 40, "\(panel.size)")
+        try MenusOnCompositorsTests.wait("\(name): the window shrunk by the panel's zone (\(before) → \(window.size.height))") {
+            window.size.height == before - 40
+        }
+        try MenusOnCompositorsTests.eventually("\(name): the panel on top of the screen, the window below it") {
+            let shot = try compositor.screenshot(timeout: 10)
+            return shot.rgba8(x: 600, y: 20) == (255, 0, 0, 255) && shot.rgba8(x: 600, y: 400) == (0x33, 0x66, 0xcc, 255)
+        }
+
+        // A menu from the panel: an xdg_popup given to the layer surface (get_popup).
+        let traffic = try WaylandTraffic.recording {
+            menuButton.touchUpInsideTriggered()   // as a click on it (no input: no grab)
+            try MenusOnCompositorsTests.wait("\(name): the panel's menu") {
+                (panel.popupWindows.first?.frameNumber ?? 0) > 0
+            }
+        }
+        #expect(traffic.contains { $0.interface == "zwlr_layer_surface_v1" && $0.name == "get_popup" })
+        let menu = try #require(panel.popupsInStackingOrder.first)
+        // Under the button (its bottom is at 36); kwin keeps it out of the panel's own zone (40).
+        #expect((36...40).contains(menu.geometryFrame.y) && menu.geometryFrame.x == 10, "under the button: \(menu.geometryFrame)")
+        panel.dismissPopups()
+
+        // An overlay above a fullscreen window, taking the keys.
+        window.isFullscreen = true
+        try MenusOnCompositorsTests.wait("\(name): the fullscreen window") { window.isFullscreen && window.size.height == 480 }
+        let osd = ShellWindow(layer: .overlay, namespace: "osd", size: Size(width: 120, height: 60))
+        osd.backgroundColor = .green
+        osd.keyboardInteractivity = .exclusive
+        let field = RecordingView(frame: Rect(x: 0, y: 0, width: 120, height: 60))
+        field.takesFocus = true
+        osd.rootView.addSubview(field)
+        osd.show()
+        field.becomeFirstResponder()
+        try MenusOnCompositorsTests.wait("\(name): the overlay drawn") { osd.frameNumber > 0 }
+        try MenusOnCompositorsTests.eventually("\(name): the overlay centred above the fullscreen window") {
+            let shot = try compositor.screenshot(timeout: 10)
+            return shot.rgba8(x: 320, y: 240) == (0, 255, 0, 255) && shot.rgba8(x: 100, y: 240) == (0x33, 0x66, 0xcc, 255)
+        }
+        if name == "sway", let sway = compositor as? HeadlessSway {
+            let (wtype, _) = try sway.startClient(["wtype", "-s", "300", "k"])
+            defer { wtype.terminate() }
+            try MenusOnCompositorsTests.wait("sway: a key to the overlay") { field.log.contains("key k") }
+        } else {
+            let driver = InputDriver(window: osd, injecting: try compositor.injectedInput())
+            driver.type("k")
+            #expect(field.log.contains("key k"), "\(field.log) \(driver.errors)")
+        }
+    }
+
+    @Test("bad input: a size the anchors do not allow is refused before it is sent; a compositor without the shell layer (weston) leaves the window off screen with a clear error")
+    func badInput() throws {
+        let (compositor, display) = try startApp { try HeadlessWeston() }
+        defer { Application.shared.disconnect(); compositor.stop() }
+        var diagnostics: [String] = []
+        Diagnostics.handler = { diagnostics.append("\($0)") }
+        defer { Diagnostics.handler = nil }
+        #expect(display.layerShell == nil)
+        #expect(throws: ShellSurfaceError.unsupported) { try ShellSurface(display: display, layer: .top, namespace: "x", width: 10, height: 10) }
+        let panel = ShellWindow(layer: .top, namespace: "panel", size: Size(width: 100, height: 40))
+        panel.show()
+        #expect(panel.shellError == .unsupported && panel.onscreen == nil && diagnostics.contains { $0.contains("zwlr_layer_shell_v1") })
+        panel.close()
+        #expect(throws: ShellSurfaceError.invalidSize(width: 0, height: 30, anchors: [.top, .left])) {
+            try ShellSurface.validate(width: 0, height: 30, anchors: [.top, .left])
+        }
+        #expect(throws: Never.self) { try ShellSurface.validate(width: 0, height: 30, anchors: [.top, .left, .right]) }
+    }
+}
