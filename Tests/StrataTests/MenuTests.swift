@@ -533,15 +533,13 @@ struct DialogWindowTests {
     }
 }
 
-/// Dialog windows on compositors: the parent named to the compositor, and real input refused on kwin.
+/// Dialog windows on compositors: run by `MenusOnCompositorsTests.withRealInput`
+/// on kwin and mutter, which share one compositor each for their real-input checks.
 @MainActor
-@Suite("Dialog windows on compositors", .serialized, .mainLayerContext)
-struct DialogWindowCompositorTests {
-    @Test("on kwin and mutter a dialog names its parent (xdg_toplevel.set_parent); while it is modal a real click on the parent presses nothing",
-          arguments: ["kwin", "mutter"])
-    func modal(_ name: String) throws {
-        let (compositor, display) = try startApp { name == "kwin" ? try HeadlessKWin() as any Compositor : try HeadlessMutter() }
-        defer { Application.shared.disconnect(); compositor.stop() }
+enum DialogWindowCompositorTests {
+    /// A dialog names its parent (`xdg_toplevel.set_parent`); while it is modal a
+    /// real click on the parent presses nothing.
+    static func modal(_ compositor: any Compositor, _ name: String, _ display: Display) throws {
         let parent = Window(title: "parent", size: Size(width: 300, height: 200))
         parent.backgroundColor = Color(rgba8: 0x33, 0x66, 0xcc)
         let button = Button(frame: Rect(x: 40, y: 40, width: 120, height: 40))
@@ -580,6 +578,7 @@ struct DialogWindowCompositorTests {
         driver.click(at: Point(x: 60, y: 420))
         #expect(presses == 2)
         #expect(driver.errors.isEmpty, "\(driver.errors)")
+        parent.close()
     }
 }
 

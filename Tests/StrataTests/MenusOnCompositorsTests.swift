@@ -107,12 +107,21 @@ struct MenusOnCompositorsTests {
         }
     }
 
-    @Test("real input on kwin and mutter: a right click opens the menu at the pointer with a grab; keys choose; a submenu opens and closes; a click outside dismisses")
-    func realInput() throws {
-        let starts: [() throws -> any Compositor] = [{ try HeadlessKWin() }, { try HeadlessMutter() }]
-        for start in starts {
-            let (compositor, _) = try startApp(start)
-            defer { Application.shared.disconnect(); compositor.stop() }
+    @Test("real input on kwin and mutter: a right click opens a menu at the pointer with a grab, keys choose, a submenu opens and closes, a click outside dismisses; a pop-up button, a tooltip and an alert; a modal dialog; mutter: the client's window menu; kwin: a menu closed as the focus leaves",
+          arguments: ["kwin", "mutter"])
+    func withRealInput(_ name: String) throws {
+        let (compositor, display) = try startApp { name == "kwin" ? try HeadlessKWin() as any Compositor : try HeadlessMutter() }
+        defer { Application.shared.disconnect(); compositor.stop() }
+        try Self.menusByRealInput(compositor)
+        try Self.popUpToolTipAndAlert(compositor, name)
+        try DialogWindowCompositorTests.modal(compositor, name, display)
+        if name == "mutter" { try Self.ownWindowMenu(compositor) } else { try Self.focusLoss(compositor) }
+    }
+
+    /// A right click opens the menu at the pointer with a grab; keys choose; a
+    /// submenu opens and closes; a click outside dismisses.
+    static func menusByRealInput(_ compositor: any Compositor) throws {
+        do {
             let scene = try Scene()
             // The client's frame is not yet the screen's (mutter's fullscreen transition): input once it is.
             try Self.eventually("\(compositor.name): the fullscreen window on the screen") {
@@ -150,15 +159,16 @@ struct MenusOnCompositorsTests {
             try Self.wait("\(compositor.name): the menu dismissed by the click outside") { scene.popups.isEmpty }
             #expect(scene.ran == ["Two"], "\(compositor.name)")
             #expect(driver.errors.isEmpty, "\(compositor.name): \(driver.errors)")
+            scene.window.close()
         }
     }
 }
 
 extension MenusOnCompositorsTests {
-    @Test("a compositor that shows no window menu (xdg-shell 5's capabilities without it): a secondary click on the window's own title bar shows the client's, whose Restore unmaximizes (mutter, with its capabilities narrowed)")
-    func ownWindowMenu() throws {
-        let (compositor, _) = try startApp { try HeadlessMutter() }
-        defer { Application.shared.disconnect(); compositor.stop() }
+    /// A compositor that shows no window menu (xdg-shell 5's capabilities without
+    /// it): a secondary click on the window's own title bar shows the client's,
+    /// whose Restore unmaximizes (mutter, with its capabilities narrowed).
+    static func ownWindowMenu(_ compositor: any Compositor) throws {
         let window = Window(title: "menu", size: Size(width: 300, height: 200))
         window.backgroundColor = Color(rgba8: 0x33, 0x66, 0xcc)
         window.show()
@@ -181,15 +191,15 @@ extension MenusOnCompositorsTests {
         }
         try Self.wait("the window restored") { !window.isMaximized }
         #expect(driver.errors.isEmpty, "\(driver.errors)")
+        window.close()
     }
 }
 
 extension MenusOnCompositorsTests {
-    @Test("real input on kwin and mutter: a pop-up button's item clicked on the popup's own surface changes its choice; a tooltip shows after the pointer rests and goes when it leaves; an alert takes Tab and Escape cancels it",
-          arguments: ["kwin", "mutter"])
-    func popUpToolTipAndAlert(_ name: String) throws {
-        let (compositor, _) = try startApp { name == "kwin" ? try HeadlessKWin() as any Compositor : try HeadlessMutter() }
-        defer { Application.shared.disconnect(); compositor.stop() }
+    /// A pop-up button's item clicked on the popup's own surface changes its
+    /// choice; a tooltip shows after the pointer rests and goes when it leaves; an
+    /// alert takes Tab and Escape cancels it.
+    static func popUpToolTipAndAlert(_ compositor: any Compositor, _ name: String) throws {
         let root = ViewController()
         let window = Window(title: "controls", size: Size(width: 300, height: 200))
         window.backgroundColor = Color(rgba8: 0x33, 0x66, 0xcc)
@@ -244,6 +254,7 @@ extension MenusOnCompositorsTests {
         }
         try Self.wait("Escape cancels the alert") { chosen == ["Cancel"] && root.presentedViewController == nil }
         #expect(driver.errors.isEmpty, "\(driver.errors)")
+        window.close()
     }
 }
 
@@ -306,20 +317,20 @@ extension MenusOnCompositorsTests {
         try display.connection.roundtrip()
     }
 
-    @Test("kwin: a menu closes when its window loses the focus to another window")
-    func focusLossOnKWin() throws {
-        let (compositor, _) = try startApp { try HeadlessKWin() }
-        defer { Application.shared.disconnect(); compositor.stop() }
+    /// A menu closes when its window loses the focus to another window (kwin).
+    static func focusLoss(_ compositor: any Compositor) throws {
         let scene = try Scene()
         let driver = InputDriver(window: scene.window, injecting: try compositor.injectedInput())
         driver.movePointer(to: Point(x: 200, y: 150))
         driver.press(.right)
         driver.release(.right)
-        _ = try scene.shownPopup("kwin")
+        _ = try scene.shownPopup(compositor.name)
         let other = Window(title: "other", size: Size(width: 200, height: 100))
         other.show()
         other.activate()   // kwin focuses a new window anyway; asked, in case
         try Self.wait("the menu closed as the focus left") { scene.popups.isEmpty }
         #expect(!scene.interaction.isMenuVisible)
+        other.close()
+        scene.window.close()
     }
 }
