@@ -172,7 +172,7 @@ final class Popup {
         guard isOpen else { return }
         isOpen = false
         parent?.popups.removeAll { $0 === self }
-        if let parent, parent.pointerPopup === self { parent.pointerPopup = nil }
+        if let parent, parent.popupRouting.pointer === self { parent.popupRouting.pointer = nil }
         let done = onDismiss
         onDismiss = nil
         done?()
@@ -181,6 +181,18 @@ final class Popup {
 
 extension Comparable {
     fileprivate func clamped(to range: ClosedRange<Self>) -> Self { min(max(self, range.lowerBound), range.upperBound) }
+}
+
+/// Where a window's input over its popups goes: the popup the pointer is over,
+/// and the popups that touches began on and that got the presses of keys and
+/// buttons still held (their releases go there too).
+struct PopupRouting {
+    weak var pointer: Popup?
+    var touches: [Int: Popup] = [:]
+    var keys: [UInt32: Popup] = [:]
+    var buttons: [PointerButton: Popup] = [:]
+
+    var isIdle: Bool { pointer == nil && touches.isEmpty && keys.isEmpty && buttons.isEmpty }
 }
 
 // MARK: A window's popups
@@ -261,9 +273,7 @@ extension Window {
     /// surface, it handles what reaches the window itself. True when the input was
     /// taken here.
     func routeToPopups(_ event: WindowInput) -> Bool {
-        guard !popups.isEmpty || pointerPopup != nil || !touchPopups.isEmpty || !keyPopups.isEmpty || !buttonPopups.isEmpty else {
-            return false
-        }
+        guard !popups.isEmpty || !popupRouting.isIdle else { return false }
         let stack = popupsInStackingOrder
         // A press or a key closes the tooltips (the popups input passes through).
         switch event {
@@ -286,27 +296,27 @@ extension Window {
         switch event {
         case let .pointerMoved(p):
             let hit = popup(at: p)
-            if let old = pointerPopup, old !== hit?.0 {
-                pointerPopup = nil
+            if let old = popupRouting.pointer, old !== hit?.0 {
+                popupRouting.pointer = nil
                 old.window.handle(.pointerLeft)
             }
             guard let (target, q) = hit else { return false }
-            if pointerPopup == nil { input.handle(.pointerLeft) }   // left the window for the popup
-            pointerPopup = target
+            if popupRouting.pointer == nil { input.handle(.pointerLeft) }   // left the window for the popup
+            popupRouting.pointer = target
             target.window.handle(.pointerMoved(q))
             return true
         case .pointerLeft:
-            pointerPopup?.window.handle(.pointerLeft)
-            pointerPopup = nil
+            popupRouting.pointer?.window.handle(.pointerLeft)
+            popupRouting.pointer = nil
             return false
         case let .pointerButton(button, pressed):
             // A release goes where its press went.
-            if !pressed, let target = buttonPopups.removeValue(forKey: button) {
+            if !pressed, let target = popupRouting.buttons.removeValue(forKey: button) {
                 if target.isOpen { target.window.handle(event) }
                 return true
             }
-            if let target = pointerPopup {
-                if pressed { buttonPopups[button] = target }
+            if let target = popupRouting.pointer {
+                if pressed { popupRouting.buttons[button] = target }
                 target.window.handle(event)
                 return true
             }
@@ -314,12 +324,12 @@ extension Window {
             dismissPopups()
             return true
         case .scroll:
-            guard let target = pointerPopup else { return grabbing }
+            guard let target = popupRouting.pointer else { return grabbing }
             target.window.handle(event)
             return true
         case let .touchDown(id, p):
             if let (target, q) = popup(at: p) {
-                touchPopups[id] = target
+                popupRouting.touches[id] = target
                 target.window.handle(.touchDown(id: id, at: q))
                 return true
             }
@@ -327,26 +337,26 @@ extension Window {
             dismissPopups()
             return true
         case let .touchMoved(id, p):
-            guard let target = touchPopups[id] else { return false }
+            guard let target = popupRouting.touches[id] else { return false }
             target.window.handle(.touchMoved(id: id, to: local(p, in: target)))
             return true
         case let .touchUp(id):
-            guard let target = touchPopups.removeValue(forKey: id) else { return false }
+            guard let target = popupRouting.touches.removeValue(forKey: id) else { return false }
             target.window.handle(.touchUp(id: id))
             return true
         case .touchesCancelled:
-            for target in touchPopups.values { target.window.handle(.touchesCancelled) }
-            touchPopups = [:]
+            for target in popupRouting.touches.values { target.window.handle(.touchesCancelled) }
+            popupRouting.touches = [:]
             return false
         case let .key(key, pressed, _):
             // A release goes where its press went (a menu may have opened or closed between).
             if !pressed {
-                guard let target = keyPopups.removeValue(forKey: key.keyCode) else { return false }
+                guard let target = popupRouting.keys.removeValue(forKey: key.keyCode) else { return false }
                 target.window.handle(event)
                 return true
             }
             guard let target = stack.last(where: { $0.grabsInput }) else { return false }
-            keyPopups[key.keyCode] = target
+            popupRouting.keys[key.keyCode] = target
             target.window.handle(event)
             return true
         case .composition:

@@ -170,12 +170,8 @@ public class Window: Responder {
     var popups: [Popup] = []
     /// The popup this window is the content of (nil for the app's windows).
     weak var popupHost: Popup?
-    /// The popup the pointer is over, and the popups that touches began on.
-    weak var pointerPopup: Popup?
-    var touchPopups: [Int: Popup] = [:]
-    /// The popups that got the presses of keys and buttons still held: their releases go there too.
-    var keyPopups: [UInt32: Popup] = [:]
-    var buttonPopups: [PointerButton: Popup] = [:]
+    /// Where input over the popups is going (`routeToPopups`).
+    var popupRouting = PopupRouting()
 
     /// How many input events the window and its popups have been given
     /// (``handle(_:)``): a test that injects input into a compositor waits for it to change.
