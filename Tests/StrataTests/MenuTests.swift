@@ -547,12 +547,7 @@ enum DialogWindowCompositorTests {
         var presses = 0
         button.addAction(for: .touchUpInside) { _ in presses += 1 }
         parent.rootView.addSubview(button)
-        parent.show()
-        parent.isFullscreen = true
-        try MenusOnCompositorsTests.wait("the fullscreen parent") { parent.isFullscreen && parent.frameNumber > 0 && parent.size.width > 300 }
-        try MenusOnCompositorsTests.eventually("\(name): the fullscreen parent on the screen") {
-            try compositor.screenshot(timeout: 10).rgba8(x: 600, y: 440) == (0x33, 0x66, 0xcc, 255)
-        }
+        try MenusOnCompositorsTests.showFullscreen(parent, on: compositor)
         let driver = InputDriver(window: parent, injecting: try compositor.injectedInput())
         driver.click(at: Point(x: 100, y: 60))
         #expect(presses == 1)

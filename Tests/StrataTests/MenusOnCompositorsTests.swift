@@ -40,6 +40,19 @@ struct MenusOnCompositorsTests {
         func shownPopup(_ name: String) throws -> Popup { try MenusOnCompositorsTests.shownPopup(of: window, name) }
     }
 
+    /// Shows `window` fullscreen (at the output's origin: the screen's coordinates
+    /// are the window's) and waits until the compositor shows it — its blue
+    /// background captured near the screen's corner (mutter's fullscreen transition
+    /// takes a while), so input lands where the test means.
+    static func showFullscreen(_ window: Window, on compositor: any Compositor) throws {
+        window.show()
+        window.isFullscreen = true
+        try wait("\(compositor.name): the fullscreen window") { window.isFullscreen && window.frameNumber > 0 && window.size.width > 300 }
+        try eventually("\(compositor.name): the fullscreen window on the screen") {
+            try compositor.screenshot(timeout: 10).rgba8(x: 600, y: 440) == (0x33, 0x66, 0xcc, 255)
+        }
+    }
+
     /// The window's first popup, once configured and drawn.
     static func shownPopup(of window: Window, _ name: String) throws -> Popup {
         try wait("\(name): the popup configured and drawn") {
@@ -215,12 +228,7 @@ extension MenusOnCompositorsTests {
         tipped.addInteraction(tip)
         root.view.addSubview(popUp)
         root.view.addSubview(tipped)
-        window.show()
-        window.isFullscreen = true
-        try Self.wait("the fullscreen window") { window.isFullscreen && window.frameNumber > 0 && window.size.width > 300 }
-        try Self.eventually("\(name): the fullscreen window on the screen") {
-            try compositor.screenshot(timeout: 10).rgba8(x: 600, y: 440) == (0x33, 0x66, 0xcc, 255)
-        }
+        try Self.showFullscreen(window, on: compositor)
         let driver = InputDriver(window: window, injecting: try compositor.injectedInput())
 
         driver.click(at: Point(x: 120, y: 56))
