@@ -107,3 +107,41 @@ struct ShellWindowTests {
         #expect(throws: Never.self) { try ShellSurface.validate(width: 0, height: 30, anchors: [.top, .left, .right]) }
     }
 }
+
+extension ShellWindowTests {
+    @Test("screens: sway's outputs as Screens; one created at run time appears, and a panel made on it spans it")
+    func screensComeAndGo() throws {
+        let (compositor, _) = try startApp { try HeadlessSway() }
+        defer { Application.shared.disconnect(); compositor.stop() }
+        let sway = try #require(compositor as? HeadlessSway)
+        let app = Application.shared
+        defer { app.onScreenAdded = nil; app.onScreenRemoved = nil }
+        #expect(Screen.screens.count == 1)
+        let first = try #require(Screen.screens.first)
+        #expect(first.name == "HEADLESS-1" && first.bounds.size == Size(width: 640, height: 480) && first.scale == 1, "\(first.name) \(first.bounds)")
+        var panels: [String: ShellWindow] = [:]
+        var removed: [String] = []
+        func addPanel(_ screen: Screen) {
+            let panel = ShellWindow(layer: .top, namespace: "panel", screen: screen, size: Size(width: 100, height: 30))
+            panel.anchors = [.top, .left, .right]
+            panel.exclusiveZone = .automatic
+            panel.backgroundColor = .red
+            panel.show()
+            panels[screen.name] = panel
+        }
+        addPanel(first)
+        app.onScreenAdded = { addPanel($0) }
+        app.onScreenRemoved = { removed.append($0.name) }
+        #expect(try sway.command("create_output").status == 0)
+        try MenusOnCompositorsTests.wait("a second screen with its panel drawn") {
+            Screen.screens.count == 2 && (panels["HEADLESS-2"]?.frameNumber ?? 0) > 0
+        }
+        let second = Screen.screens[1]
+        #expect(panels["HEADLESS-2"]?.size == Size(width: second.bounds.width, height: 30) && panels["HEADLESS-1"]?.size.width == 640,
+                "the panels span their own outputs: \(second.bounds)")
+        // sway 1.7 keeps a disabled headless output's global and its layer surfaces
+        // (`output … disable` changes nothing a client sees; `unplug` came later), so
+        // an output going away is not exercised here.
+        #expect(removed.isEmpty && panels.values.allSatisfy(\.isVisible))
+    }
+}

@@ -33,6 +33,9 @@ public struct EdgeInsets: Hashable, Sendable {
 /// layer puts it below windows (`.background`, `.bottom`) or above them (`.top`,
 /// `.overlay`, which is above fullscreen windows too).
 ///
+/// Shown on a ``Screen`` (an output), it is closed when that output goes (the
+/// compositor closes its surface).
+///
 /// On a compositor without the shell layer (weston's desktop shell, mutter,
 /// cage) ``show()`` puts nothing on screen: ``shellError`` says why
 /// (``ShellSurfaceError/unsupported``) and a diagnostic is reported. Offscreen
@@ -78,9 +81,13 @@ public final class ShellWindow: Window {
     /// Why the window is not on the compositor's shell layer, while shown and not there.
     public private(set) var shellError: ShellSurfaceError?
 
-    public init(layer: ShellLayer, namespace: String, size: Size = Size(width: 100, height: 100)) {
+    /// The screen it is shown on (the compositor's choice when nil).
+    public let screen: Screen?
+
+    public init(layer: ShellLayer, namespace: String, screen: Screen? = nil, size: Size = Size(width: 100, height: 100)) {
         shellLayer = layer
         self.namespace = namespace
+        self.screen = screen
         super.init(title: namespace, size: size)
         backgroundColor = .clear
     }
@@ -90,7 +97,7 @@ public final class ShellWindow: Window {
 
     override func makeOnscreen(display: Display, loop: EventLoop?) -> OnscreenWindow? {
         do {
-            let s = try ShellSurface(display: display, layer: layer(shellLayer), namespace: namespace,
+            let s = try ShellSurface(display: display, layer: layer(shellLayer), namespace: namespace, output: screen?.output,
                                      width: requestedSize.width, height: requestedSize.height, anchors: surfaceAnchors)
             shellError = nil
             let on = OnscreenWindow(window: self, shell: s, display: display, loop: loop)

@@ -76,10 +76,37 @@ public final class Application: Responder {
         eventWakeUp?.cancel()
         eventWakeUp = MediaWakeUp(loop: loop)
         LayerContext.main.endOfTurnScheduler = { body in loop.atEndOfTurn(body) }
+        attachScreens(of: display)
         for seat in display.seats.values { seats.attach(seat, display: display) }
         display.onSeatAdded = { [unowned self, unowned display] in seats.attach($0, display: display) }
         for window in windows where window.onscreen == nil {
             window.onscreen = window.makeOnscreen(display: display, loop: loop)
+        }
+    }
+
+    // MARK: Screens
+
+    /// The outputs of the compositor, as ``Screen``s (empty offscreen).
+    public private(set) var screens: [Screen] = []
+    /// Told when an output appears (once it has described itself) and when one goes.
+    public var onScreenAdded: ((Screen) -> Void)?
+    public var onScreenRemoved: ((Screen) -> Void)?
+
+    private func attachScreens(of display: Display) {
+        screens = display.outputs.values.sorted { $0.globalName < $1.globalName }.map(Screen.init)
+        display.onOutputAdded = { [unowned self] output in
+            // Added once it has described itself (the closure lets go of it then).
+            let screen = Screen(output)
+            output.onChange = { [unowned self] output in
+                output.onChange = nil
+                screens.append(screen)
+                onScreenAdded?(screen)
+            }
+        }
+        display.onOutputRemoved = { [unowned self] output in
+            guard let i = screens.firstIndex(where: { $0.output === output }) else { return }
+            let screen = screens.remove(at: i)
+            onScreenRemoved?(screen)
         }
     }
 
@@ -108,6 +135,7 @@ public final class Application: Responder {
         seats = SeatRouter { [unowned self] in windows }
         eventWakeUp?.cancel()
         eventWakeUp = nil
+        screens = []
         display = nil
         loop = nil
         LayerContext.main.endOfTurnScheduler = { body in Task { @MainActor in body() } }

@@ -38,6 +38,10 @@ public final class Display {
     public private(set) var seats: [UInt32: Seat] = [:]
     /// Told of each seat that appears after the display connected.
     public var onSeatAdded: ((Seat) -> Void)?
+    /// Told of each output that appears after the display connected (it describes
+    /// itself a moment later: ``Output/onChange``), and of each that goes.
+    public var onOutputAdded: ((Output) -> Void)?
+    public var onOutputRemoved: ((Output) -> Void)?
     /// The pixel formats `wl_shm` offers.
     public private(set) var shmFormats: Set<UInt32> = []
     /// The clock `wp_presentation` timestamps use (CLOCK_MONOTONIC when absent).
@@ -77,7 +81,7 @@ public final class Display {
         for g in registry.globals.values { globalAdded(g) }
         registry.onGlobalAdded = { [unowned self] g in globalAdded(g) }
         registry.onGlobalRemoved = { [unowned self] g in
-            outputs[g.name] = nil
+            if let output = outputs.removeValue(forKey: g.name) { onOutputRemoved?(output) }
             if let seat = seats.removeValue(forKey: g.name) { seat.removed() }
         }
         try connection.roundtrip(timeout: timeout)
@@ -90,7 +94,9 @@ public final class Display {
         switch g.interface {
         case WlOutput.interfaceName:
             guard outputs[g.name] == nil, let wl = try? registry.bind(g, WlOutput.self) else { return }
-            outputs[g.name] = Output(wl)
+            let output = Output(wl, globalName: g.name)
+            outputs[g.name] = output
+            onOutputAdded?(output)
         case WlSeat.interfaceName:
             guard seats[g.name] == nil, let wl = try? registry.bind(g, WlSeat.self) else { return }
             let seat = Seat(wl, compositor: compositor, shm: shm, cursorShapes: cursorShapeManager)
@@ -112,24 +118,49 @@ public final class Display {
 @MainActor
 public final class Output {
     public let proxy: WlOutput
+    /// The registry's name for its global (it goes away with it).
+    public let globalName: UInt32
     /// The integer scale factor; 1 until the output says otherwise.
     public private(set) var scale: Int32 = 1
+    /// Its name ("HDMI-A-1", "HEADLESS-1"; `wl_output` 4), else nil.
     public private(set) var name: String?
+    /// A description a person reads (`wl_output` 4), else make and model.
+    public private(set) var description: String?
+    public private(set) var make = ""
+    public private(set) var model = ""
+    /// The current mode in pixels.
     public private(set) var width: Int32 = 0
     public private(set) var height: Int32 = 0
     /// Refresh rate in mHz, 0 when unknown.
     public private(set) var refresh: Int32 = 0
+    /// `wl_output.transform`: 0 normal, 1–3 rotated by 90°, 180°, 270°, 4–7 flipped.
+    public private(set) var transform: Int32 = 0
+    /// True once the output sent its first `done` (all of the above are in).
+    public private(set) var isDescribed = false
+    /// Called after each `done` (the description changed).
+    public var onChange: ((Output) -> Void)?
 
-    init(_ proxy: WlOutput) {
+    init(_ proxy: WlOutput, globalName: UInt32) {
         self.proxy = proxy
+        self.globalName = globalName
         proxy.onEvent = { [unowned self] event in
             switch event {
             case let .scale(factor): scale = max(1, factor)
             case let .name(n): name = n
+            case let .description(d): description = d
+            case let .geometry(_, _, _, _, _, mk, md, t): (make, model, transform) = (mk, md, t)
             case let .mode(flags, w, h, r) where flags.contains(.current):
                 (width, height, refresh) = (w, h, r)
+            case .done:
+                isDescribed = true
+                onChange?(self)
             default: break
             }
         }
+    }
+
+    /// The size in pixels as shown: width and height swapped when rotated a quarter turn.
+    public var shownSize: (width: Int32, height: Int32) {
+        transform % 2 == 1 ? (height, width) : (width, height)
     }
 }
