@@ -80,7 +80,7 @@ public enum AppFuzzer {
         while !input.isAtEnd, steps < maximumSteps {
             steps += 1
             let target = views[input.index(views.count)]
-            let op = input.byte() % 12
+            let op = input.byte() % 13
             trace?("step \(steps): op \(op) on view \(views.firstIndex { $0 === target }!)")
             let started = MonotonicClock.now
             switch op {
@@ -164,6 +164,8 @@ public enum AppFuzzer {
                 clock.advance(by: step)
             case 10:
                 try check(window, views, at: clock.now)
+            case 11:
+                menus(&input, target, window, driver, made: made, trace: trace)
             default:
                 window.rootView.layoutIfNeeded()
                 Transaction.flush()
@@ -176,6 +178,73 @@ public enum AppFuzzer {
         clock.advance(by: 1000)
         try check(window, views, at: clock.now)
         for animator in animators { animator.stopAnimation(true) }
+    }
+
+    /// Menus, tooltips and menu buttons (issue 23): context menus with items,
+    /// submenus, deferred elements and handlers that edit the tree or close the
+    /// window; secondary clicks, keys, tooltips after a rest, pull-down and pop-up
+    /// buttons.
+    private static func menus(_ input: inout FuzzReader, _ target: View, _ window: Window, _ driver: InputDriver,
+                              made: (AnyObject) -> Void, trace: ((String) -> Void)?) {
+        let kind = input.byte() % 6
+        trace?("  menus \(kind)")
+        switch kind {
+        case 0:
+            let items = makeMenu(&input, depth: 0, target: target, window: window)
+            let interaction = ContextMenuInteraction { _ in Menu(title: "fuzz", children: items) }
+            target.addInteraction(interaction)
+            made(interaction)
+        case 1:
+            driver.movePointer(to: input.point())
+            driver.press(.right)
+            driver.release(.right)
+        case 2:
+            let keys: [UInt32] = [0xff54, 0xff52, 0xff0d, 0xff1b, 0xff53, 0xff51, 0xff50, 0xff57, Key.menu, 0x20, 0x61]
+            for _ in 0..<(1 + Int(input.byte() % 4)) {
+                let k = keys[input.index(keys.count)]
+                driver.pressKey(keysym: k)
+                driver.releaseKey(keysym: k)
+            }
+        case 3:
+            let tip = ToolTipInteraction(defaultToolTip: input.text(8))
+            target.addInteraction(tip)
+            made(tip)
+            driver.movePointer(to: input.point())
+        case 4:
+            let button = Button(title: input.text(4))
+            button.frame = input.rect()
+            button.menu = Menu(children: makeMenu(&input, depth: 1, target: target, window: window))
+            if input.byte() % 2 == 0 { button.changesSelectionAsPrimaryAction = true } else { button.showsMenuAsPrimaryAction = true }
+            target.addSubview(button)
+            made(button)
+        default:
+            for i in target.interactions where input.byte() % 2 == 0 { target.removeInteraction(i) }
+        }
+    }
+
+    /// Up to six elements: actions (some disabled or hidden, some that remove the
+    /// view or close the window when chosen), inline groups, submenus, deferred ones.
+    private static func makeMenu(_ input: inout FuzzReader, depth: Int, target: View, window: Window) -> [MenuElement] {
+        (0..<Int(input.byte() % 7)).map { i -> MenuElement in
+            switch input.byte() % 6 {
+            case 0 where depth < 4:
+                return Menu(title: input.text(4), options: input.byte() % 2 == 0 ? .displayInline : .singleSelection,
+                            children: makeMenu(&input, depth: depth + 1, target: target, window: window))
+            case 1:
+                let effect = input.byte() % 3
+                return MenuAction(title: "\(i)", attributes: input.byte() % 3 == 0 ? .disabled : []) { [weak target, weak window] _ in
+                    if effect == 1 { target?.removeFromSuperview() }
+                    if effect == 2 { window?.close(); window?.show() }
+                }
+            case 2:
+                let items = [MenuAction(title: "later") { _ in }]
+                return input.byte() % 2 == 0 ? DeferredMenuElement { $0(items) } : DeferredMenuElement.uncached { _ in }
+            case 3:
+                return MenuAction(title: input.text(6), attributes: .hidden) { _ in }
+            default:
+                return MenuAction(title: input.text(6), state: input.byte() % 2 == 0 ? .on : .off) { _ in }
+            }
+        }
     }
 
     /// A snapshot, finite presentation frames, and a tree whose links agree.
