@@ -358,6 +358,15 @@ struct MenuButtonAndToolTipTests {
         driver.click(at: Point(x: 290, y: 116))
         let reopened = try #require(f.window.popupsInStackingOrder.first)
         #expect(reopened.frame.minY == 100 + 2 - 5 - 28, "Medium's row over the button: \(reopened.frame.minY.description)")
+        driver.pressKey(keysym: Key.escape)
+        driver.releaseKey(keysym: Key.escape)
+        Transaction.flush()
+        f.advance(0.3)
+        Transaction.flush()
+        driver.click(at: Point(x: 70, y: 36))
+        #expect(pull.isMenuVisible)
+        pull.removeFromSuperview()
+        #expect(!pull.isMenuVisible && f.window.popupsInStackingOrder.isEmpty, "a button leaving its window closes its menu")
     }
 
     @Test("a tooltip shows after the pointer rests, under it; input passes through it; a press hides it until the pointer leaves and comes back; a key hides it")

@@ -195,6 +195,12 @@ public final class Button: Control {
         if let title = choices.first(where: { $0.state == .on })?.title { setTitle(title, for: .normal) }
     }
 
+    /// A button that leaves its window closes its menu.
+    public override func didMoveToWindow() {
+        super.didMoveToWindow()
+        if window == nil { dismissMenu() }
+    }
+
     /// Closes the button's menu, if open.
     func dismissMenu() {
         menuSession?.dismiss(animated: false)

@@ -317,7 +317,6 @@ open class View: Responder, LayerDelegate {
         if window == nil {
             for case let i as ContextMenuInteraction in interactions { i.dismissMenu() }
             for case let i as ToolTipInteraction in interactions { i.viewLeftWindow() }
-            (self as? Button)?.dismissMenu()
         }
     }
 
