@@ -331,6 +331,7 @@ struct MenuButtonAndToolTipTests {
         popUp.menu = Menu(children: sizes)
         popUp.changesSelectionAsPrimaryAction = true
         #expect(popUp.currentTitle == "Small" && sizes.map(\.state) == [.on, .off, .off], "the first is chosen when none is")
+        #expect(popUp.intrinsicContentSize.width > Button(title: "Small").intrinsicContentSize.width + 6, "room for the pop-up indicator")
         f.window.rootView.addSubview(pull)
         f.window.rootView.addSubview(popUp)
         Transaction.flush()

@@ -111,6 +111,7 @@ public final class Button: Control {
         let apply = {
             self.titleLabel.alpha = self.style == .filled ? 1 : alpha
             self.imageView.alpha = self.titleLabel.alpha
+            self.indicator?.alpha = self.titleLabel.alpha
             self.backgroundColor = background
             if self.style == .filled { self.alpha = self.isHighlighted ? 0.7 : 1 }
         }
@@ -127,9 +128,23 @@ public final class Button: Control {
         let title = titleLabel.text == nil ? .zero : titleLabel.intrinsicContentSize
         let image = imageView.image?.size ?? .zero
         let gap = title.width > 0 && image.width > 0 ? imagePadding : 0
-        return Size(width: contentInsets.left + image.width + gap + title.width + contentInsets.right,
+        return Size(width: contentInsets.left + image.width + gap + title.width + indicatorSpace + contentInsets.right,
                     height: contentInsets.top + max(image.height, title.height) + contentInsets.bottom)
     }
+
+    /// A pop-up button's indicator after its title (UIKit shows up and down chevrons).
+    private var indicator: Label?
+    private func indicatorLabel() -> Label {
+        if let indicator { return indicator }
+        let l = Label(frame: .zero)
+        l.text = "▾"
+        l.isUserInteractionEnabled = false
+        addSubview(l)
+        indicator = l
+        return l
+    }
+    /// The room the indicator takes, with its gap: none unless a pop-up button.
+    private var indicatorSpace: Double { changesSelectionAsPrimaryAction ? 6 + indicatorLabel().intrinsicContentSize.width : 0 }
 
     public override func sizeThatFits(_ size: Size) -> Size { intrinsicContentSize }
 
@@ -139,11 +154,23 @@ public final class Button: Control {
         let image = imageView.image?.size ?? .zero
         let gap = title.width > 0 && image.width > 0 ? imagePadding : 0
         let content = bounds
-        let titleWidth = min(title.width, max(0, content.width - contentInsets.left - contentInsets.right - image.width - gap))
-        var x = content.midX - (image.width + gap + titleWidth) / 2
+        let space = indicatorSpace
+        let titleWidth = min(title.width, max(0, content.width - contentInsets.left - contentInsets.right - image.width - gap - space))
+        var x = content.midX - (image.width + gap + titleWidth + space) / 2
         imageView.frame = Rect(x: x.rounded(), y: (content.midY - image.height / 2).rounded(), width: image.width, height: image.height)
         x += image.width + gap
         titleLabel.frame = Rect(x: x.rounded(), y: (content.midY - title.height / 2).rounded(), width: titleWidth.rounded(.up), height: title.height)
+        if changesSelectionAsPrimaryAction {
+            let l = indicatorLabel()
+            l.isHidden = false
+            l.font = titleLabel.font
+            l.textColor = titleLabel.textColor
+            l.alpha = titleLabel.alpha
+            let size = l.intrinsicContentSize
+            l.frame = Rect(x: (x + titleWidth + 6).rounded(), y: (content.midY - size.height / 2).rounded(), width: size.width, height: size.height)
+        } else {
+            indicator?.isHidden = true
+        }
     }
 
     // MARK: Menus (rule M3)
@@ -184,6 +211,8 @@ public final class Button: Control {
             removeInteraction(i)
             menuInteraction = nil
         }
+        invalidateIntrinsicContentSize()
+        setNeedsLayout()
         guard changesSelectionAsPrimaryAction, let menu else { return }
         let choices = menu.choices
         if !choices.contains(where: { $0.state == .on }), let first = choices.first { first.state = .on }
