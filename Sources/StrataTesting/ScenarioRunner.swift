@@ -175,7 +175,7 @@ public final class ScenarioRunner {
                 // The window commits all of itself again, so a capture stream that
                 // missed a frame gets another (once in CI, mutter's screen stayed black
                 // for 5 s after the window went fullscreen and committed).
-                if let w = window { let c = w.backgroundColor; w.backgroundColor = c }
+                window?.redrawEverything()
                 try turn(for: 0.1)
             }
         case let .capture(path):

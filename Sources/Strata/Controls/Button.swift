@@ -214,7 +214,7 @@ public final class Button: Control {
         invalidateIntrinsicContentSize()
         setNeedsLayout()
         guard changesSelectionAsPrimaryAction, let menu else { return }
-        let choices = menu.choices
+        let choices = menu.actions(includingHidden: false)
         if !choices.contains(where: { $0.state == .on }), let first = choices.first { first.state = .on }
         var seen = false
         for c in choices where c.state == .on {   // exactly one on
@@ -241,7 +241,7 @@ public final class Button: Control {
         guard let menu, menuIsPrimary else { return sendActions(for: .primaryActionTriggered) }
         guard menuSession == nil, let window else { return }
         let shown = changesSelectionAsPrimaryAction ? Menu(options: .singleSelection, children: menu.children) : menu
-        let selected = changesSelectionAsPrimaryAction ? menu.choices.first { $0.state == .on } : nil
+        let selected = changesSelectionAsPrimaryAction ? menu.actions(includingHidden: false).first { $0.state == .on } : nil
         let session = MenuSession.open(shown, on: window, anchorRect: convert(bounds, to: window.rootView),
                                        minimumWidth: bounds.width, aligning: selected, over: bounds.height)
         session?.onChoose = { [weak self] _ in self?.menuChanged() }   // the choice, on the button
@@ -250,13 +250,3 @@ public final class Button: Control {
     }
 }
 
-extension Menu {
-    /// The actions a pop-up button chooses between: the menu's own and its inline groups'.
-    var choices: [MenuAction] {
-        children.flatMap { child -> [MenuAction] in
-            if let a = child as? MenuAction { return a.attributes.contains(.hidden) ? [] : [a] }
-            if let m = child as? Menu, m.options.contains(.displayInline) { return m.choices }
-            return []
-        }
-    }
-}

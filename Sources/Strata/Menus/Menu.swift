@@ -29,10 +29,13 @@ public final class Menu: MenuElement {
     }
 
     /// The action that is on in a single-selection menu (searching its inline groups).
-    public var selectedElements: [MenuElement] {
-        children.flatMap { child -> [MenuElement] in
-            if let a = child as? MenuAction { return a.state == .on ? [a] : [] }
-            if let m = child as? Menu, m.options.contains(.displayInline) { return m.selectedElements }
+    public var selectedElements: [MenuElement] { actions(includingHidden: true).filter { $0.state == .on } }
+
+    /// The menu's own actions and its inline groups', in order.
+    func actions(includingHidden: Bool) -> [MenuAction] {
+        children.flatMap { child -> [MenuAction] in
+            if let a = child as? MenuAction { return includingHidden || !a.attributes.contains(.hidden) ? [a] : [] }
+            if let m = child as? Menu, m.options.contains(.displayInline) { return m.actions(includingHidden: includingHidden) }
             return []
         }
     }

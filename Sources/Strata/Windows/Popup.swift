@@ -41,7 +41,7 @@ final class Popup {
     let acceptsInput: Bool
     /// Where it is, in the parent's window geometry (surface units): where the
     /// compositor put it, or offscreen where the positioner's rules put it.
-    private(set) var geometryFrame: PopupPositioner.Rectangle
+    private(set) var geometryFrame = PopupPositioner.Rectangle(x: 0, y: 0, width: 1, height: 1)
     /// Called once when the popup goes away, whoever closed it.
     var onDismiss: (() -> Void)?
     /// Called when the compositor (or, offscreen, the rules) placed it.
@@ -59,7 +59,6 @@ final class Popup {
         self.acceptsInput = acceptsInput || grabsInput
         window = Window(title: "", size: placement.size)
         window.backgroundColor = .clear
-        geometryFrame = PopupPositioner.Rectangle(x: 0, y: 0, width: 1, height: 1)
         window.popupHost = self
         geometryFrame = positioner.unadjustedFrame()
     }

@@ -40,9 +40,16 @@ public class Window: Responder {
     public var backgroundColor: Color = .white {
         didSet {
             layer.backgroundColor = backgroundColor
-            onscreen?.renderer.repaintEverything()
-            onscreen?.framed.setNeedsDisplay()
+            redrawEverything()
         }
+    }
+
+    /// Makes the next frame on the compositor repaint and damage the whole surface
+    /// (after a change the layers do not show; for the testing kit, after a capture
+    /// that missed a frame).
+    package func redrawEverything() {
+        onscreen?.renderer.repaintEverything()
+        onscreen?.framed.setNeedsDisplay()
     }
 
     /// The view that fills the content area. Replacing it moves the old one out
