@@ -145,3 +145,54 @@ extension ShellWindowTests {
         #expect(removed.isEmpty && panels.values.allSatisfy(\.isVisible))
     }
 }
+
+/// A shell window sized by its content (issue 26, item 1), offscreen on a manual clock.
+@MainActor
+@Suite("Shell windows sized by their content", .isolatedLayerContext)
+struct ShellWindowFittingTests {
+    /// A view with an intrinsic size, as a label or control has.
+    final class Block: View {
+        let natural: Size
+        init(_ natural: Size) { self.natural = natural; super.init(frame: Rect(origin: .zero, size: natural)) }
+        override var intrinsicContentSize: Size { natural }
+    }
+    static func block(_ height: Double) -> View { Block(Size(width: 200, height: height)) }
+
+    @Test("sizesToFitContent: the window takes the stack's fitting size on the axes it does not span; a view added in an animation block grows it at once, one hidden in a block shrinks it only after the content's animation ends")
+    func fitsItsContent() throws {
+        let f = ViewFixture()
+        let panel = ShellWindow(layer: .overlay, namespace: "osd", size: Size(width: 50, height: 50))
+        panel.anchors = [.top]
+        let first = Self.block(30)
+        let stack = StackView(arrangedSubviews: [first, Self.block(30)])
+        stack.axis = .vertical
+        stack.spacing = 10
+        panel.rootView = stack
+        panel.sizesToFitContent = true
+        panel.show()
+        panel.layoutIfNeeded()
+        #expect(panel.size == Size(width: 200, height: 70))
+
+        let third = Self.block(40)
+        View.animate(duration: 1) { stack.addArrangedSubview(third); panel.layoutIfNeeded() }
+        #expect(panel.size == Size(width: 200, height: 120), "a grown content grows the window at once")
+
+        // The first hidden: the others slide up (animated) while the window keeps its size.
+        View.animate(duration: 1) { first.isHidden = true; stack.layoutIfNeeded() }
+        Transaction.flush()
+        f.advance(0.5)
+        panel.layoutIfNeeded()
+        #expect(panel.size.height == 120, "kept while the content animates")
+        f.advance(0.6)   // the animation has ended; the re-check timer marks the root for layout
+        panel.layoutIfNeeded()
+        #expect(panel.size == Size(width: 200, height: 80))
+
+        // Anchored to both horizontal edges, the width stays the compositor's (here the window's own).
+        panel.anchors = [.top, .left, .right]
+        panel.size = Size(width: 500, height: 70)
+        stack.addArrangedSubview(Self.block(20))
+        panel.layoutIfNeeded()
+        #expect(panel.size == Size(width: 500, height: 110))
+        panel.close()
+    }
+}

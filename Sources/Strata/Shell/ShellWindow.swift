@@ -84,6 +84,17 @@ public final class ShellWindow: Window {
     /// The screen it is shown on (the compositor's choice when nil).
     public let screen: Screen?
 
+    /// Whether the window takes its size from its content, as a layer-shell
+    /// client sized by its widgets does: on each axis it does not span, the size is
+    /// the root view's `sizeThatFits(_:)` (a stack view's or label's fitting size)
+    /// at each layout, asked of the compositor. A change made while the content
+    /// animates grows the window at once and shrinks it only once the content's
+    /// animations have ended, so the animation plays inside the surface. False by
+    /// default: the size set is the size asked for.
+    public var sizesToFitContent = false { didSet { if sizesToFitContent { rootView.setNeedsLayout() } } }
+    /// A re-check of the fitting size while the content still animates.
+    private var fitRecheck: MediaTimer?
+
     public init(layer: ShellLayer, namespace: String, screen: Screen? = nil, size: Size = Size(width: 100, height: 100)) {
         shellLayer = layer
         self.namespace = namespace
@@ -175,6 +186,38 @@ public final class ShellWindow: Window {
         case .onDemand: .onDemand
         }
         s.setKeyboardInteractivity(keyboard)
+    }
+
+    public override func layoutIfNeeded() {
+        if sizesToFitContent { fitContent() }   // first, so the content is laid out once, at its size
+        super.layoutIfNeeded()
+    }
+
+    /// The root view's fitting size on the axes the window does not span, asked
+    /// for — a shrink only when nothing in the content animates (checked again
+    /// every 50 ms of media time until then).
+    private func fitContent() {
+        let spansWidth = anchors.isSuperset(of: [.left, .right]), spansHeight = anchors.isSuperset(of: [.top, .bottom])
+        let limit = screen?.bounds.size ?? Size(width: 16384, height: 16384)
+        let fit = rootView.sizeThatFits(Size(width: spansWidth ? size.width : limit.width, height: spansHeight ? size.height : limit.height))
+        func axis(_ spans: Bool, _ fitted: Double, _ now: Double, _ max: Double) -> Double {
+            spans || !fitted.isFinite || fitted <= 0 ? now : min(fitted.rounded(.up), max)
+        }
+        let target = Size(width: axis(spansWidth, fit.width, size.width, limit.width),
+                          height: axis(spansHeight, fit.height, size.height, limit.height))
+        guard target != size else { return }
+        let shrinks = target.width < size.width || target.height < size.height
+        let now = currentMediaTime()
+        if shrinks && AnimationTimeline.nextChangeTime(after: now, under: surfaceLayer) <= now {
+            if fitRecheck?.isPending != true {
+                fitRecheck = MediaTimer.schedule(after: 0.05) { [weak self] in self?.rootView.setNeedsLayout() }
+            }
+            // Grow now on the axis that grows; shrink later.
+            let grown = Size(width: max(target.width, size.width), height: max(target.height, size.height))
+            if grown != size { size = grown }
+            return
+        }
+        size = target
     }
 
     /// A new size from the app (a view's intrinsic size, say): asked of the
