@@ -44,7 +44,7 @@ let package = Package(
         // The app toolkit: views, animation blocks, layout, windows and the application.
         .target(name: "Strata", dependencies: ["LayerKit", "WaylandClient", "PixmanRender", "CPango", "CPixman"]),
 
-        .testTarget(name: "StrataTests", dependencies: ["Strata", "StrataTesting", "LayerKitTesting", "PixmanRender", "WaylandClient", "CPango", "StrataAppFuzzing"]),
+        .testTarget(name: "StrataTests", dependencies: ["Strata", "ShellApps", "StrataTesting", "LayerKitTesting", "PixmanRender", "WaylandClient", "CPango", "StrataAppFuzzing"]),
 
         // Compositor-integration kit: headless compositors, capture, compare, frame statistics.
         .target(name: "StrataTesting", dependencies: ["Strata", "WaylandClient", "PixmanRender", "CShims", "CWayland", "StrataTestingTools"]),
@@ -63,6 +63,8 @@ let package = Package(
         .executableTarget(name: "clock", dependencies: ["Strata", "StrataTesting"], path: "Examples/Clock"),
         .executableTarget(name: "text", dependencies: ["Strata", "StrataTesting"], path: "Examples/Text"),
         .executableTarget(name: "controls", dependencies: ["Strata", "StrataTesting"], path: "Examples/Controls"),
+        .target(name: "ShellApps", dependencies: ["Strata"], path: "Examples/ShellApps"),
+        .executableTarget(name: "osd", dependencies: ["ShellApps", "Strata", "StrataTesting"], path: "Examples/Osd"),
         .executableTarget(name: "todo", dependencies: ["Strata", "StrataTesting"], path: "Examples/Todo"),
 
         // Hostile programs over the public API, for the fuzzer (scripts/fuzz) and its regression corpus.

@@ -70,7 +70,7 @@ final class Clock {
     }
 }
 
-ExampleCommandLine.main(program: "clock", screenshot: "clock.png", make: { Clock() }) { clock, headless in
+ExampleCommandLine.main(program: "clock", screenshot: "clock.png", make: { _ in Clock() }) { clock, headless in
     clock.window.show()
     if headless { clock.window.isFullscreen = true }
     clock.show(Clock.secondsToday - 1)

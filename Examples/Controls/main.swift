@@ -119,7 +119,7 @@ final class ControlsShowcase: ListDataSource {
     }
 }
 
-ExampleCommandLine.main(program: "controls", screenshot: "controls.png", make: { ControlsShowcase() }) { app, headless in
+ExampleCommandLine.main(program: "controls", screenshot: "controls.png", make: { _ in ControlsShowcase() }) { app, headless in
     app.window.show()
     if headless { app.window.isFullscreen = true }
 }

@@ -181,7 +181,7 @@ final class Gallery {
     }
 }
 
-ExampleCommandLine.main(program: "gallery", screenshot: "gallery.png", make: { Gallery() }) { gallery, headless in
+ExampleCommandLine.main(program: "gallery", screenshot: "gallery.png", make: { _ in Gallery() }) { gallery, headless in
     gallery.window.show()
     if headless { gallery.window.isFullscreen = true }
     Transaction.flush()        // presented: from here on plain layers animate (rule B5)

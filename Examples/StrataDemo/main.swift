@@ -100,7 +100,7 @@ final class Demo {
     }
 }
 
-ExampleCommandLine.main(program: "strata-demo", screenshot: "strata-demo.png", make: { Demo() }) { demo, headless in
+ExampleCommandLine.main(program: "strata-demo", screenshot: "strata-demo.png", make: { _ in Demo() }) { demo, headless in
     demo.window.show()
     if headless { demo.window.isFullscreen = true }   // a known place on the headless screen
     demo.tick()

@@ -67,7 +67,7 @@ do {
     ExampleCommandLine.printError("text: \(error)")
     exit(1)
 }
-ExampleCommandLine.main(program: "text", screenshot: "text.png", make: { TextShowcase() }) { app, headless in
+ExampleCommandLine.main(program: "text", screenshot: "text.png", make: { _ in TextShowcase() }) { app, headless in
     app.window.show()
     if headless { app.window.isFullscreen = true }
 }

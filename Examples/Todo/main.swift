@@ -180,7 +180,7 @@ final class TodoApp {
     }
 }
 
-ExampleCommandLine.main(program: "todo", screenshot: "todo.png", make: { TodoApp() }) { app, headless in
+ExampleCommandLine.main(program: "todo", screenshot: "todo.png", make: { _ in TodoApp() }) { app, headless in
     app.window.show()
     if headless { app.window.isFullscreen = true }
 }

@@ -9,9 +9,16 @@ public struct ExampleCommandLine {
     public var seconds: Double?
     public var socket: String?
     public var screenshotPath: String
+    /// The words that are not options, for a program that takes some (`osd 40`).
+    public var arguments: [String] = []
+    /// The values of the program's own options (`--timeout 3` as `["--timeout": "3"]`).
+    public var values: [String: String] = [:]
 
-    /// Reads `CommandLine.arguments`; anything else prints the usage and exits with status 2.
-    public init(program: String, screenshot: String) {
+    /// Reads `CommandLine.arguments`; anything else prints the usage and exits
+    /// with status 2. `operands` names the words a program takes besides the
+    /// options ("LEVEL [TITLE]"); without it, none is accepted. `options` names
+    /// the program's own options, each taking a value ("--timeout").
+    public init(program: String, screenshot: String, operands: String? = nil, options: [String] = []) {
         screenshotPath = screenshot
         var args = CommandLine.arguments.dropFirst().makeIterator()
         while let a = args.next() {
@@ -19,8 +26,11 @@ public struct ExampleCommandLine {
             case "--seconds": seconds = args.next().flatMap(Double.init)
             case "--socket": socket = args.next()
             case "--screenshot": screenshotPath = args.next() ?? screenshotPath
+            case _ where operands != nil && !a.hasPrefix("--"): arguments.append(a)
+            case _ where options.contains(a): values[a] = args.next() ?? ""
             default:
-                Self.printError("usage: \(program) [--seconds N] [--socket NAME] [--screenshot PATH]")
+                let own = options.map { "[\($0) VALUE] " }.joined()
+                Self.printError("usage: \(program) \(operands.map { $0 + " " } ?? "")\(own)[--seconds N] [--socket NAME] [--screenshot PATH]")
                 exit(2)
             }
         }
@@ -49,14 +59,18 @@ public struct ExampleCommandLine {
     /// `prepare` makes and shows the windows; it is told whether the compositor is
     /// a headless one (where a fullscreen window has a known place on screen).
     /// Stops after `--seconds` (default: never, or 2.5 s on a headless weston).
+    /// `headless` starts the compositor used when none is named (weston; a shell
+    /// example starts sway, which has the shell layers).
     @MainActor
-    public func runApplication(prepare: (_ headless: Bool) -> Void) throws {
+    public func runApplication(headless start: @MainActor () throws -> any Compositor = { try HeadlessWeston() },
+                               prepare: (_ headless: Bool) -> Void) throws {
         let app = Application.shared
         if case .offscreen = Application.environmentRunMode {
             prepare(false)
             return try app.run(mode: Application.environmentRunMode)
         }
-        let (display, headless) = try HeadlessWeston.connectOrStart(socket: socket)
+        let (display, headless) = try Self.connectOrStart(socket: socket, start)
+        defer { headless?.stop() }
         app.use(display)
         prepare(headless != nil)
         if let loop = app.loop { Self.stop(loop, after: seconds ?? (headless == nil ? .infinity : 2.5)) }
@@ -67,16 +81,38 @@ public struct ExampleCommandLine {
         try headless?.saveScreenshot(to: screenshotPath)
     }
 
+    /// The compositor named by `socket` or `WAYLAND_DISPLAY`; when none is named
+    /// and none answers, one `start` starts (and the caller stops).
+    @MainActor
+    static func connectOrStart(socket: String?, _ start: @MainActor () throws -> any Compositor) throws -> (Display, (any Compositor)?) {
+        let named = socket ?? getenv("WAYLAND_DISPLAY").map { String(cString: $0) }
+        do {
+            return (try Display(socket: socket), nil)
+        } catch {
+            // Only when no compositor was named: a named one that is not there is an error.
+            if let named {
+                let dir = getenv("XDG_RUNTIME_DIR").map { String(cString: $0) } ?? "(XDG_RUNTIME_DIR unset)"
+                throw CompositorError.unreachable(socket: named, runtimeDirectory: dir, reason: "\(error)")
+            }
+            let compositor = try start()
+            print("No compositor to connect to (\(error)); started a headless \(compositor.name).")
+            return (try compositor.connect(), compositor)
+        }
+    }
+
     /// An example app's whole entry point: reads the command line, makes the app
     /// with `make` (on the main actor), runs it as ``runApplication(prepare:)``
     /// does, and exits with status 1 and the error on standard error if it fails.
-    public static func main<App>(program: String, screenshot: String, make: @MainActor () -> App,
-                                 prepare: @MainActor (App, _ headless: Bool) -> Void) {
-        let options = ExampleCommandLine(program: program, screenshot: screenshot)
+    /// `operands` as in ``init(program:screenshot:operands:)``; `make` gets the
+    /// command line.
+    public static func main<App>(program: String, screenshot: String, operands: String? = nil, options: [String] = [],
+                                 headless: @MainActor () throws -> any Compositor = { try HeadlessWeston() },
+                                 make: @MainActor (ExampleCommandLine) throws -> App, prepare: @MainActor (App, _ headless: Bool) -> Void) {
+        let options = ExampleCommandLine(program: program, screenshot: screenshot, operands: operands, options: options)
         do {
             try MainActor.assumeIsolated {
-                let app = make()
-                try options.runApplication { prepare(app, $0) }
+                let app = try make(options)
+                try options.runApplication(headless: headless) { prepare(app, $0) }
             }
         } catch {
             printError("\(program): \(error)")
@@ -91,5 +127,14 @@ public struct ExampleCommandLine {
             body()
             every(seconds, body)
         }
+    }
+}
+
+extension Compositor {
+    /// Saves a screenshot and says where, for demos run without a compositor.
+    public func saveScreenshot(to path: String) throws {
+        try screenshot(timeout: 10).writePNG(to: path)
+        let cwd = getcwd(nil, 0).map { p in defer { free(p) }; return String(cString: p) } ?? "."
+        print("Saved a screenshot of the demo to \(path.hasPrefix("/") ? path : cwd + "/" + path)")
     }
 }

@@ -123,26 +123,8 @@ public final class HeadlessWeston {
     /// anywhere (the weston is returned to keep it running); a named compositor
     /// that does not answer throws ``CompositorError/unreachable(socket:runtimeDirectory:reason:)``.
     public static func connectOrStart(socket: String? = nil, width: Int = 640, height: Int = 480) throws -> (Display, HeadlessWeston?) {
-        let named = socket ?? getenv("WAYLAND_DISPLAY").map { String(cString: $0) }
-        do {
-            return (try Display(socket: socket), nil)
-        } catch {
-            // Only when no compositor was named: a named one that is not there is an error.
-            if let named {
-                let dir = getenv("XDG_RUNTIME_DIR").map { String(cString: $0) } ?? "(XDG_RUNTIME_DIR unset)"
-                throw CompositorError.unreachable(socket: named, runtimeDirectory: dir, reason: "\(error)")
-            }
-            print("No compositor to connect to (\(error)); starting a headless weston.")
-            let weston = try HeadlessWeston(width: width, height: height)
-            return (try weston.connect(), weston)
-        }
-    }
-
-    /// Saves a screenshot and says where, for demos run without a compositor.
-    public func saveScreenshot(to path: String) throws {
-        try screenshot().writePNG(to: path)
-        let cwd = getcwd(nil, 0).map { p in defer { free(p) }; return String(cString: p) } ?? "."
-        print("Saved a screenshot of the demo to \(path.hasPrefix("/") ? path : cwd + "/" + path)")
+        let (display, started) = try ExampleCommandLine.connectOrStart(socket: socket) { try HeadlessWeston(width: width, height: height) }
+        return (display, started as? HeadlessWeston)
     }
 
     /// weston's process id while it runs.
@@ -185,7 +167,7 @@ func writeText(_ text: String, to path: String) {
     fclose(f)
 }
 
-func tail(of path: String, lines: Int = 8) -> String {
+package func tail(of path: String, lines: Int = 8) -> String {
     guard let f = fopen(path, "r") else { return "(no log)" }
     defer { fclose(f) }
     var all: [String] = []
