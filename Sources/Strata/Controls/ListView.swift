@@ -28,8 +28,9 @@ public final class ListCell: View {
     private let deleteBackground = View(frame: .zero)
     private let deleteLabel = Label(frame: .zero)
     private lazy var swipe: PanGestureRecognizer = {
-        let pan = PanGestureRecognizer { [unowned self] in swiped($0 as! PanGestureRecognizer) }
-        pan.shouldBegin = { [unowned self] r in
+        let pan = PanGestureRecognizer { [weak self] in self?.swiped($0 as! PanGestureRecognizer) }
+        pan.shouldBegin = { [weak self] r in
+            guard let self else { return false }
             let t = (r as! PanGestureRecognizer).translation(in: self)
             return list?.onDeleteRow != nil && t.x < 0 && abs(t.x) > abs(t.y)
         }

@@ -58,9 +58,13 @@ open class ScrollView: View {
     public var onScroll: ((ScrollView) -> Void)?
     /// The finger drag that scrolls.
     public private(set) lazy var panGestureRecognizer: PanGestureRecognizer = {
-        let pan = PanGestureRecognizer { [unowned self] in handlePan($0 as! PanGestureRecognizer) }
+        // Weak: the recognizer is public and may outlive the scroll view.
+        let pan = PanGestureRecognizer { [weak self] in self?.handlePan($0 as! PanGestureRecognizer) }
         pan.allowedTouchTypes = [.direct]
-        pan.shouldBegin = { [unowned self] in canPan(($0 as! PanGestureRecognizer).translation(in: self)) }
+        pan.shouldBegin = { [weak self] r in
+            guard let self else { return false }
+            return canPan((r as! PanGestureRecognizer).translation(in: self))
+        }
         return pan
     }()
 

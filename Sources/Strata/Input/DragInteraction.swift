@@ -17,16 +17,17 @@ public final class DragInteraction: Interaction {
     /// What the press about to begin a drag asked for.
     private var items: [DragItem] = []
     private lazy var recognizer: PanGestureRecognizer = {
-        let r = PanGestureRecognizer { [unowned self] r in
-            guard r.state == .began, let window = view?.window else { return }
+        // Weak: the dispatcher may still hold the recognizer after this is gone.
+        let r = PanGestureRecognizer { [weak self] r in
+            guard let self, r.state == .began, let window = view?.window else { return }
             window.beginDrag(items, allowed: allowedOperations, touchID: r.touches.first?.id ?? -1, at: r.location(in: nil)) { [weak self] in
                 self?.didEnd($0)
             }
             items = []
         }
         // Nothing to drag from here: the gesture fails and the view keeps its touches.
-        r.shouldBegin = { [unowned self] r in
-            guard isEnabled, let view else { return false }
+        r.shouldBegin = { [weak self] r in
+            guard let self, isEnabled, let view else { return false }
             items = itemsForBeginning(r.location(in: view))
             return !items.isEmpty
         }

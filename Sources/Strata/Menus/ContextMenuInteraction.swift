@@ -19,8 +19,9 @@ public final class ContextMenuInteraction: Interaction {
     private let menuProvider: (_ location: Point) -> Menu?
     private var session: MenuSession?
     private lazy var longPress: LongPressGestureRecognizer = {
-        let r = LongPressGestureRecognizer { [unowned self] r in
-            guard r.state == .began, let view else { return }
+        // Weak: the dispatcher may still hold the recognizer after this is gone.
+        let r = LongPressGestureRecognizer { [weak self] r in
+            guard let self, r.state == .began, let view else { return }
             present(at: r.location(in: view))
         }
         r.allowedTouchTypes = [.direct]

@@ -41,7 +41,9 @@ final class MenuView: ScrollView {
     private var typed = ""
     private var typedAt = -Double.infinity
     private var rowViews: [MenuRowView] = []
-    private lazy var hover = HoverGestureRecognizer { [unowned self] r in
+    // Weak: the input dispatcher may still hold the recognizer (hovering) after the menu is gone.
+    private lazy var hover = HoverGestureRecognizer { [weak self] r in
+        guard let self else { return }
         let p = r.location(in: self)
         switch r.state {
         case .began, .changed: pointerOver(row(at: p))

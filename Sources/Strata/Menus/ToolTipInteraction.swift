@@ -26,7 +26,9 @@ public final class ToolTipInteraction: Interaction {
     private var label: Label?
     /// A press or key closed the tip: it stays closed until the pointer leaves.
     private var closedByInput = false
-    private lazy var hover = HoverGestureRecognizer { [unowned self] r in
+    // Weak: the input dispatcher may still hold the recognizer (hovering) after this is gone.
+    private lazy var hover = HoverGestureRecognizer { [weak self] r in
+        guard let self else { return }
         switch r.state {
         case .began, .changed: pointerRests(at: r.location(in: nil))
         default: pointerLeft()
