@@ -64,6 +64,7 @@ let package = Package(
         .executableTarget(name: "text", dependencies: ["Strata", "StrataTesting"], path: "Examples/Text"),
         .executableTarget(name: "controls", dependencies: ["Strata", "StrataTesting"], path: "Examples/Controls"),
         .target(name: "ShellApps", dependencies: ["Strata"], path: "Examples/ShellApps"),
+        .executableTarget(name: "panel", dependencies: ["ShellApps", "Strata", "StrataTesting"], path: "Examples/Panel"),
         .executableTarget(name: "osd", dependencies: ["ShellApps", "Strata", "StrataTesting"], path: "Examples/Osd"),
         .executableTarget(name: "todo", dependencies: ["Strata", "StrataTesting"], path: "Examples/Todo"),
 

@@ -50,6 +50,63 @@ struct ShellExamplesOffscreenTests {
         osd.hide()
     }
 
+    @Test("panel: /proc and /sys readers take real files' shapes and refuse odd ones (nil, never a trap)")
+    func systemStatusReaders() {
+        let stat = "cpu  100 0 50 800 50 0 0 0 0 0\ncpu0 1 2 3 4\n"
+        let t = SystemStatus.cpuTimes(procStat: stat)
+        #expect(t?.busy == 150 && t?.total == 1000)
+        #expect(SystemStatus.cpuUse(from: (150, 1000), to: (250, 1200)) == 0.5)
+        #expect(SystemStatus.cpuUse(from: (150, 1000), to: (150, 1000)) == nil, "no time passed")
+        #expect(SystemStatus.cpuUse(from: (150, 1000), to: (100, 2000)) == nil, "counters went back")
+        for bad in ["", "cpu", "cpu  a b c d", "intr 1 2 3", "cpu  1 2\n", "cpu  18446744073709551615 18446744073709551615 1 1"] {
+            let times = SystemStatus.cpuTimes(procStat: bad)
+            #expect(times == nil || times!.busy <= times!.total, "\(bad)")
+        }
+        let meminfo = "MemTotal:       16000000 kB\nMemFree:  100 kB\nMemAvailable:   12000000 kB\n"
+        let m = SystemStatus.memory(procMeminfo: meminfo)
+        #expect(m?.used == 4_000_000 * 1024 && m?.total == 16_000_000 * 1024)
+        #expect(SystemStatus.memory(procMeminfo: "MemTotal: 10 kB\nMemAvailable: 20 kB") == nil, "more available than total")
+        #expect(SystemStatus.memory(procMeminfo: "MemTotal: 99999999999999999999 kB\nMemAvailable: 1 kB") == nil)
+        #expect(SystemStatus.memory(procMeminfo: "garbage") == nil)
+        #expect(SystemStatus.battery(capacity: "80\n", status: "Charging\n")! == (80, true))
+        #expect(SystemStatus.battery(capacity: "80", status: "Discharging")! == (80, false))
+        #expect(SystemStatus.battery(capacity: "180", status: "Full") == nil && SystemStatus.battery(capacity: "", status: "") == nil)
+        var status = SystemStatus(cpu: 0.123, memory: (3_328_599_654, 16_642_998_272), battery: (80, true))
+        #expect(status.summary == "CPU 12%   Mem 3.1/15.5 GB   Bat 80%+")
+        status.cpu = nil; status.battery = nil
+        #expect(status.summary == "Mem 3.1/15.5 GB", "unknown parts left out")
+    }
+
+    @Test("panel: a bar across its screen keeping its height (exclusive zone), sliding down when shown; the clock at the minute, seconds from the menu; its snapshot")
+    func panel() throws {
+        let f = ViewFixture()
+        let panels = Panels()
+        panels.now = { (1_764_140_400 + 30, 0.25) }   // 30.25 s into a minute
+        panels.start()
+        let panel = try #require(panels.all.first)
+        #expect(panel.window.anchors == [.top, .left, .right] && panel.window.exclusiveZoneValue == 32 && panel.window.shellLayer == .top)
+        Transaction.flush()
+        #expect(close(f.shownDouble(panel.bar, "transform.translation.y"), -32), "slides down from above")
+        f.advance(1)
+        #expect(close(f.shownDouble(panel.bar, "transform.translation.y"), 0, 0.01))
+        let minute = try #require(panel.clock.text)
+        #expect(minute.count > 8 && !minute.hasSuffix(":30"), "minutes only: \(minute)")
+        // The menu's first item shows seconds, and the clock then ticks every second.
+        let showSeconds = try #require(panel.menuButton.menu?.children.first as? MenuAction)
+        showSeconds.handler(showSeconds)
+        #expect(panel.showsSeconds && panel.clock.text?.hasSuffix(":30") == true, "\(panel.clock.text ?? "")")
+        panels.now = { (1_764_140_400 + 31, 0.01) }
+        f.advance(1)
+        #expect(panel.clock.text?.hasSuffix(":31") == true)
+        let image = panel.window.snapshot()
+        #expect(image.width == 640 && image.height == 32)
+        #expect(image.rgba8(x: 200, y: 2) == (0x20, 0x23, 0x28, 255), "the bar")
+        let clockPixels = (250..<390).filter { x in image.rgba8(x: x, y: 16).r > 0x80 }
+        #expect(clockPixels.count > 10, "the clock's text in the middle")
+        panels.stop()
+        #expect(!panel.window.isVisible)
+    }
+
     @Test("osd: its snapshot is the pill with the bar at the level and the value")
     func osdSnapshot() throws {
         let f = ViewFixture()
@@ -103,6 +160,28 @@ struct ShellExamplesOnCompositorsTests {
         }
         #expect(first.wait(timeout: 15) == 0, "it ends after fading out: \(tail(of: log, lines: 10))")
         #expect(access(socket, F_OK) != 0, "its socket removed")
+    }
+
+    @Test("panel on sway: a bar along the top of the output; an output created at run time gets its own; on weston it exits 1 naming the missing global")
+    func panelOnSway() throws {
+        let panel = try Self.binary("panel")
+        let sway = try HeadlessSway()
+        defer { sway.stop() }
+        let (process, log) = try sway.startClient([panel])
+        defer { process.terminate() }
+        let bar = (UInt8(0x20), UInt8(0x23), UInt8(0x28))
+        try MenusOnCompositorsTests.eventually("the bar along the top (\(tail(of: log, lines: 5)))") {
+            let shot = try sway.screenshot(timeout: 10)
+            return Self.near(shot.rgba8(x: 200, y: 2), bar) && Self.near(shot.rgba8(x: 630, y: 30), bar) && !Self.near(shot.rgba8(x: 200, y: 40), bar)
+        }
+        #expect(try sway.command("create_output").status == 0)
+        try MenusOnCompositorsTests.eventually("a bar on the new output too") {
+            let shot = try sway.screenshot(timeout: 10)
+            return shot.width > 640 && Self.near(shot.rgba8(x: 640 + 300, y: 2), bar) && Self.near(shot.rgba8(x: 200, y: 2), bar)
+        }
+        let weston = try HeadlessWeston()
+        let (status, output) = try weston.runClient([panel], timeout: 20)
+        #expect(status == 1 && output.contains("zwlr_layer_shell_v1"), "\(output)")
     }
 
     @Test("osd on weston (no shell layers): exits 1 naming the missing global; bad levels are a usage error (2)")
