@@ -65,6 +65,7 @@ let package = Package(
         .executableTarget(name: "controls", dependencies: ["Strata", "StrataTesting"], path: "Examples/Controls"),
         .target(name: "ShellApps", dependencies: ["Strata"], path: "Examples/ShellApps"),
         .executableTarget(name: "panel", dependencies: ["ShellApps", "Strata", "StrataTesting"], path: "Examples/Panel"),
+        .executableTarget(name: "launcher", dependencies: ["ShellApps", "Strata", "StrataTesting"], path: "Examples/Launcher"),
         .executableTarget(name: "osd", dependencies: ["ShellApps", "Strata", "StrataTesting"], path: "Examples/Osd"),
         .executableTarget(name: "todo", dependencies: ["Strata", "StrataTesting"], path: "Examples/Todo"),
 

@@ -107,6 +107,101 @@ struct ShellExamplesOffscreenTests {
         #expect(!panel.window.isVisible)
     }
 
+    nonisolated static let applications: String = {
+        let here = String(#filePath)
+        return String(here[..<here.firstRange(of: "/StrataTests/")!.lowerBound]) + "/Fixtures/applications"
+    }()
+
+    @Test("launcher: .desktop entries read as the specification says — localized keys, escapes, IDs from subfolders, hidden and non-applications and broken Exec lines left out with a reason")
+    func desktopEntries() throws {
+        let found = DesktopEntries(directories: [Self.applications + "-local", Self.applications], locale: "de_DE.UTF-8@euro")
+        #expect(found.entries.map(\.id) == ["calendar.desktop", "calculator.desktop", "sub-terminal.desktop", "text-editor.desktop"],
+                "sorted by name: \(found.entries.map(\.name))")
+        #expect(found.entries.first?.name == "My Calendar", "the first folder wins an ID (the user's over the system's)")
+        let calc = try #require(found.entries.first { $0.id == "calculator.desktop" })
+        #expect(calc.name == "Taschenrechner" && calc.comment == "Rechnen" && calc.keywords == ["math", "numbers"])
+        #expect(found.entries.first { $0.id == "sub-terminal.desktop" }?.name == "Terminal", "a subfolder's name is part of the ID")
+        let reasons = Dictionary(uniqueKeysWithValues: found.refused.map { (String($0.path.split(separator: "/").last!), "\($0.why)") })
+        #expect(reasons["broken.desktop"]?.contains("unterminated quote") == true && reasons["hidden.desktop"]?.contains("hidden") == true)
+        #expect(reasons["link.desktop"]?.contains("not of type Application") == true && reasons["garbage.desktop"] != nil, "\(reasons)")
+        #expect(DesktopEntry.localeSuffixes("sr_RS@latin") == ["sr_RS@latin", "sr_RS", "sr@latin", "sr"] && DesktopEntry.localeSuffixes("C").isEmpty)
+
+        let editor = try #require(found.entries.first { $0.id == "text-editor.desktop" })
+        #expect(try editor.commandLine(files: ["/a b.txt", "/c"]) == ["/opt/my editor/bin/edit", "--name", "Text Editor", "/a b.txt", "/c"])
+        #expect(try calc.commandLine(files: []) == ["gnome-calculator"], "%U without files is no word at all")
+        func exec(_ line: String) throws(DesktopEntry.Refusal) -> [String] {
+            try DesktopEntry(id: "x.desktop", name: "X", icon: "x-icon", exec: line, path: "/apps/x.desktop").commandLine(files: ["/f"])
+        }
+        #expect(try exec(#"sh -c "echo \"hi\" \$HOME 100%%" %i %k %f"#) == ["sh", "-c", #"echo "hi" $HOME 100%"#, "--icon", "x-icon", "/apps/x.desktop", "/f"])
+        #expect(try exec("app --file=%f %d%D") == ["app", "--file=/f", ""])
+        for (bad, why) in [("app %z", "unknown field code"), ("app \"%F\"", "inside quotes"), ("app --x=%F", "a word of its own"),
+                           ("app %", "lone %"), ("   ", "no program"), ("\"a\\q\"", "backslash")] {
+            #expect(throws: DesktopEntry.Refusal.self, "\(bad)") { try exec(bad) }
+            do { _ = try exec(bad) } catch { #expect("\(error)".contains(why), "\(bad): \(error)") }
+        }
+        #expect(DesktopEntry.unescape(#"a\sb\nc\\d\;"#) == "a b\nc\\d\\;")
+    }
+
+    @Test("launcher: fuzzy matching prefers prefixes, word starts and runs; the list filters as you type, rows leaving and coming animated; Down/Up choose, Return launches with the entry's command line, Escape closes")
+    func launcherFiltersAndLaunches() throws {
+        #expect(FuzzyMatch.score("xyz", in: "Calculator") == nil && FuzzyMatch.score("", in: "x") == 0)
+        #expect(FuzzyMatch.score("calc", in: "Calculator")! > FuzzyMatch.score("calc", in: "Scientific calculator")!)
+        #expect(FuzzyMatch.score("te", in: "Text Editor")! > FuzzyMatch.score("te", in: "Calendar template")!)
+        let f = ViewFixture()
+        let entries = DesktopEntries(directories: [Self.applications], locale: nil).entries
+        #expect(entries.map(\.name) == ["Calculator", "Calendar", "Terminal", "Text Editor"])
+        #expect(FuzzyMatch.filter(entries, by: "math").map(\.name) == ["Calculator"], "keywords count")
+        #expect(FuzzyMatch.filter(entries, by: "ed").map(\.name) == ["Text Editor", "Calendar"], "a word start beats a middle")
+        let launcher = Launcher(entries: entries)
+        var spawned: [([String], [String: String])] = []
+        launcher.spawn = { spawned.append(($0, $1)); return true }
+        var finished = 0
+        launcher.onFinish = { finished += 1 }
+        launcher.show()
+        let shell = try #require(launcher.window as? ShellWindow)
+        #expect(shell.keyboardInteractivity == .exclusive && shell.shellLayer == .overlay && shell.anchors.isEmpty)
+        #expect(launcher.field.isFirstResponder)
+        launcher.window.layoutIfNeeded()
+        Transaction.flush()
+        #expect(launcher.list.visibleCells.count == 4)
+
+        let driver = InputDriver(window: launcher.window)
+        driver.type("cal")
+        Transaction.flush()
+        #expect(launcher.shown.map(\.name) == ["Calculator", "Calendar"])
+        func cells(_ v: View) -> [ListCell] { (v as? ListCell).map { [$0] } ?? v.subviews.flatMap(cells) }
+        let leaving = try #require(cells(launcher.list).first { $0.textLabel.text == "Text Editor" }, "the row leaving is still there")
+        f.advance(0.1)
+        let fading = f.shownDouble(leaving, "opacity")
+        #expect(fading > 0 && fading < 1, "the row leaving fades out: \(fading)")
+        f.advance(1)
+        launcher.window.layoutIfNeeded()
+        #expect(launcher.list.visibleCells.filter { $0.alpha > 0 && $0.superview != nil }.map { $0.textLabel.text ?? "" }.sorted()
+                == ["Calculator — Do sums", "Calendar"])
+        driver.pressKey(keysym: 0xff54)   // Down
+        driver.releaseKey(keysym: 0xff54)
+        #expect(launcher.selectedRow == 1 && launcher.list.cellForRow(at: 1)?.contentView.backgroundColor == Launcher.selection)
+        driver.pressKey(keysym: 0xff54)
+        driver.releaseKey(keysym: 0xff54)
+        #expect(launcher.selectedRow == 1, "kept in the list")
+        driver.pressKey(keysym: 0xff52)   // Up
+        driver.releaseKey(keysym: 0xff52)
+        driver.pressKey(keysym: 0xff0d)   // Return
+        driver.releaseKey(keysym: 0xff0d)
+        #expect(spawned.map(\.0) == [["gnome-calculator"]] && finished == 1, "\(spawned)")
+        #expect(spawned.first?.1.isEmpty == true, "offscreen: no activation token")
+        driver.pressKey(keysym: 0xff1b)   // Escape
+        driver.releaseKey(keysym: 0xff1b)
+        #expect(finished == 2 && spawned.count == 1)
+        // Typing what matches nothing empties the list; Return then does nothing.
+        driver.type("zzz")
+        #expect(launcher.shown.isEmpty)
+        driver.pressKey(keysym: 0xff0d)
+        driver.releaseKey(keysym: 0xff0d)
+        #expect(spawned.count == 1)
+        launcher.window.close()
+    }
+
     @Test("osd: its snapshot is the pill with the bar at the level and the value")
     func osdSnapshot() throws {
         let f = ViewFixture()
@@ -182,6 +277,39 @@ struct ShellExamplesOnCompositorsTests {
         let weston = try HeadlessWeston()
         let (status, output) = try weston.runClient([panel], timeout: 20)
         #expect(status == 1 && output.contains("zwlr_layer_shell_v1"), "\(output)")
+    }
+
+    @Test("launcher on sway: the card above everything takes the keyboard; typed letters (sway's virtual keyboard) filter, Return starts the entry with an activation token and the launcher ends; on weston it is an ordinary window")
+    func launcherOnSway() throws {
+        let launcher = try Self.binary("launcher")
+        let sway = try HeadlessSway()
+        defer { sway.stop() }
+        let apps = sway.runtimeDirectory + "/applications", marker = sway.runtimeDirectory + "/launched"
+        #expect(mkdir(apps, 0o755) == 0)
+        for (file, text) in [("marker.desktop", "[Desktop Entry]\nType=Application\nName=Pen marker\nExec=touch \(marker)\n"),
+                             ("other.desktop", "[Desktop Entry]\nType=Application\nName=Atlas\nExec=false\n")] {
+            let fd = open(apps + "/" + file, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+            _ = text.withCString { write(fd, $0, strlen($0)) }
+            close(fd)
+        }
+        let (process, log) = try sway.startClient([launcher, "--applications", apps])
+        defer { process.terminate() }
+        try MenusOnCompositorsTests.eventually("the card in the middle (\(tail(of: log, lines: 5)))") {
+            let shot = try sway.screenshot(timeout: 10)
+            return Self.near(shot.rgba8(x: 320, y: 400), (0xfa, 0xfa, 0xfc)) && !Self.near(shot.rgba8(x: 40, y: 40), (0xfa, 0xfa, 0xfc))
+        }
+        let (wtype, _) = try sway.startClient(["wtype", "-s", "200", "mark", "-s", "300", "-k", "Return"])
+        defer { wtype.terminate() }
+        #expect(process.wait(timeout: 20) == 0, "the launcher ends after launching: \(tail(of: log, lines: 10))")
+        let output = tail(of: log, lines: 20)
+        #expect(output.contains("started touch \(marker) with activation token"), "\(output)")
+        var ran = false
+        for _ in 0..<100 where !ran { ran = access(marker, F_OK) == 0; if !ran { usleep(50_000) } }
+        #expect(ran, "the entry's program ran")
+
+        let weston = try HeadlessWeston()
+        let (status, fallback) = try weston.runClient([launcher, "--applications", apps, "--seconds", "1"], timeout: 30)
+        #expect(status == 0 && fallback.contains("showing an ordinary window"), "\(fallback)")
     }
 
     @Test("osd on weston (no shell layers): exits 1 naming the missing global; bad levels are a usage error (2)")

@@ -95,6 +95,11 @@ public final class ShellWindow: Window {
     /// A re-check of the fitting size while the content still animates.
     private var fitRecheck: MediaTimer?
 
+    /// Whether the application's compositor offers the shell layers (false
+    /// offscreen and before connecting): an app that can do without them shows an
+    /// ordinary window instead (a launcher), one that cannot says so.
+    public static var isAvailable: Bool { Application.shared.display?.layerShell != nil }
+
     public init(layer: ShellLayer, namespace: String, screen: Screen? = nil, size: Size = Size(width: 100, height: 100)) {
         shellLayer = layer
         self.namespace = namespace

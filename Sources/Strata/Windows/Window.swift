@@ -333,6 +333,17 @@ public class Window: Responder {
     @discardableResult
     public func activate() -> Bool { onscreen?.activate() ?? false }
 
+    /// Asks the compositor for an activation token for a program this window is
+    /// about to start (xdg-activation; the freedesktop startup notification's
+    /// successor), quoting the latest input event: pass it to the program in
+    /// `XDG_ACTIVATION_TOKEN` (and `DESKTOP_STARTUP_ID`) so its first window is
+    /// focused. `done` gets nil offscreen or where the compositor offers no
+    /// activation.
+    public func requestActivationToken(forAppID appID: String?, done: @escaping @MainActor (String?) -> Void) {
+        guard let onscreen else { return done(nil) }
+        onscreen.framed.requestActivationToken(appID: appID, quoting: onscreen.latestPress ?? Application.shared.latestInput, done: done)
+    }
+
     /// Closes the window: it leaves the screen and the application. Safe while
     /// its views animate; the window can be shown again.
     public func close() {

@@ -86,6 +86,8 @@ public final class FramedSurface {
     public var onDrawAsync: ((DrawContext, _ finish: @escaping @MainActor (FrameDamage) -> Void) -> Void)?
     /// True while a frame is being drawn on other threads.
     public var isDrawing: Bool { drawing != nil }
+    /// Activation tokens asked for and not yet given.
+    private var pendingTokens: [XdgActivationTokenV1] = []
     /// True while content changes on its own (animations), so frames keep coming.
     public var isAnimating: () -> Bool = { false }
     /// The size in surface coordinates (set by the role).
@@ -404,8 +406,32 @@ public final class FramedSurface {
         if feedbacks.count > 64 { feedbacks.removeFirst() }
     }
 
+    /// Asks for an activation token for a program this surface's app is about to
+    /// start (`xdg_activation_token_v1` with this surface, the input event that
+    /// asked for it, and the program's app id): the program passes it on in
+    /// `XDG_ACTIVATION_TOKEN` so the compositor focuses its first window. `done`
+    /// gets the token, or nil at once where the compositor offers no activation.
+    public func requestActivationToken(appID: String?, quoting input: (seat: Seat, serial: UInt32)?,
+                                       done: @escaping @MainActor (String?) -> Void) {
+        guard let activation = display.activation else { return done(nil) }
+        let token = activation.getActivationToken()
+        if let input { token.setSerial(serial: input.serial, seat: input.seat.proxy) }
+        if let appID, !appID.isEmpty { token.setAppId(appId: appID) }
+        token.setSurface(surface: surface)
+        pendingTokens.append(token)
+        token.onEvent = { [weak self, unowned token] event in
+            guard case let .done(string) = event else { return }
+            self?.pendingTokens.removeAll { $0 === token }
+            token.destroy()
+            done(string)
+        }
+        token.commit()
+    }
+
     /// Destroys the surface's objects (the role's go first); it must not be used afterwards.
     func close() {
+        for token in pendingTokens { token.destroy() }
+        pendingTokens = []
         frameCallback = nil
         drawing = nil
         ahead = nil
