@@ -63,9 +63,10 @@ let package = Package(
         .executableTarget(name: "clock", dependencies: ["Strata", "StrataTesting"], path: "Examples/Clock"),
         .executableTarget(name: "text", dependencies: ["Strata", "StrataTesting"], path: "Examples/Text"),
         .executableTarget(name: "controls", dependencies: ["Strata", "StrataTesting"], path: "Examples/Controls"),
-        .target(name: "ShellApps", dependencies: ["Strata"], path: "Examples/ShellApps"),
+        .target(name: "ShellApps", dependencies: ["Strata", "PixmanRender", "CGio"], path: "Examples/ShellApps"),
         .executableTarget(name: "panel", dependencies: ["ShellApps", "Strata", "StrataTesting"], path: "Examples/Panel"),
         .executableTarget(name: "launcher", dependencies: ["ShellApps", "Strata", "StrataTesting"], path: "Examples/Launcher"),
+        .executableTarget(name: "notifyd", dependencies: ["ShellApps", "Strata", "StrataTesting"], path: "Examples/Notifyd"),
         .executableTarget(name: "osd", dependencies: ["ShellApps", "Strata", "StrataTesting"], path: "Examples/Osd"),
         .executableTarget(name: "todo", dependencies: ["Strata", "StrataTesting"], path: "Examples/Todo"),
 

@@ -9,7 +9,7 @@ public struct Subprocess: Sendable {
     /// plus `environment`, in `directory`, its stdout and stderr appended to
     /// `logPath` — or its stdin and stdout on the given descriptors (a pipe's
     /// ends), stderr still to the log.
-    static func spawn(_ arguments: [String], environment: [String: String], directory: String?, logPath: String,
+    package static func spawn(_ arguments: [String], environment: [String: String], directory: String?, logPath: String,
                       standardInput: Int32? = nil, standardOutput: Int32? = nil) throws(CompositorError) -> Subprocess {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
