@@ -23,6 +23,8 @@ ExampleCommandLine.main(program: "notifyd", screenshot: "notifyd.png", headless:
         exit(1)
     }
     print("notifyd: serving \(NotificationServer.busName)")
+    // A daemon: it runs with no toast on screen.
+    Application.shared.quitsWhenLastWindowCloses = false
     if headless || Application.shared.display == nil {
         daemon.notify(.init(appName: "notifyd", appIcon: "dialog-information", summary: "Strata notifications",
                             body: "Toasts slide in, <b>stack</b> and expire.", actions: ["ok", "OK"], expireTimeout: 0))

@@ -4,7 +4,7 @@ import Strata
 /// `<b>`, `<i>`, `<u>`, `<a href>`, `<img alt>`) as attributed text: bold and
 /// italic runs, links in the link colour, images by their alt text. Entities
 /// (`&amp;` `&lt;` `&gt;` `&quot;` `&apos;`, `&#N;`, `&#xN;`) are decoded.
-/// Unknown tags are dropped and their text kept; an unclosed `<` is text.
+/// Unknown tags are dropped and their text kept; a `<` that starts no tag is text.
 /// Underline is not drawn (Strata's text has no underline yet).
 @MainActor
 public enum BodyMarkup {
@@ -18,8 +18,10 @@ public enum BodyMarkup {
         var i = markup.startIndex
         while i < markup.endIndex {
             let c = markup[i]
-            if c == "<", let close = markup[i...].firstIndex(of: ">") {
-                let inside = markup[markup.index(after: i)..<close]
+            // A tag: `<` then a letter or `/`, up to a `>` with no `<` between.
+            if c == "<", let close = markup[i...].firstIndex(of: ">"),
+               case let inside = markup[markup.index(after: i)..<close],
+               let first = inside.first, first.isLetter || first == "/", !inside.contains("<") {
                 i = markup.index(after: close)
                 let closing = inside.hasPrefix("/")
                 let name = inside.drop { $0 == "/" }.prefix { $0.isLetter }.lowercased()

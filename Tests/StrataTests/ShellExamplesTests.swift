@@ -202,6 +202,90 @@ struct ShellExamplesOffscreenTests {
         launcher.window.close()
     }
 
+    @Test("notifyd: body markup — bold, italic and link runs, entities, images by alt text, unknown tags dropped with their text kept, a stray < kept")
+    func bodyMarkup() {
+        let t = BodyMarkup.parse("a <b>bold</b> &amp; <i>it</i> <x>kept</x> <a href='u'>link</a> <img src='p' alt=\"pic\"/> 1 < 2 &bogus; &#x41;&#66;<b>open")
+        #expect(t.string == "a bold & it kept link [pic] 1 < 2 &bogus; ABopen", "\(t.string)")
+        let utf8 = Array(t.string.utf8)
+        func offset(_ s: String) -> Int { t.string.utf8.distance(from: t.string.utf8.startIndex, to: t.string.firstRange(of: s)!.lowerBound) }
+        #expect(t.runs.contains { $0.bytes == offset("bold")..<offset("bold") + 4 && $0.attributes.weight == .bold })
+        #expect(t.runs.contains { $0.bytes.lowerBound == offset("it ") && $0.attributes.font != nil })
+        #expect(t.color(atByte: offset("link")) == BodyMarkup.linkColor && t.color(atByte: offset("kept")) == nil)
+        #expect(utf8.count == t.string.utf8.count)
+        #expect(BodyMarkup.parse("&#0;&#xFFFFFFFF;").string == "&#0;&#xFFFFFFFF;", "entities of no character stay text")
+    }
+
+    @Test("notifyd: icons by name from the icon theme, paths and file URIs as they are; names that would leave the icon folders refused")
+    func iconTheme() {
+        let icons = IconTheme()
+        #expect(icons.path(for: "dialog-information")?.hasSuffix("/dialog-information.png") == true)
+        #expect(icons.path(for: "no-such-icon-anywhere") == nil)
+        for bad in ["../../../etc/passwd", "a/b", ".hidden", "", String(repeating: "x", count: 300), "/usr/share/../../etc/x"] {
+            #expect(icons.path(for: bad) == nil, "\(bad)")
+        }
+        let file = icons.path(for: "dialog-information")!
+        #expect(icons.path(for: "file://" + file) == file && icons.path(for: file) == file)
+    }
+
+    @Test("notifyd: toasts newest first, the window sized to them; expiry (5 s, critical never, 0 never, given ms); replacement in place; a click runs the default action, a button its own; 1,000 at once: five shown, 200 waiting, the rest closed as expired — never a critical one — and the waiting ones come in as others close")
+    func notificationDaemon() throws {
+        let f = ViewFixture()
+        let daemon = NotificationDaemon()
+        var closed: [(UInt32, NotificationDaemon.Reason)] = [], actions: [(UInt32, String)] = []
+        daemon.onClosed = { closed.append(($0, $1)) }
+        daemon.onAction = { actions.append(($0, $1)) }
+        let a = daemon.notify(.init(appName: "t", summary: "A"))
+        let b = daemon.notify(.init(summary: "B", body: "<b>two</b>", urgency: 2))
+        let c = daemon.notify(.init(summary: "C", expireTimeout: 0))
+        let d = daemon.notify(.init(summary: "D", actions: ["default", "Open", "later", "Later"], expireTimeout: 2500))
+        #expect(Set([a, b, c, d]).count == 4 && !Set([a, b, c, d]).contains(0))
+        #expect(daemon.shown.map(\.summary) == ["D", "C", "B", "A"] && daemon.window.isVisible)
+        Transaction.flush()
+        daemon.window.layoutIfNeeded()
+        let height = daemon.window.size.height
+        #expect(daemon.window.size.width == ToastView.width && height > 4 * 40, "\(daemon.window.size)")
+        #expect(daemon.notify(.init(replacesID: c, summary: "C2", expireTimeout: 0)) == c && daemon.shown.map(\.summary) == ["D", "C2", "B", "A"])
+        f.advance(2.6)
+        #expect(closed.map(\.0) == [d] && closed.last?.1 == .expired, "D after 2.5 s")
+        f.advance(2.5)
+        #expect(closed.map(\.0) == [d, a], "A after 5 s; the critical B and C (timeout 0) stay")
+        f.advance(60)
+        #expect(daemon.shown.map(\.summary) == ["C2", "B"])
+        #expect(!daemon.close(999_999, reason: .closedByCall))
+
+        // A click: the default action; a button: its own.
+        let e = daemon.notify(.init(summary: "E", actions: ["default", "Open", "reply", "Reply"]))
+        Transaction.flush()
+        f.advance(1)
+        daemon.window.layoutIfNeeded()
+        let driver = InputDriver(window: daemon.window)
+        driver.click(at: Point(x: 40, y: 20))
+        #expect(actions.last! == (e, "default") && closed.last! == (e, .dismissed))
+        let g = daemon.notify(.init(summary: "G", body: "body", actions: ["reply", "Reply"]))
+        Transaction.flush()
+        f.advance(1)
+        daemon.window.layoutIfNeeded()
+        let view = try #require(daemon.column.views.first)
+        let button = try #require(view.buttons.first)
+        driver.click(at: view.convert(Point(x: button.frame.midX, y: button.frame.midY), to: nil))
+        #expect(actions.last! == (g, "reply") && closed.last! == (g, .dismissed))
+
+        // A flood.
+        closed = []
+        var ids: [UInt32] = []
+        for i in 0..<1000 { ids.append(daemon.notify(.init(summary: "n\(i)", urgency: i % 100 == 0 ? 2 : 1, expireTimeout: 0))) }
+        #expect(Set(ids).count == 1000)
+        #expect(daemon.shown.count == NotificationDaemon.maximumShown && daemon.pending.count == NotificationDaemon.maximumPending)
+        #expect(closed.count == 1000 - 3 - NotificationDaemon.maximumPending && closed.allSatisfy { $0.1 == .expired })
+        let criticalIDs = Set(ids.enumerated().filter { $0.offset % 100 == 0 }.map(\.element))
+        #expect(closed.allSatisfy { !criticalIDs.contains($0.0) }, "no critical one dropped")
+        let firstWaiting = daemon.pending.first!.id
+        #expect(daemon.close(daemon.shown[0].id, reason: .dismissed) && daemon.shown.first?.id == firstWaiting)
+        for t in daemon.shown + daemon.pending { daemon.close(t.id, reason: .closedByCall) }
+        f.advance(1)
+        #expect(!daemon.window.isVisible, "the surface goes with the last toast")
+    }
+
     @Test("osd: its snapshot is the pill with the bar at the level and the value")
     func osdSnapshot() throws {
         let f = ViewFixture()
@@ -312,6 +396,23 @@ struct ShellExamplesOnCompositorsTests {
         #expect(status == 0 && fallback.contains("showing an ordinary window"), "\(fallback)")
     }
 
+    @Test("notifyd on sway with its own session bus: notify-send's toast at the top right, the window sized to it")
+    func notifydOnSway() throws {
+        let notifyd = try Self.binary("notifyd")
+        let sway = try HeadlessSway()
+        defer { sway.stop() }
+        let script = "'\(notifyd)' & until gdbus introspect --session --dest org.freedesktop.Notifications --object-path /org/freedesktop/Notifications >/dev/null 2>&1; do sleep 0.1; done; notify-send -t 0 -i dialog-information 'From notify-send' 'A <b>toast</b>'; wait"
+        let (process, log) = try sway.startClient(["dbus-run-session", "--", "sh", "-c", script])
+        defer { process.terminate() }
+        let card = (UInt8(0x2a), UInt8(0x2e), UInt8(0x35))
+        try MenusOnCompositorsTests.eventually("the toast at the top right (\(tail(of: log, lines: 5)))") {
+            let shot = try sway.screenshot(timeout: 10)
+            // 360 wide, 8 from the top and right edges of the 640×480 output.
+            return Self.near(shot.rgba8(x: 640 - 8 - 180, y: 8 + 60), card) && !Self.near(shot.rgba8(x: 640 - 8 - 370, y: 40), card)
+                && !Self.near(shot.rgba8(x: 640 - 8 - 180, y: 200), card)
+        }
+    }
+
     @Test("osd on weston (no shell layers): exits 1 naming the missing global; bad levels are a usage error (2)")
     func osdWithoutShellLayer() throws {
         let osd = try Self.binary("osd")
@@ -322,5 +423,91 @@ struct ShellExamplesOnCompositorsTests {
             let (status, output) = try weston.runClient([osd] + bad, timeout: 20)
             #expect(status == 2 && output.contains("osd"), "\(bad): \(output)")
         }
+    }
+}
+
+/// The notification daemon on a real (private) session bus, driven by
+/// `notify-send` and `gdbus` — clients nobody here wrote (issue 26, item 4).
+@MainActor
+@Suite("Notification daemon on a session bus", .isolatedLayerContext)
+struct NotificationBusTests {
+    /// Waits (suspending, so the main queue delivers the bus's calls) until `condition`.
+    func until(_ what: String, timeout: Double = 15, _ condition: () -> Bool) async throws {
+        let deadline = MonotonicMediaClock().now + timeout
+        while !condition() {
+            guard MonotonicMediaClock().now < deadline else {
+                Issue.record("timed out waiting for \(what)")
+                throw CancellationError()
+            }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+    }
+
+    /// Runs `arguments` against the bus to its end: the exit status and output.
+    func run(_ arguments: [String], bus: SessionBus, in dir: String) async throws -> (Int32?, String) {
+        let log = dir + "/client-\(arguments[0])-\(UInt32.random(in: 0...UInt32.max)).log"
+        let p = try Subprocess.spawn(arguments, environment: ["DBUS_SESSION_BUS_ADDRESS": bus.address], directory: dir, logPath: log)
+        var status: Int32?
+        try await until("\(arguments.joined(separator: " ")) to end") { status = p.wait(timeout: 0); return status != nil }
+        return (status, tail(of: log, lines: 20))
+    }
+
+    @Test("notify-send shows, replaces (-r) and waits for an action (-A) that a click on the toast's button sends back; gdbus closes one (NotificationClosed) and an unknown ID is an error; server information and capabilities; a second daemon is refused the name")
+    func notifySendAndGDBus() async throws {
+        var template = Array("/tmp/strata-notify-XXXXXX".utf8CString)
+        let dir = String(cString: mkdtemp(&template)!)
+        var bus = try SessionBus(in: dir)
+        defer { bus.stop() }
+        try await until("the bus's socket") { access(dir + "/bus", F_OK) == 0 }
+        let daemon = NotificationDaemon()
+        try daemon.start(busAddress: bus.address)
+        defer { daemon.stop() }
+        #expect(throws: NotificationServer.StartError.self) { try NotificationServer { _ in }.start(address: bus.address) }
+
+        let (s1, out1) = try await run(["notify-send", "-p", "-a", "tests", "Hello", "World <b>x</b>"], bus: bus, in: dir)
+        let id = try #require(out1.split(separator: "\n").last.flatMap { UInt32($0) }, "\(out1)")
+        #expect(s1 == 0 && daemon.shown.map(\.summary) == ["Hello"] && daemon.shown.first?.id == id)
+        let (s2, out2) = try await run(["notify-send", "-p", "-r", "\(id)", "Hello again"], bus: bus, in: dir)
+        #expect(s2 == 0 && out2.contains("\(id)") && daemon.shown.map(\.summary) == ["Hello again"], "\(out2)")
+
+        // An action: notify-send waits until it is invoked.
+        let log = dir + "/action.log"
+        let waiting = try Subprocess.spawn(["notify-send", "-A", "yes=Yes", "-A", "no=No", "Question?"],
+                                           environment: ["DBUS_SESSION_BUS_ADDRESS": bus.address], directory: dir, logPath: log)
+        defer { waiting.terminate() }
+        try await until("the question's toast") { daemon.shown.first?.summary == "Question?" }
+        Transaction.flush()
+        (MediaTime.clock as? ManualMediaClock)?.advance(by: 1)
+        daemon.window.layoutIfNeeded()
+        let view = try #require(daemon.column.views.first)
+        #expect(view.buttons.map { $0.currentTitle ?? "" } == ["Yes", "No"])
+        let yes = view.buttons[0]
+        InputDriver(window: daemon.window).click(at: view.convert(Point(x: yes.frame.midX, y: yes.frame.midY), to: nil))
+        var status: Int32?
+        try await until("notify-send to hear the action") { status = waiting.wait(timeout: 0); return status != nil }
+        #expect(status == 0 && tail(of: log, lines: 5).contains("yes"), "\(tail(of: log, lines: 5))")
+
+        let path = "/org/freedesktop/Notifications", iface = "org.freedesktop.Notifications"
+        let gdbus = ["gdbus", "call", "--session", "--dest", iface, "--object-path", path, "--method"]
+        let (s3, _) = try await run(gdbus + ["\(iface).CloseNotification", "\(id)"], bus: bus, in: dir)
+        #expect(s3 == 0 && daemon.shown.isEmpty)
+        // NotificationClosed reaches the sender: `notify-send --wait` ends when its toast is closed.
+        let byeLog = dir + "/bye.log"
+        let bye = try Subprocess.spawn(["notify-send", "--wait", "-t", "0", "Bye"], environment: ["DBUS_SESSION_BUS_ADDRESS": bus.address],
+                                       directory: dir, logPath: byeLog)
+        defer { bye.terminate() }
+        try await until("the toast to wait on") { daemon.shown.first?.summary == "Bye" }
+        let byeID = daemon.shown[0].id
+        #expect(bye.wait(timeout: 0.3) == nil, "still waiting")
+        let (s5, _) = try await run(gdbus + ["\(iface).CloseNotification", "\(byeID)"], bus: bus, in: dir)
+        var byeStatus: Int32?
+        try await until("notify-send --wait to hear NotificationClosed") { byeStatus = bye.wait(timeout: 0); return byeStatus != nil }
+        #expect(s5 == 0 && byeStatus == 0)
+        let (s4, out4) = try await run(gdbus + ["\(iface).CloseNotification", "424242"], bus: bus, in: dir)
+        #expect(s4 != 0 && out4.contains("no notification"), "\(out4)")
+        let (_, info) = try await run(gdbus + ["\(iface).GetServerInformation"], bus: bus, in: dir)
+        #expect(info.contains("'strata-notifyd', 'Strata'"), "\(info)")
+        let (_, caps) = try await run(gdbus + ["\(iface).GetCapabilities"], bus: bus, in: dir)
+        #expect(caps.contains("'actions'") && caps.contains("'body-markup'"), "\(caps)")
     }
 }
