@@ -16,6 +16,10 @@ ExampleCommandLine.main(program: "notifyd", screenshot: "notifyd.png", headless:
         ExampleCommandLine.printError("notifyd: the compositor has no shell layers (zwlr_layer_shell_v1)")
         exit(1)
     }
+    daemon.onBusClosed = {
+        print("notifyd: the session bus closed; stopping")
+        Application.shared.stop()
+    }
     do {
         try daemon.start()
     } catch {

@@ -43,10 +43,14 @@ public final class NotificationDaemon {
         window.rootView = column
     }
 
+    /// Called when the bus goes away (the session ended): a daemon then ends too.
+    public var onBusClosed: (() -> Void)?
+
     /// Serves the interface on the bus at `address` (default: the session bus).
     public func start(busAddress: String? = nil) throws(NotificationServer.StartError) {
         let context = context
         let server = NotificationServer { [weak self] call in context.run { self?.handle(call) } }
+        server.onClosed = { [weak self] in context.run { self?.onBusClosed?() } }
         try server.start(address: busAddress)
         self.server = server
     }

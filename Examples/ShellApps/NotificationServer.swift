@@ -61,6 +61,8 @@ public final class NotificationServer: @unchecked Sendable {
     public var capabilities = ["body", "body-markup", "actions", "icon-static", "persistence"]
     /// Receives the calls, on the main actor.
     public let onCall: @MainActor (Call) -> Void
+    /// Told, on the main actor, when the bus closes the connection (the session ended).
+    public var onClosed: (@MainActor () -> Void)?
 
     private var context: OpaquePointer?
     private var loop: OpaquePointer?
@@ -95,6 +97,14 @@ public final class NotificationServer: @unchecked Sendable {
         guard let c = g_dbus_connection_new_for_address_sync(busAddress, flags, nil, nil, &error) else { throw .bus(Self.take(error)) }
         connection = c
         g_dbus_connection_set_exit_on_close(c, 0)
+        let closed: @convention(c) (OpaquePointer?, gboolean, UnsafeMutablePointer<GError>?, gpointer?) -> Void = { _, _, _, data in
+            guard let data else { return }
+            let server = Unmanaged<NotificationServer>.fromOpaque(data).takeUnretainedValue()
+            guard let onClosed = server.onClosed else { return }
+            DispatchQueue.main.async { MainActor.assumeIsolated { onClosed() } }
+        }
+        g_signal_connect_data(UnsafeMutableRawPointer(c), "closed", unsafeBitCast(closed, to: GCallback.self),
+                              Unmanaged.passUnretained(self).toOpaque(), nil, G_CONNECT_DEFAULT)
         guard let node = g_dbus_node_info_new_for_xml(Self.introspection, &error) else { throw .bus(Self.take(error)) }
         defer { g_dbus_node_info_unref(node) }
         vtable.initialize(to: GDBusInterfaceVTable())

@@ -118,6 +118,14 @@ public final class Panels {
             self?.panels.removeValue(forKey: ObjectIdentifier(screen))?.close()
         }
         tick()
+        // Processor use needs two readings: the first figure a second from now, not at the minute.
+        MediaTimer.schedule(after: 1) { [weak self] in self?.refreshStatus() }
+    }
+
+    private func refreshStatus() {
+        let status = reader.read()
+        let (seconds, _) = now()
+        for panel in panels.values { panel.update(time: Panel.clockText(at: seconds, withSeconds: panel.showsSeconds), status: status) }
     }
 
     public var all: [Panel] { Array(panels.values) }
@@ -134,12 +142,9 @@ public final class Panels {
     /// Updates every panel, then waits for the next minute (or second) to begin.
     private func tick() {
         timer?.cancel()
+        refreshStatus()
         let (seconds, fraction) = now()
-        let status = reader.read()
         let withSeconds = panels.values.contains { $0.showsSeconds }
-        for panel in panels.values {
-            panel.update(time: Panel.clockText(at: seconds, withSeconds: panel.showsSeconds), status: status)
-        }
         let period = withSeconds ? 1.0 : 60.0
         let intoPeriod = Double(Int(seconds) % Int(period)) + fraction
         timer = MediaTimer.schedule(after: period - intoPeriod + 0.01) { [weak self] in self?.tick() }

@@ -401,7 +401,8 @@ struct ShellExamplesOnCompositorsTests {
         let notifyd = try Self.binary("notifyd")
         let sway = try HeadlessSway()
         defer { sway.stop() }
-        let script = "'\(notifyd)' & until gdbus introspect --session --dest org.freedesktop.Notifications --object-path /org/freedesktop/Notifications >/dev/null 2>&1; do sleep 0.1; done; notify-send -t 0 -i dialog-information 'From notify-send' 'A <b>toast</b>'; wait"
+        // Bounded: the script ends with the daemon, or by itself if the daemon never comes.
+        let script = "'\(notifyd)' & for i in $(seq 100); do gdbus introspect --session --dest org.freedesktop.Notifications --object-path /org/freedesktop/Notifications >/dev/null 2>&1 && break; sleep 0.1; done; notify-send -t 0 -i dialog-information 'From notify-send' 'A <b>toast</b>'; wait"
         let (process, log) = try sway.startClient(["dbus-run-session", "--", "sh", "-c", script])
         defer { process.terminate() }
         let card = (UInt8(0x2a), UInt8(0x2e), UInt8(0x35))
@@ -452,7 +453,7 @@ struct NotificationBusTests {
         return (status, tail(of: log, lines: 20))
     }
 
-    @Test("notify-send shows, replaces (-r) and waits for an action (-A) that a click on the toast's button sends back; gdbus closes one (NotificationClosed) and an unknown ID is an error; server information and capabilities; a second daemon is refused the name")
+    @Test("notify-send shows, replaces (-r) and waits for an action (-A) that a click on the toast's button sends back; gdbus closes one (NotificationClosed) and an unknown ID is an error; server information and capabilities; a second daemon is refused the name; the bus closing is heard")
     func notifySendAndGDBus() async throws {
         var template = Array("/tmp/strata-notify-XXXXXX".utf8CString)
         let dir = String(cString: mkdtemp(&template)!)
@@ -509,5 +510,10 @@ struct NotificationBusTests {
         #expect(info.contains("'strata-notifyd', 'Strata'"), "\(info)")
         let (_, caps) = try await run(gdbus + ["\(iface).GetCapabilities"], bus: bus, in: dir)
         #expect(caps.contains("'actions'") && caps.contains("'body-markup'"), "\(caps)")
+        // The session ends: the daemon hears it (notifyd then stops).
+        var busClosed = false
+        daemon.onBusClosed = { busClosed = true }
+        bus.stop()
+        try await until("the daemon to hear the bus close") { busClosed }
     }
 }
