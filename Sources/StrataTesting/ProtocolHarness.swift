@@ -3,9 +3,9 @@ import WaylandClient
 
 /// A minimal Wayland server (`Tools/ProtocolHarness`, libwayland-server) for the
 /// protocol paths no compositor on this machine offers — cursor shapes
-/// (`wp_cursor_shape_v1`, in mutter 46, kwin 6 and wlroots 0.17) and output
-/// capture through `ext-image-copy-capture-v1` (wlroots 0.18), none of them
-/// here. Not a compositor: it offers a compositor, shm, xdg_wm_base, a seat
+/// (`wp_cursor_shape_v1`, in mutter 46, kwin 6 and wlroots 0.17), output
+/// capture through `ext-image-copy-capture-v1` (wlroots 0.18) and session locks
+/// (`ext_session_lock_v1`, sway 1.8), none of them here. Not a compositor: it offers a compositor, shm, xdg_wm_base, a seat
 /// with a pointer and the protocols under test, sends the pointer into the
 /// client's first surface, and reports the requests a test asserts on
 /// (``lines``). Its output (64×48) captures as a known pattern: pixel x, y is
@@ -22,11 +22,15 @@ public final class ProtocolHarness {
 
     /// How the harness offers output capture.
     public enum Capture: Sendable { case none, output, refusingBuffers }
+    /// How the harness offers session locks.
+    public enum SessionLocks: Sendable { case none, granted, refused }
 
     /// Starts it; `cursorShapes: false` leaves `wp_cursor_shape_manager_v1` out;
     /// `capture` adds an output and `ext-image-copy-capture-v1` (which fails every
-    /// frame with `refusingBuffers`).
-    public init(cursorShapes: Bool = true, capture: Capture = .none) throws(CompositorError) {
+    /// frame with `refusingBuffers`); `sessionLocks` adds an output and
+    /// `ext_session_lock_manager_v1` (granting a lock once every lock surface is
+    /// drawn, or refusing it), and ``addOutput()``/``removeOutput()``.
+    public init(cursorShapes: Bool = true, capture: Capture = .none, sessionLocks: SessionLocks = .none) throws(CompositorError) {
         runtimeDirectory = try makePrivateDirectory("harness")
         socketPath = runtimeDirectory + "/harness-0"
         do {
@@ -36,6 +40,7 @@ public final class ProtocolHarness {
             output = PipeLines(fd: fds[0])
             let options = (cursorShapes ? [] : ["--no-cursor-shape"])
                 + [.none: [], .output: ["--image-copy-capture"], .refusingBuffers: ["--image-copy-capture=bad"]][capture]!
+                + [.none: [], .granted: ["--session-lock"], .refused: ["--session-lock=refuse"]][sessionLocks]!
             process = try Subprocess.spawn(["setpriv", "--pdeathsig", "KILL", "--"] + tool.command([socketPath] + options),
                                            environment: tool.environment, directory: runtimeDirectory, logPath: runtimeDirectory + "/harness.log",
                                            standardOutput: fds[1])
@@ -65,6 +70,11 @@ public final class ProtocolHarness {
             wait = 0
         }
     }
+
+    /// Adds a second output (with session locks offered), as a monitor plugged in.
+    public func addOutput() { if let p = process { kill(p.pid, SIGUSR1) } }
+    /// Removes the second output, as a monitor unplugged.
+    public func removeOutput() { if let p = process { kill(p.pid, SIGUSR2) } }
 
     public func stop() {
         process?.terminate(grace: 1)

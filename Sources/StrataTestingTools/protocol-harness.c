@@ -1,18 +1,28 @@
-/* protocol-harness SOCKET [--no-cursor-shape] [--image-copy-capture[=bad]]: a
+/* protocol-harness SOCKET [--no-cursor-shape] [--image-copy-capture[=bad]]
+ *                         [--session-lock[=refuse]]: a
  * minimal Wayland server for the protocol paths no compositor on this machine
  * offers (cursor shapes, wp_cursor_shape_v1; output capture through
- * ext-image-copy-capture-v1). It offers wl_compositor, libwayland's wl_shm,
+ * ext-image-copy-capture-v1; session locks, ext-session-lock-v1). It offers
+ * wl_compositor, libwayland's wl_shm,
  * xdg_wm_base, a seat with a pointer, — unless told not to —
  * wp_cursor_shape_manager_v1, and on request a 64×48 output whose captures
  * are a known pattern (pixel x, y: red 4x, green 5y, blue 0x80; "=bad" asks for
- * a buffer size it then refuses, to test failures). When a client has a
- * pointer and a surface it sends the pointer into that surface, and it prints
- * each request a test asserts on, one a line on stdout:
+ * a buffer size it then refuses, to test failures), or a session lock manager
+ * with that output: it says `locked` once every lock surface has a buffer
+ * committed after its configure ("=refuse": `finished` at once, as when another
+ * client holds the lock). SIGUSR1 adds a second output, SIGUSR2 removes it. When
+ * a client has a pointer and a surface it sends the pointer into that surface,
+ * and it prints each request a test asserts on, one a line on stdout:
  *
  *   enter SERIAL            the pointer entered the client's first surface
  *   set_shape SERIAL SHAPE  wp_cursor_shape_device_v1.set_shape
  *   set_cursor SERIAL       wl_pointer.set_cursor (a themed cursor surface)
  *   captured W H FORMAT     a frame copied into the client's buffer
+ *   lock / refused          ext_session_lock_manager_v1.lock (granted or refused)
+ *   lock_surface W H        a lock surface made (and configured at W×H)
+ *   locked                  every lock surface drawn: the session is locked
+ *   unlocked / withdrawn    unlock_and_destroy after locked / destroy before it
+ *   output added|removed    the second output came or went
  *
  * It is not a compositor: nothing is drawn, buffers are never used. StrataTesting
  * runs it (ProtocolHarness, see tools.c); the protocols' glue in Protocols/ is
@@ -27,6 +37,7 @@
 #include <wayland-server.h>
 #include "Protocols/cursor-shape-v1-server-protocol.h"
 #include "Protocols/ext-image-copy-capture-v1-server-protocol.h"
+#include "Protocols/ext-session-lock-v1-server-protocol.h"
 #include "Protocols/xdg-shell-server-protocol.h"
 
 static struct wl_display *display;
@@ -45,8 +56,13 @@ static void maybe_enter(void) {
     fflush(stdout);
 }
 
-/* wl_surface: every request is accepted and ignored. */
-static void surface_attach(struct wl_client *c, struct wl_resource *r, struct wl_resource *b, int32_t x, int32_t y) {}
+/* wl_surface: every request is accepted; only a lock surface's buffers count. */
+struct lock_surface;
+struct surface_state { struct wl_resource *pending_buffer; struct lock_surface *lock; };
+static void lock_surface_committed(struct lock_surface *l, int has_buffer);
+static void surface_attach(struct wl_client *c, struct wl_resource *r, struct wl_resource *b, int32_t x, int32_t y) {
+    ((struct surface_state *)wl_resource_get_user_data(r))->pending_buffer = b;
+}
 static void surface_damage(struct wl_client *c, struct wl_resource *r, int32_t x, int32_t y, int32_t w, int32_t h) {}
 static void surface_frame(struct wl_client *c, struct wl_resource *r, uint32_t id) {
     struct wl_resource *cb = wl_resource_create(c, &wl_callback_interface, 1, id);
@@ -54,7 +70,10 @@ static void surface_frame(struct wl_client *c, struct wl_resource *r, uint32_t i
     wl_resource_destroy(cb);
 }
 static void surface_region(struct wl_client *c, struct wl_resource *r, struct wl_resource *region) {}
-static void surface_commit(struct wl_client *c, struct wl_resource *r) {}
+static void surface_commit(struct wl_client *c, struct wl_resource *r) {
+    struct surface_state *st = wl_resource_get_user_data(r);
+    if (st->lock) lock_surface_committed(st->lock, st->pending_buffer != NULL);
+}
 static void surface_transform(struct wl_client *c, struct wl_resource *r, int32_t t) {}
 static void surface_scale(struct wl_client *c, struct wl_resource *r, int32_t s) {}
 static void surface_offset(struct wl_client *c, struct wl_resource *r, int32_t x, int32_t y) {}
@@ -65,11 +84,12 @@ static const struct wl_surface_interface surface_impl = {
 
 static void surface_gone(struct wl_resource *r) {
     if (r == first_surface) first_surface = NULL;
+    free(wl_resource_get_user_data(r));
 }
 
 static void create_surface(struct wl_client *c, struct wl_resource *r, uint32_t id) {
     struct wl_resource *s = wl_resource_create(c, &wl_surface_interface, wl_resource_get_version(r), id);
-    wl_resource_set_implementation(s, &surface_impl, NULL, surface_gone);
+    wl_resource_set_implementation(s, &surface_impl, calloc(1, sizeof(struct surface_state)), surface_gone);
     if (!first_surface) first_surface = s;
     maybe_enter();
 }
@@ -221,6 +241,101 @@ static void bind_captures(struct wl_client *c, void *data, uint32_t version, uin
     wl_resource_set_implementation(r, &captures_impl, NULL, NULL);
 }
 
+/* ext_session_lock_v1: one lock at a time; `locked` once every lock surface is drawn. */
+static int lock_refuses;
+static struct wl_resource *current_lock;
+static int lock_surfaces, drawn_lock_surfaces, lock_granted;
+struct lock_surface { struct wl_resource *resource, *surface; uint32_t serial; int acked, drawn; };
+
+static void lock_surface_committed(struct lock_surface *l, int has_buffer) {
+    if (!l->acked || !has_buffer || l->drawn || !current_lock) return;
+    l->drawn = 1;
+    if (++drawn_lock_surfaces == lock_surfaces && !lock_granted) {
+        lock_granted = 1;
+        ext_session_lock_v1_send_locked(current_lock);
+        printf("locked\n");
+        fflush(stdout);
+    }
+}
+static void lock_surface_ack(struct wl_client *c, struct wl_resource *r, uint32_t serial) {
+    struct lock_surface *l = wl_resource_get_user_data(r);
+    if (serial == l->serial) l->acked = 1;
+}
+static void lock_surface_gone(struct wl_resource *r) {
+    struct lock_surface *l = wl_resource_get_user_data(r);
+    if (l->surface) ((struct surface_state *)wl_resource_get_user_data(l->surface))->lock = NULL;
+    free(l);
+}
+static const struct ext_session_lock_surface_v1_interface lock_surface_impl = {destroy_request, lock_surface_ack};
+static void lock_get_surface(struct wl_client *c, struct wl_resource *r, uint32_t id, struct wl_resource *surface, struct wl_resource *output) {
+    struct lock_surface *l = calloc(1, sizeof *l);
+    l->resource = wl_resource_create(c, &ext_session_lock_surface_v1_interface, 1, id);
+    l->surface = surface;
+    wl_resource_set_implementation(l->resource, &lock_surface_impl, l, lock_surface_gone);
+    ((struct surface_state *)wl_resource_get_user_data(surface))->lock = l;
+    lock_surfaces++;
+    l->serial = wl_display_next_serial(display);
+    ext_session_lock_surface_v1_send_configure(l->resource, l->serial, OUTPUT_W, OUTPUT_H);
+    printf("lock_surface %d %d\n", OUTPUT_W, OUTPUT_H);
+    fflush(stdout);
+}
+static void lock_destroy(struct wl_client *c, struct wl_resource *r) {
+    if (r == current_lock && lock_granted) {
+        wl_resource_post_error(r, EXT_SESSION_LOCK_V1_ERROR_INVALID_DESTROY, "destroy after locked: unlock_and_destroy");
+        return;
+    }
+    if (r == current_lock) printf("withdrawn\n"), fflush(stdout);
+    wl_resource_destroy(r);
+}
+static void lock_unlock(struct wl_client *c, struct wl_resource *r) {
+    if (r != current_lock || !lock_granted) {
+        wl_resource_post_error(r, EXT_SESSION_LOCK_V1_ERROR_INVALID_UNLOCK, "unlock before locked");
+        return;
+    }
+    printf("unlocked\n");
+    fflush(stdout);
+    wl_resource_destroy(r);
+}
+static void lock_gone(struct wl_resource *r) {
+    if (r != current_lock) return;
+    if (lock_granted) printf("lock gone\n"), fflush(stdout);
+    current_lock = NULL;
+    lock_surfaces = drawn_lock_surfaces = lock_granted = 0;
+}
+static const struct ext_session_lock_v1_interface lock_impl = {lock_destroy, lock_get_surface, lock_unlock};
+static void manager_lock(struct wl_client *c, struct wl_resource *r, uint32_t id) {
+    struct wl_resource *l = wl_resource_create(c, &ext_session_lock_v1_interface, 1, id);
+    wl_resource_set_implementation(l, &lock_impl, NULL, lock_gone);
+    if (lock_refuses || current_lock) {
+        ext_session_lock_v1_send_finished(l);
+        printf("refused\n");
+    } else {
+        current_lock = l;
+        printf("lock\n");
+    }
+    fflush(stdout);
+}
+static const struct ext_session_lock_manager_v1_interface lock_manager_impl = {destroy_request, manager_lock};
+static void bind_lock_manager(struct wl_client *c, void *data, uint32_t version, uint32_t id) {
+    struct wl_resource *r = wl_resource_create(c, &ext_session_lock_manager_v1_interface, 1, id);
+    wl_resource_set_implementation(r, &lock_manager_impl, NULL, NULL);
+}
+
+/* A second output, added on SIGUSR1 and removed on SIGUSR2. */
+static struct wl_global *second_output;
+static int output_signal(int signal, void *data) {
+    if (signal == SIGUSR1 && !second_output) {
+        second_output = wl_global_create(display, &wl_output_interface, 2, NULL, bind_output);
+        printf("output added\n");
+    } else if (signal == SIGUSR2 && second_output) {
+        wl_global_destroy(second_output);
+        second_output = NULL;
+        printf("output removed\n");
+    }
+    fflush(stdout);
+    return 0;
+}
+
 /* Each client starts afresh: its pointer enters its own first surface. */
 static void client_gone(struct wl_listener *l, void *data) {
     wl_list_remove(&l->link);
@@ -241,7 +356,7 @@ static int stop(int signal, void *data) {
 
 int strata_tool_protocol_harness(int argc, char **argv) {
     if (argc < 2) {
-        fprintf(stderr, "usage: protocol-harness SOCKET [--no-cursor-shape] [--image-copy-capture[=bad]]\n");
+        fprintf(stderr, "usage: protocol-harness SOCKET [--no-cursor-shape] [--image-copy-capture[=bad]] [--session-lock[=refuse]]\n");
         return 2;
     }
     display = wl_display_create();
@@ -253,14 +368,20 @@ int strata_tool_protocol_harness(int argc, char **argv) {
     wl_display_init_shm(display);
     wl_global_create(display, &xdg_wm_base_interface, 1, NULL, bind_wm);
     wl_global_create(display, &wl_seat_interface, 5, NULL, bind_seat);
-    int shapes = 1, captures = 0;
+    int shapes = 1, captures = 0, locks = 0;
     for (int i = 2; i < argc; i++) {
         if (strcmp(argv[i], "--no-cursor-shape") == 0) shapes = 0;
         if (strncmp(argv[i], "--image-copy-capture", 20) == 0) captures = 1, refuse_buffers = strcmp(argv[i] + 20, "=bad") == 0;
+        if (strncmp(argv[i], "--session-lock", 14) == 0) locks = 1, lock_refuses = strcmp(argv[i] + 14, "=refuse") == 0;
     }
     if (shapes) wl_global_create(display, &wp_cursor_shape_manager_v1_interface, 1, NULL, bind_shapes);
+    if (captures || locks) wl_global_create(display, &wl_output_interface, 2, NULL, bind_output);
+    if (locks) {
+        wl_global_create(display, &ext_session_lock_manager_v1_interface, 1, NULL, bind_lock_manager);
+        wl_event_loop_add_signal(wl_display_get_event_loop(display), SIGUSR1, output_signal, NULL);
+        wl_event_loop_add_signal(wl_display_get_event_loop(display), SIGUSR2, output_signal, NULL);
+    }
     if (captures) {
-        wl_global_create(display, &wl_output_interface, 2, NULL, bind_output);
         wl_global_create(display, &ext_output_image_capture_source_manager_v1_interface, 1, NULL, bind_sources);
         wl_global_create(display, &ext_image_copy_capture_manager_v1_interface, 1, NULL, bind_captures);
     }

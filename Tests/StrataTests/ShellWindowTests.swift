@@ -196,3 +196,85 @@ struct ShellWindowFittingTests {
         panel.close()
     }
 }
+
+/// Session locks (issue 26, item 3; rule S4). No compositor here offers
+/// `ext_session_lock_v1` (sway 1.8 and later do): the lock runs against the
+/// libwayland-server harness, and every real compositor here is probed for the
+/// refusal a program gets.
+@MainActor
+@Suite("Session locks", .serialized, .mainLayerContext)
+struct SessionLockTests {
+    /// Runs `lock` as the app would, turning the loop until it answers.
+    static func lock(_ content: @escaping (Window, Screen) -> Void = { _, _ in }) throws -> Result<SessionLock, SessionLockError> {
+        var result: Result<SessionLock, SessionLockError>?
+        SessionLock.lock(content: content) { result = $0 }
+        try Application.shared.display?.connection.dispatch(until: { result != nil }, timeout: 10, what: "the compositor's answer to the lock")
+        return try #require(result)
+    }
+
+    @Test("on the harness: a lock window per screen drawn before the compositor says locked; a screen plugged in while locked gets one, one unplugged loses it (and leaves Screen.screens); unlock ends it and gives back the app's screen handlers")
+    func lockAndUnlock() throws {
+        let harness = try ProtocolHarness(sessionLocks: .granted)
+        defer { harness.stop() }
+        Application.shared.use(try harness.connect())
+        defer { Application.shared.disconnect() }
+        #expect(Screen.screens.count == 1)
+        var filled: [Size] = []
+        let lock = try Self.lock { window, screen in
+            let label = Label(frame: Rect(x: 4, y: 4, width: 56, height: 20))
+            label.text = "Locked"
+            label.textColor = .white
+            window.rootView.addSubview(label)
+            filled.append(screen.bounds.size)
+        }.get()
+        harness.read(timeout: 0.5)
+        #expect(lock.isLocked && lock.windows.count == 1 && filled == [Size(width: 64, height: 48)])
+        let lines = harness.lines.filter { $0.hasPrefix("lock") }
+        #expect(lines == ["lock", "lock_surface 64 48", "locked"], "drawn before locked: \(lines)")
+        #expect(lock.windows[0].size == Size(width: 64, height: 48) && lock.windows[0].frameNumber > 0)
+
+        harness.addOutput()
+        try Application.shared.display?.connection.dispatch(until: { lock.windows.count == 2 && lock.windows[1].frameNumber > 0 }, timeout: 5)
+        #expect(lock.windows.count == 2 && Screen.screens.count == 2)
+        harness.removeOutput()
+        try Application.shared.display?.connection.dispatch(until: { lock.windows.count == 1 }, timeout: 5)
+        #expect(lock.windows.count == 1 && Screen.screens.count == 1)
+
+        lock.unlock()
+        try Application.shared.display?.connection.roundtrip()
+        harness.read(timeout: 1)
+        #expect(harness.lines.contains("unlocked") && !lock.isLocked && lock.windows.isEmpty)
+        #expect(Application.shared.onScreenAdded == nil, "the app's screen handler given back")
+    }
+
+    @Test("refused (another client holds the lock): .refused and no window left; offscreen: .unsupported")
+    func refused() async throws {
+        let harness = try ProtocolHarness(sessionLocks: .refused)
+        defer { harness.stop() }
+        Application.shared.use(try harness.connect())
+        defer { Application.shared.disconnect() }
+        let result = try Self.lock()
+        #expect(throws: SessionLockError.refused) { try result.get() }
+        #expect(Application.shared.windows.isEmpty)
+        Application.shared.disconnect()
+        var offscreen: SessionLockError?
+        do throws(SessionLockError) { _ = try await SessionLock.lock() } catch { offscreen = error }
+        #expect(offscreen == .unsupported)
+    }
+
+    @Test("weston, sway and kwin here offer no session lock: .unsupported, naming the global", arguments: ["weston", "sway", "kwin"])
+    func realCompositorsRefuse(_ name: String) throws {
+        let (compositor, display) = try startApp {
+            switch name {
+            case "weston": try HeadlessWeston() as any Compositor
+            case "sway": try HeadlessSway()
+            default: try HeadlessKWin()
+            }
+        }
+        defer { Application.shared.disconnect(); compositor.stop() }
+        #expect(display.sessionLockManager == nil, "\(name) now offers ext_session_lock_v1: lock and unlock here")
+        let result = try Self.lock()
+        #expect(throws: SessionLockError.unsupported) { try result.get() }
+        #expect("\(SessionLockError.unsupported)".contains("ext_session_lock_manager_v1"))
+    }
+}

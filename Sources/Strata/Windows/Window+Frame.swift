@@ -9,11 +9,12 @@ import WaylandClient
 @MainActor
 final class OnscreenWindow {
     unowned let window: Window
-    /// The role: a toplevel window, a popup on another window (``popup``), or a
-    /// surface on a shell layer (``shell``).
+    /// The role: a toplevel window, a popup on another window (``popup``), a
+    /// surface on a shell layer (``shell``) or a session lock's surface (``lock``).
     let toplevel: ToplevelWindow?
     let popup: PopupWindow?
     let shell: ShellSurface?
+    let lock: LockSurface?
     /// The surface, drawn and paced.
     let framed: FramedSurface
     let renderer = LayerRenderer()
@@ -32,7 +33,7 @@ final class OnscreenWindow {
         let toplevel = ToplevelWindow(display: display, title: window.title,
                                       width: Int(window.size.width.rounded()), height: Int(window.size.height.rounded()))
         self.toplevel = toplevel
-        (popup, shell) = (nil, nil)
+        (popup, shell, lock) = (nil, nil, nil)
         framed = toplevel.framed
         frameLoop = SurfaceFrameLoop(root: window.surfaceLayer, loop: loop, deliversAllEvents: false) { toplevel.setNeedsDisplay() }
         applySizeLimits()
@@ -61,7 +62,7 @@ final class OnscreenWindow {
         self.window = window
         let popup = PopupWindow(display: display, parent: parent, positioner: positioner, grab: grab, acceptsInput: acceptsInput)
         self.popup = popup
-        (toplevel, shell) = (nil, nil)
+        (toplevel, shell, lock) = (nil, nil, nil)
         framed = popup.framed
         frameLoop = SurfaceFrameLoop(root: window.surfaceLayer, loop: loop, deliversAllEvents: false) { popup.setNeedsDisplay() }
         popup.onConfigure = { [unowned self] p in self.window.popupHost?.placed(p.frame) }
@@ -73,11 +74,22 @@ final class OnscreenWindow {
     init(window: Window, shell: ShellSurface, display: Display, loop: EventLoop?) {
         self.window = window
         self.shell = shell
-        (toplevel, popup) = (nil, nil)
+        (toplevel, popup, lock) = (nil, nil, nil)
         framed = shell.framed
         frameLoop = SurfaceFrameLoop(root: window.surfaceLayer, loop: loop, deliversAllEvents: false) { shell.setNeedsDisplay() }
         shell.onConfigure = { [unowned self] s in self.window.applySize(Size(width: Double(s.width), height: Double(s.height))) }
         shell.onClosed = { [unowned self] _ in self.window.close() }   // its output went away
+        setUpFrames()
+    }
+
+    /// A session lock's surface on one output (``SessionLock``), sized by the compositor.
+    init(window: Window, lock: LockSurface, loop: EventLoop?) {
+        self.window = window
+        self.lock = lock
+        (toplevel, popup, shell) = (nil, nil, nil)
+        framed = lock.framed
+        frameLoop = SurfaceFrameLoop(root: window.surfaceLayer, loop: loop, deliversAllEvents: false) { lock.setNeedsDisplay() }
+        lock.onConfigure = { [unowned self] l in self.window.applySize(Size(width: Double(l.width), height: Double(l.height))) }
         setUpFrames()
     }
 
@@ -230,6 +242,7 @@ final class OnscreenWindow {
         toplevel?.close()
         popup?.close()
         shell?.close()
+        lock?.close()
     }
 
     /// Whether the compositor configured the surface (its first configure came).

@@ -24,6 +24,8 @@ public final class Display {
     public let dialogManager: XdgWmDialogV1?
     /// Shell layers for panels and overlays (`zwlr_layer_shell_v1`), when offered.
     public let layerShell: ZwlrLayerShellV1?
+    /// Session locks (`ext_session_lock_manager_v1`), where the compositor offers them.
+    public let sessionLockManager: ExtSessionLockManagerV1?
     /// Copy and paste, drag and drop (`wl_data_device_manager`), when offered.
     public let dataDeviceManager: WlDataDeviceManager?
     /// The primary selection (middle-click paste), when offered.
@@ -64,6 +66,7 @@ public final class Display {
         activation = registry.bindIfOffered(XdgActivationV1.self)
         dialogManager = registry.bindIfOffered(XdgWmDialogV1.self)
         layerShell = registry.bindIfOffered(ZwlrLayerShellV1.self)
+        sessionLockManager = registry.bindIfOffered(ExtSessionLockManagerV1.self)
         dataDeviceManager = registry.bindIfOffered(WlDataDeviceManager.self)
         primarySelectionManager = registry.bindIfOffered(ZwpPrimarySelectionDeviceManagerV1.self)
         textInputManager = registry.bindIfOffered(ZwpTextInputManagerV3.self)

@@ -172,4 +172,13 @@ let generatedInterfaceTable: [InterfaceDescription] = [
     InterfaceDescription(name: "zwlr_layer_surface_v1", version: 4,
         requests: [.init(name: "set_size", signature: "uu", types: [nil, nil]), .init(name: "set_anchor", signature: "u", types: [nil]), .init(name: "set_exclusive_zone", signature: "i", types: [nil]), .init(name: "set_margin", signature: "iiii", types: [nil, nil, nil, nil]), .init(name: "set_keyboard_interactivity", signature: "u", types: [nil]), .init(name: "get_popup", signature: "o", types: ["xdg_popup"]), .init(name: "ack_configure", signature: "u", types: [nil]), .init(name: "destroy", signature: "", types: []), .init(name: "set_layer", signature: "2u", types: [nil])],
         events: [.init(name: "configure", signature: "uuu", types: [nil, nil, nil]), .init(name: "closed", signature: "", types: [])]),
+    InterfaceDescription(name: "ext_session_lock_manager_v1", version: 1,
+        requests: [.init(name: "destroy", signature: "", types: []), .init(name: "lock", signature: "n", types: ["ext_session_lock_v1"])],
+        events: []),
+    InterfaceDescription(name: "ext_session_lock_v1", version: 1,
+        requests: [.init(name: "destroy", signature: "", types: []), .init(name: "get_lock_surface", signature: "noo", types: ["ext_session_lock_surface_v1", "wl_surface", "wl_output"]), .init(name: "unlock_and_destroy", signature: "", types: [])],
+        events: [.init(name: "locked", signature: "", types: []), .init(name: "finished", signature: "", types: [])]),
+    InterfaceDescription(name: "ext_session_lock_surface_v1", version: 1,
+        requests: [.init(name: "destroy", signature: "", types: []), .init(name: "ack_configure", signature: "u", types: [nil])],
+        events: [.init(name: "configure", signature: "uuu", types: [nil, nil, nil])]),
 ]
