@@ -75,7 +75,7 @@ let package = Package(
         .target(name: "StrataAppFuzzing", dependencies: ["Strata", "StrataTesting", "WaylandClient", "StrataFuzzing"]),
 
         // Benchmark scenes of ../Docs/Benchmarks.md: `swift run -c release strata-bench`.
-        .executableTarget(name: "strata-bench", dependencies: ["LayerKit", "PixmanRender", "Strata", "WaylandClient", "StrataTesting", "CPixman", "AllocationCounter"],
+        .executableTarget(name: "strata-bench", dependencies: ["LayerKit", "PixmanRender", "Strata", "WaylandClient", "StrataTesting", "CPixman", "AllocationCounter", "ShellApps"],
                          path: "Benchmarks/StrataBench"),
         // Counts heap allocations by interposing malloc; linked into the benchmark only.
         .target(name: "AllocationCounter", path: "Benchmarks/AllocationCounter"),

@@ -1,6 +1,8 @@
 // Strata's benchmark scenes (see Docs/Benchmarks.md). Usage:
-//   swift run -c release strata-bench [scene…]     scenes: implicit-100k anim-eval-10k cards-1080p window-720p window-720p-500 views-720p-500 input-latency menu-latency text-500 list-fling
+//   swift run -c release strata-bench [scene…]     scenes: implicit-100k anim-eval-10k cards-1080p window-720p window-720p-500 views-720p-500 input-latency menu-latency text-500 list-fling shell-apps
+//   (shell-apps runs the panel, osd, launcher and notifyd examples from the release build folder)
 // Prints one line per figure: scene, metric, median, repetitions, cores.
+import Glibc
 import LayerKit
 
 let requested = Set(CommandLine.arguments.dropFirst())
@@ -28,6 +30,13 @@ MainActor.assumeIsolated {
     if wants("text-500") { sceneText500(repetitions: 41).forEach { $0.print() } }
     if wants("list-fling") {
         do { try sceneListFling().forEach { $0.print() } } catch { print("list-fling: \(error)") }
+    }
+    if requested.contains("shell-apps") {   // only when asked: it takes minutes
+        // The examples beside this program, by absolute path (they run in the compositor's folder).
+        var path = CommandLine.arguments[0]
+        if !path.hasPrefix("/"), let cwd = getcwd(nil, 0) { path = String(cString: cwd) + "/" + path; free(cwd) }
+        let binaries = "/" + path.split(separator: "/").dropLast().joined(separator: "/")
+        do { try sceneShellApps(binaries: binaries).forEach { $0.print() } } catch { print("shell-apps: \(error)") }
     }
     if wants("window-720p") {
         do { try sceneWindow720p().forEach { $0.print() } } catch { print("window-720p: \(error)") }

@@ -19,6 +19,12 @@ public struct DesktopEntry: Hashable, Sendable {
     /// Extra words the launcher matches (`Keywords`).
     public var keywords: [String] = []
 
+    public init(id: String, name: String, exec: String, path: String, genericName: String? = nil, comment: String? = nil,
+                icon: String? = nil, terminal: Bool = false, keywords: [String] = []) {
+        (self.id, self.name, self.exec, self.path) = (id, name, exec, path)
+        (self.genericName, self.comment, self.icon, self.terminal, self.keywords) = (genericName, comment, icon, terminal, keywords)
+    }
+
     /// Why a file is not an application the launcher lists.
     public enum Refusal: Error, Equatable, CustomStringConvertible {
         case notAnApplication, hidden, noName, noExec

@@ -130,7 +130,7 @@ struct ShellExamplesOffscreenTests {
         #expect(try editor.commandLine(files: ["/a b.txt", "/c"]) == ["/opt/my editor/bin/edit", "--name", "Text Editor", "/a b.txt", "/c"])
         #expect(try calc.commandLine(files: []) == ["gnome-calculator"], "%U without files is no word at all")
         func exec(_ line: String) throws(DesktopEntry.Refusal) -> [String] {
-            try DesktopEntry(id: "x.desktop", name: "X", icon: "x-icon", exec: line, path: "/apps/x.desktop").commandLine(files: ["/f"])
+            try DesktopEntry(id: "x.desktop", name: "X", exec: line, path: "/apps/x.desktop", icon: "x-icon").commandLine(files: ["/f"])
         }
         #expect(try exec(#"sh -c "echo \"hi\" \$HOME 100%%" %i %k %f"#) == ["sh", "-c", #"echo "hi" $HOME 100%"#, "--icon", "x-icon", "/apps/x.desktop", "/f"])
         #expect(try exec("app --file=%f %d%D") == ["app", "--file=/f", ""])
