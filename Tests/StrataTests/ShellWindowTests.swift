@@ -109,7 +109,7 @@ struct ShellWindowTests {
 }
 
 extension ShellWindowTests {
-    @Test("screens: sway's outputs as Screens; one created at run time appears, and a panel made on it spans it")
+    @Test("screens: sway's outputs as Screens; one created at run time appears, and a panel made on it spans it; the usable area follows the panels' zones")
     func screensComeAndGo() throws {
         let (compositor, _) = try startApp { try HeadlessSway() }
         defer { Application.shared.disconnect(); compositor.stop() }
@@ -143,6 +143,17 @@ extension ShellWindowTests {
         // (`output … disable` changes nothing a client sees; `unplug` came later), so
         // an output going away is not exercised here.
         #expect(removed.isEmpty && panels.values.allSatisfy(\.isVisible))
+
+        // The free area: the first screen less its panel's 30 points, learnt from the compositor.
+        var changes = 0
+        first.onUsableBoundsChange = { _ in changes += 1 }
+        #expect(first.usableBounds == first.bounds, "the bounds until the compositor says")
+        try MenusOnCompositorsTests.wait("the usable area") { changes > 0 }
+        #expect(first.usableBounds == Rect(x: 0, y: 0, width: 640, height: 450), "\(first.usableBounds)")
+        panels["HEADLESS-1"]?.exclusiveZone = .points(70)
+        try MenusOnCompositorsTests.wait("the usable area after the panel keeps 70 points") { first.usableBounds.height == 410 }
+        panels["HEADLESS-1"]?.close()
+        try MenusOnCompositorsTests.wait("the usable area once the panel went") { first.usableBounds.height == 480 }
     }
 }
 

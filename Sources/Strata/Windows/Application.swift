@@ -106,6 +106,7 @@ public final class Application: Responder {
         display.onOutputRemoved = { [unowned self] output in
             guard let i = screens.firstIndex(where: { $0.output === output }) else { return }
             let screen = screens.remove(at: i)
+            screen.detach()
             onScreenRemoved?(screen)
         }
     }
@@ -135,6 +136,7 @@ public final class Application: Responder {
         seats = SeatRouter { [unowned self] in windows }
         eventWakeUp?.cancel()
         eventWakeUp = nil
+        screens.forEach { $0.detach() }
         screens = []
         display = nil
         loop = nil
