@@ -65,6 +65,17 @@ public final class HeadlessKWin: Compositor {
         try Display(socket: socketPath)
     }
 
+    /// Starts a client program against kwin (`WAYLAND_DISPLAY`, `XDG_RUNTIME_DIR`
+    /// and kwin's session bus set), its output to a log in the runtime directory.
+    public func startClient(_ arguments: [String], environment: [String: String] = [:]) throws(CompositorError) -> (process: Subprocess, logPath: String) {
+        let log = runtimeDirectory + "/client-\(Int(now() * 1000))-\(arguments.first.map { String($0.split(separator: "/").last ?? "") } ?? "").log"
+        var env = ["XDG_RUNTIME_DIR": runtimeDirectory, "WAYLAND_DISPLAY": socketName]
+        if let bus { env["DBUS_SESSION_BUS_ADDRESS"] = bus.address }
+        let p = try Subprocess.spawn(["setpriv", "--pdeathsig", "TERM", "--"] + arguments, environment: env.merging(environment) { $1 },
+                                     directory: runtimeDirectory, logPath: log)
+        return (p, log)
+    }
+
     public func screenshot(timeout: Double = 10) throws(CompositorError) -> RenderedImage {
         let tool = HelperTool.kwinScreenshot
         let output = runtimeDirectory + "/shot-\(Int(now() * 1000)).raw"

@@ -312,16 +312,27 @@ struct ShellExamplesOnCompositorsTests {
         return path
     }
 
+    /// sway (as its unprivileged user) or kwin, by name.
+    static func compositor(_ name: String) throws -> any Compositor {
+        name == "sway" ? try HeadlessSway() : try HeadlessKWin()
+    }
+
+    static func startClient(_ c: any Compositor, _ arguments: [String]) throws -> (process: Subprocess, logPath: String) {
+        if let sway = c as? HeadlessSway { return try sway.startClient(arguments) }
+        return try (c as! HeadlessKWin).startClient(arguments)
+    }
+
     static func near(_ a: (r: UInt8, g: UInt8, b: UInt8, a: UInt8), _ b: (UInt8, UInt8, UInt8)) -> Bool {
         abs(Int(a.r) - Int(b.0)) <= 3 && abs(Int(a.g) - Int(b.1)) <= 3 && abs(Int(a.b) - Int(b.2)) <= 3
     }
 
-    @Test("osd on sway: `osd 40` shows the pill at the bottom above everything; `osd 80` hands its level to the running one and exits; the bar grows; after the timeout it fades, closes and exits 0, removing its socket")
-    func osdOnSway() throws {
+    @Test("osd on sway and kwin: `osd 40` shows the pill at the bottom above everything; `osd 80` hands its level to the running one and exits; the bar grows; after the timeout it fades, closes and exits 0, removing its socket",
+          arguments: ["sway", "kwin"])
+    func osdOnCompositor(_ name: String) throws {
         let osd = try Self.binary("osd")
-        let sway = try HeadlessSway()
+        let sway = try Self.compositor(name)
         defer { sway.stop() }
-        let (first, log) = try sway.startClient([osd, "40", "--timeout", "4"])
+        let (first, log) = try Self.startClient(sway, [osd, "40", "--timeout", "4"])
         defer { first.terminate() }
         // 640×480: the pill 320×64 centred, 96 above the bottom; the track from x 264, 150 wide, at y 352.
         let bar = (UInt8(0x5e), UInt8(0xb0), UInt8(0xff)), track = (UInt8(0x4a), UInt8(0x4f), UInt8(0x57))
@@ -331,8 +342,9 @@ struct ShellExamplesOnCompositorsTests {
         }
         let socket = sway.runtimeDirectory + "/strata-osd.\(sway.socketName).sock"
         #expect(access(socket, F_OK) == 0, "listening at \(socket)")
-        let (status, output) = try sway.runClient([osd, "80"], timeout: 20)
-        #expect(status == 0, "the second call exits at once: \(output)")
+        let (second, secondLog) = try Self.startClient(sway, [osd, "80"])
+        let status = second.wait(timeout: 20)
+        #expect(status == 0, "the second call exits at once: \(tail(of: secondLog))")
         try MenusOnCompositorsTests.eventually("the bar at 80") {
             let shot = try sway.screenshot(timeout: 10)
             return Self.near(shot.rgba8(x: 264 + 100, y: 352), bar) && Self.near(shot.rgba8(x: 264 + 140, y: 352), track)
@@ -341,18 +353,20 @@ struct ShellExamplesOnCompositorsTests {
         #expect(access(socket, F_OK) != 0, "its socket removed")
     }
 
-    @Test("panel on sway: a bar along the top of the output; an output created at run time gets its own; on weston it exits 1 naming the missing global")
-    func panelOnSway() throws {
+    @Test("panel on sway and kwin: a bar along the top of the output; on sway an output created at run time gets its own; on weston it exits 1 naming the missing global",
+          arguments: ["sway", "kwin"])
+    func panelOnCompositor(_ name: String) throws {
         let panel = try Self.binary("panel")
-        let sway = try HeadlessSway()
-        defer { sway.stop() }
-        let (process, log) = try sway.startClient([panel])
+        let compositor = try Self.compositor(name)
+        defer { compositor.stop() }
+        let (process, log) = try Self.startClient(compositor, [panel])
         defer { process.terminate() }
         let bar = (UInt8(0x20), UInt8(0x23), UInt8(0x28))
         try MenusOnCompositorsTests.eventually("the bar along the top (\(tail(of: log, lines: 5)))") {
-            let shot = try sway.screenshot(timeout: 10)
+            let shot = try compositor.screenshot(timeout: 10)
             return Self.near(shot.rgba8(x: 200, y: 2), bar) && Self.near(shot.rgba8(x: 630, y: 30), bar) && !Self.near(shot.rgba8(x: 200, y: 40), bar)
         }
+        guard let sway = compositor as? HeadlessSway else { return }
         #expect(try sway.command("create_output").status == 0)
         try MenusOnCompositorsTests.eventually("a bar on the new output too") {
             let shot = try sway.screenshot(timeout: 10)
@@ -363,12 +377,13 @@ struct ShellExamplesOnCompositorsTests {
         #expect(status == 1 && output.contains("zwlr_layer_shell_v1"), "\(output)")
     }
 
-    @Test("launcher on sway: the card above everything takes the keyboard; typed letters (sway's virtual keyboard) filter, Return starts the entry with an activation token and the launcher ends; on weston it is an ordinary window")
-    func launcherOnSway() throws {
+    @Test("launcher on sway and kwin: the card above everything takes the keyboard; typed letters (sway's virtual keyboard, kwin's fake input) filter, Return starts the entry with an activation token and the launcher ends; on weston it is an ordinary window",
+          arguments: ["sway", "kwin"])
+    func launcherOnCompositor(_ name: String) throws {
         let launcher = try Self.binary("launcher")
-        let sway = try HeadlessSway()
-        defer { sway.stop() }
-        let apps = sway.runtimeDirectory + "/applications", marker = sway.runtimeDirectory + "/launched"
+        let compositor = try Self.compositor(name)
+        defer { compositor.stop() }
+        let apps = compositor.runtimeDirectory + "/applications", marker = compositor.runtimeDirectory + "/launched"
         #expect(mkdir(apps, 0o755) == 0)
         for (file, text) in [("marker.desktop", "[Desktop Entry]\nType=Application\nName=Pen marker\nExec=touch \(marker)\n"),
                              ("other.desktop", "[Desktop Entry]\nType=Application\nName=Atlas\nExec=false\n")] {
@@ -376,34 +391,57 @@ struct ShellExamplesOnCompositorsTests {
             _ = text.withCString { write(fd, $0, strlen($0)) }
             close(fd)
         }
-        let (process, log) = try sway.startClient([launcher, "--applications", apps])
+        let (process, log) = try Self.startClient(compositor, [launcher, "--applications", apps])
         defer { process.terminate() }
         try MenusOnCompositorsTests.eventually("the card in the middle (\(tail(of: log, lines: 5)))") {
-            let shot = try sway.screenshot(timeout: 10)
+            let shot = try compositor.screenshot(timeout: 10)
             return Self.near(shot.rgba8(x: 320, y: 400), (0xfa, 0xfa, 0xfc)) && !Self.near(shot.rgba8(x: 40, y: 40), (0xfa, 0xfa, 0xfc))
         }
-        let (wtype, _) = try sway.startClient(["wtype", "-s", "200", "mark", "-s", "300", "-k", "Return"])
-        defer { wtype.terminate() }
-        #expect(process.wait(timeout: 20) == 0, "the launcher ends after launching: \(tail(of: log, lines: 10))")
+        if let sway = compositor as? HeadlessSway {
+            let (wtype, _) = try sway.startClient(["wtype", "-s", "200", "mark", "-s", "300", "-k", "Return"])
+            defer { wtype.terminate() }
+            #expect(process.wait(timeout: 20) == 0, "the launcher ends after launching: \(tail(of: log, lines: 10))")
+        } else {
+            let input = try compositor.injectedInput()
+            for code: UInt32 in [50, 30, 19, 37, 28] {   // m a r k Return (evdev codes)
+                try input.key(code, pressed: true)
+                try input.key(code, pressed: false)
+                usleep(150_000)
+            }
+            #expect(process.wait(timeout: 20) == 0, "the launcher ends after launching: \(tail(of: log, lines: 10))")
+        }
         let output = tail(of: log, lines: 20)
-        #expect(output.contains("started touch \(marker) with activation token"), "\(output)")
+        #expect(output.contains("started touch \(marker)"), "\(output)")
+        #expect(name == "kwin" || output.contains("with activation token"), "sway gives a token: \(output)")
         var ran = false
         for _ in 0..<100 where !ran { ran = access(marker, F_OK) == 0; if !ran { usleep(50_000) } }
         #expect(ran, "the entry's program ran")
+        guard name == "sway" else { return }
 
         let weston = try HeadlessWeston()
         let (status, fallback) = try weston.runClient([launcher, "--applications", apps, "--seconds", "1"], timeout: 30)
         #expect(status == 0 && fallback.contains("showing an ordinary window"), "\(fallback)")
     }
 
-    @Test("notifyd on sway with its own session bus: notify-send's toast at the top right, the window sized to it")
-    func notifydOnSway() throws {
+    @Test("notifyd on sway and kwin with its own session bus: notify-send's toast at the top right, the window sized to it", arguments: ["sway", "kwin"])
+    func notifydOnCompositor(_ name: String) throws {
         let notifyd = try Self.binary("notifyd")
-        let sway = try HeadlessSway()
+        let sway = try Self.compositor(name)
         defer { sway.stop() }
-        // Bounded: the script ends with the daemon, or by itself if the daemon never comes.
-        let script = "'\(notifyd)' & for i in $(seq 100); do gdbus introspect --session --dest org.freedesktop.Notifications --object-path /org/freedesktop/Notifications >/dev/null 2>&1 && break; sleep 0.1; done; notify-send -t 0 -i dialog-information 'From notify-send' 'A <b>toast</b>'; wait"
-        let (process, log) = try sway.startClient(["dbus-run-session", "--", "sh", "-c", script])
+        // A session bus of its own that goes with the script (dbus-run-session leaves its bus
+        // running when it is killed). Bounded: the script ends with the daemon, or by itself if
+        // the daemon never comes. NameHasOwner starts no other daemon by D-Bus activation.
+        let owned = "gdbus call --session --dest org.freedesktop.DBus --object-path /org/freedesktop/DBus --method org.freedesktop.DBus.NameHasOwner org.freedesktop.Notifications"
+        let script = """
+            dbus-daemon --session --fork --print-address=3 --print-pid=4 3>bus.address 4>bus.pid
+            export DBUS_SESSION_BUS_ADDRESS="$(cat bus.address)"
+            trap 'kill $(cat bus.pid) $daemon 2>/dev/null' EXIT INT TERM
+            '\(notifyd)' & daemon=$!
+            for i in $(seq 100); do \(owned) 2>/dev/null | grep -q true && break; sleep 0.1; done
+            notify-send -t 0 -i dialog-information 'From notify-send' 'A <b>toast</b>'
+            wait $daemon
+            """
+        let (process, log) = try Self.startClient(sway, ["sh", "-c", script])
         defer { process.terminate() }
         let card = (UInt8(0x2a), UInt8(0x2e), UInt8(0x35))
         try MenusOnCompositorsTests.eventually("the toast at the top right (\(tail(of: log, lines: 5)))") {
