@@ -286,6 +286,37 @@ struct ShellExamplesOffscreenTests {
         #expect(!daemon.window.isVisible, "the surface goes with the last toast")
     }
 
+    @Test("launcher and notifyd snapshots: the card with the field and the selected row; a toast with its icon, bold summary and action button")
+    func launcherAndToastSnapshots() throws {
+        let f = ViewFixture()
+        let launcher = Launcher(entries: DesktopEntries(directories: [Self.applications], locale: nil).entries)
+        launcher.show()
+        Transaction.flush()
+        let card = launcher.window.snapshot(atTime: f.clock.now + 1)
+        #expect(card.width == 480 && card.height == 400)
+        #expect(card.rgba8(x: 240, y: 300) == (0xfa, 0xfa, 0xfc, 255), "the card")
+        #expect(card.rgba8(x: 300, y: 64 + 20) == (0xd6, 0xe8, 0xff, 255), "the first row, selected")
+        #expect(card.rgba8(x: 300, y: 64 + 60) == (255, 255, 255, 255), "the second row")
+        #expect(card.rgba8(x: 0, y: 0).3 == 0, "round corners: the corner is clear")
+        launcher.window.close()
+
+        let daemon = NotificationDaemon()
+        daemon.notify(.init(appIcon: "dialog-information", summary: "Saved", body: "All <b>done</b>", actions: ["open", "Open"], expireTimeout: 0))
+        Transaction.flush()
+        f.advance(1)
+        daemon.window.layoutIfNeeded()
+        let toast = daemon.window.snapshot()
+        #expect(toast.width == 360 && toast.height > 80, "\(toast.width)×\(toast.height)")
+        let c = toast.rgba8(x: 300, y: 20)
+        #expect(c.a > 0xe0 && abs(Int(c.r) - 0x2a) <= 3 && abs(Int(c.g) - 0x2e) <= 3 && abs(Int(c.b) - 0x35) <= 3, "the card: \(c)")
+        let iconPixels = (14..<54).flatMap { y in (14..<54).map { x in toast.rgba8(x: x, y: y) } }.filter { $0.r > 0x80 && $0.g > 0x80 }
+        #expect(iconPixels.count > 50, "the icon drawn")
+        let view = try #require(daemon.column.views.first)
+        let button = try #require(view.buttons.first)
+        #expect(button.currentTitle == "Open" && button.frame.minY > view.bodyLabel.frame.maxY)
+        for t in daemon.shown { daemon.close(t.id, reason: .dismissed) }
+    }
+
     @Test("osd: its snapshot is the pill with the bar at the level and the value")
     func osdSnapshot() throws {
         let f = ViewFixture()
