@@ -109,7 +109,7 @@ struct ShellWindowTests {
 }
 
 extension ShellWindowTests {
-    @Test("screens: sway's outputs as Screens; one created at run time appears, and a panel made on it spans it; the usable area follows the panels' zones")
+    @Test("screens: sway's outputs as Screens; one created at run time appears, and a panel made on it spans it; a window goes fullscreen on the screen asked for; the usable area follows the panels' zones")
     func screensComeAndGo() throws {
         let (compositor, _) = try startApp { try HeadlessSway() }
         defer { Application.shared.disconnect(); compositor.stop() }
@@ -143,6 +143,17 @@ extension ShellWindowTests {
         // (`output … disable` changes nothing a client sees; `unplug` came later), so
         // an output going away is not exercised here.
         #expect(removed.isEmpty && panels.values.allSatisfy(\.isVisible))
+
+        // A window shown fullscreen on the second screen takes that screen's size.
+        let window = Window(title: "on the second screen", size: Size(width: 200, height: 100))
+        window.show()
+        try MenusOnCompositorsTests.wait("the window") { window.frameNumber > 0 }
+        #expect(second.bounds.size != first.bounds.size, "told apart by size")
+        window.showFullscreen(on: second)
+        try MenusOnCompositorsTests.wait("fullscreen on the second screen (\(second.bounds))") {
+            window.isFullscreen && window.size == second.bounds.size
+        }
+        window.close()
 
         // The free area: the first screen less its panel's 30 points, learnt from the compositor.
         var changes = 0

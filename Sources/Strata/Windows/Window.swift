@@ -228,6 +228,13 @@ public class Window: Responder {
         set { onscreen?.toplevel?.setFullscreen(newValue) }
     }
 
+    /// Asks the compositor to show the window fullscreen on `screen` (the one
+    /// output a Wayland client may choose for a window; the compositor's choice when
+    /// nil). As ``isFullscreen``, the new size comes with the compositor's answer.
+    public func showFullscreen(on screen: Screen?) {
+        onscreen?.toplevel?.setFullscreen(true, output: screen?.output)
+    }
+
     /// Asks the compositor to maximize the window (or not).
     public var isMaximized: Bool {
         get { onscreen?.toplevel?.states.contains(.maximized) ?? false }

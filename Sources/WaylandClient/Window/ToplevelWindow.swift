@@ -188,7 +188,7 @@ public final class ToplevelWindow {
     }
 
     public func setMaximized(_ on: Bool) { on ? toplevel.setMaximized() : toplevel.unsetMaximized() }
-    public func setFullscreen(_ on: Bool) { on ? toplevel.setFullscreen(output: nil) : toplevel.unsetFullscreen() }
+    public func setFullscreen(_ on: Bool, output: Output? = nil) { on ? toplevel.setFullscreen(output: output?.proxy) : toplevel.unsetFullscreen() }
 
     // MARK: Configure
 
