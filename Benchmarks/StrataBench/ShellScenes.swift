@@ -61,6 +61,13 @@ private func lines(in path: String, containing needle: String) -> Int {
     (SystemStatus.readText(path) ?? "").split(separator: "\n").filter { $0.contains(needle) }.count
 }
 
+/// Seconds from `t0` to the first commit of `window` after it (turning `loop`, at most 5 s); nil if none came.
+@MainActor
+private func firstCommitTime(of window: Window, after t0: Double, loop: EventLoop) throws -> Double? {
+    _ = try loop.turn(until: { (window.frameStatistics?.frames.contains { $0.commitTime > t0 }) == true }, timeout: 5)
+    return window.frameStatistics?.frames.first { $0.commitTime > t0 }.map { $0.commitTime - t0 }
+}
+
 /// The panel and waybar (clock, CPU, memory, battery; minutes) side by side for a minute.
 @MainActor
 private func idlePanels(binaries: String) throws -> [Figure] {
@@ -113,10 +120,7 @@ private func toastLatency() throws -> [Figure] {
     let daemon = NotificationDaemon()
     try daemon.start(busAddress: bus.address)
     defer { daemon.stop() }
-    func firstCommit(after t0: Double) throws -> Double? {
-        _ = try loop.turn(until: { (daemon.window.frameStatistics?.frames.contains { $0.commitTime > t0 }) == true }, timeout: 5)
-        return daemon.window.frameStatistics?.frames.first { $0.commitTime > t0 }.map { $0.commitTime - t0 }
-    }
+    func firstCommit(after t0: Double) throws -> Double? { try firstCommitTime(of: daemon.window, after: t0, loop: loop) }
     func clear() throws {
         for t in daemon.shown { daemon.close(t.id, reason: .dismissed) }
         _ = try loop.turn(until: { !daemon.window.isVisible }, timeout: 5)
@@ -176,8 +180,7 @@ private func launcherLatency() throws -> [Figure] {
         for key in keys {
             let t0 = MonotonicClock.now
             if key == "\u{8}" { driver.pressKey(keysym: 0xff08); driver.releaseKey(keysym: 0xff08) } else { driver.type(String(key)) }
-            _ = try loop.turn(until: { (window.frameStatistics?.frames.contains { $0.commitTime > t0 }) == true }, timeout: 5)
-            if let f = window.frameStatistics?.frames.first(where: { $0.commitTime > t0 }) { latencies.append(f.commitTime - t0) }
+            if let d = try firstCommitTime(of: window, after: t0, loop: loop) { latencies.append(d) }
             try loop.turn(for: round == 0 ? 0.05 : 0.4)   // the rows' animations settle
         }
     }

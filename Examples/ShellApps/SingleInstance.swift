@@ -59,15 +59,9 @@ public final class SingleInstance {
                 // A client that connects and sends nothing is given a second, then dropped.
                 var timeout = timeval(tv_sec: 1, tv_usec: 0)
                 setsockopt(client, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-                var bytes: [UInt8] = []
-                var buffer = [UInt8](repeating: 0, count: 512)
-                while bytes.count < 4096 {
-                    let n = read(client, &buffer, buffer.count)
-                    guard n > 0 else { break }
-                    bytes += buffer[0..<n]
-                }
+                let bytes = SystemStatus.readBytes(client, limit: 4096)
                 close(client)
-                let text = String(decoding: bytes.prefix(4096), as: UTF8.self)
+                let text = String(decoding: bytes, as: UTF8.self)
                 for line in text.split(whereSeparator: \.isNewline) {
                     let message = String(line)
                     DispatchQueue.main.async { MainActor.assumeIsolated { receive(message) } }

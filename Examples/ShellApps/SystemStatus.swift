@@ -73,14 +73,19 @@ public struct SystemStatus: Equatable, Sendable {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { return nil }
         defer { close(fd) }
+        return String(decoding: readBytes(fd, limit: 65_536), as: UTF8.self)
+    }
+
+    /// What `fd` gives until its end (or an error, or a timeout it has), at most `limit` bytes.
+    static func readBytes(_ fd: Int32, limit: Int) -> [UInt8] {
         var bytes: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 4096)
-        while bytes.count < 65_536 {
-            let n = read(fd, &buffer, buffer.count)
+        while bytes.count < limit {
+            let n = read(fd, &buffer, min(buffer.count, limit - bytes.count))
             guard n > 0 else { break }
             bytes += buffer[0..<n]
         }
-        return String(decoding: bytes, as: UTF8.self)
+        return bytes
     }
 }
 

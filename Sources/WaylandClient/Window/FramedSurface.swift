@@ -165,6 +165,21 @@ public final class FramedSurface {
         requestFrameIfIdle()
     }
 
+    /// A role whose configure gives the size (a shell or lock surface): the size
+    /// taken (at least 1, at most what a buffer may be at this scale), `notify`
+    /// told (the surface's state is configured), then ``configured(first:resized:)``.
+    /// Returns the size taken.
+    @discardableResult
+    func takeConfiguredSize(width: Int, height: Int, notify: () -> Void) -> (width: Int, height: Int) {
+        let first = !isConfigured, old = size
+        let limit = Int(Double(ShmBufferPool.maximumDimension) / max(1, scale))
+        size = (min(max(1, width), limit), min(max(1, height), limit))
+        isConfigured = true
+        notify()
+        configured(first: first, resized: old != size)
+        return size
+    }
+
     /// The role acknowledged a configure: a frame is due, drawn now when the
     /// protocol wants a buffer after the ack — the first configure, no callback
     /// pending, or a new size (mutter holds a callback until it paints the

@@ -86,15 +86,11 @@ public final class LockSurface {
         lockSurface.onEvent = { [unowned self] event in
             guard case let .configure(serial, w, h) = event else { return }
             lockSurface.ackConfigure(serial: serial)
-            let first = !isConfigured, old = (width, height)
-            let limit = Int(Double(ShmBufferPool.maximumDimension) / max(1, framed.scale))
-            width = min(max(1, Int(w)), limit)
-            height = min(max(1, Int(h)), limit)
-            isConfigured = true
-            framed.isConfigured = true
-            framed.size = (width, height)
-            onConfigure?(self)
-            framed.configured(first: first, resized: old != (width, height))
+            framed.takeConfiguredSize(width: Int(clamping: w), height: Int(clamping: h)) {
+                (width, height) = framed.size
+                isConfigured = true
+                onConfigure?(self)
+            }
         }
         framed.surface.commit()
     }

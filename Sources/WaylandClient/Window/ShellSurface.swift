@@ -110,17 +110,12 @@ public final class ShellSurface: PopupParent {
     }
 
     private func applyConfigure(width w: Int, height h: Int) {
-        let first = !isConfigured
-        let old = (width, height)
         // 0 means "you choose": the size asked for.
-        let limit = Int(Double(ShmBufferPool.maximumDimension) / max(1, framed.scale))
-        width = min(max(1, w > 0 ? w : requestedWidth), limit)
-        height = min(max(1, h > 0 ? h : requestedHeight), limit)
-        isConfigured = true
-        framed.isConfigured = true
-        framed.size = (width, height)
-        onConfigure?(self)
-        framed.configured(first: first, resized: old != (width, height))
+        framed.takeConfiguredSize(width: w > 0 ? w : requestedWidth, height: h > 0 ? h : requestedHeight) {
+            (width, height) = framed.size
+            isConfigured = true
+            onConfigure?(self)
+        }
     }
 
     // MARK: State (applied with the next commit)
