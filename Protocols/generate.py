@@ -357,6 +357,7 @@ SERVER_GLUE = [
     ("Protocols/cursor-shape-v1.xml", "cursor-shape-v1"),
     ("Protocols/ext-image-copy-capture-v1.xml", "ext-image-copy-capture-v1"),
     ("/usr/share/wayland-protocols/staging/ext-session-lock/ext-session-lock-v1.xml", "ext-session-lock-v1"),
+    ("Protocols/wlr-layer-shell-unstable-v1.xml", "wlr-layer-shell-unstable-v1"),
 ]
 GLUE_OUT = os.path.join(ROOT, "Sources", "StrataTestingTools", "Protocols")
 

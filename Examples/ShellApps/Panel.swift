@@ -113,6 +113,7 @@ public final class Panels {
         let app = Application.shared
         let screens = Screen.screens
         if screens.isEmpty { add(nil) } else { screens.forEach(add) }
+        previousHandlers = (app.onScreenAdded, app.onScreenRemoved)
         app.onScreenAdded = { [weak self] in self?.add($0) }
         app.onScreenRemoved = { [weak self] screen in
             self?.panels.removeValue(forKey: ObjectIdentifier(screen))?.close()
@@ -150,9 +151,16 @@ public final class Panels {
         timer = MediaTimer.schedule(after: period - intoPeriod + 0.01) { [weak self] in self?.tick() }
     }
 
+    /// Closes the panels and gives the application back its screen handlers.
     public func stop() {
         timer?.cancel()
         panels.values.forEach { $0.close() }
         panels = [:]
+        if let (added, removed) = previousHandlers {
+            Application.shared.onScreenAdded = added
+            Application.shared.onScreenRemoved = removed
+        }
+        previousHandlers = nil
     }
+    private var previousHandlers: (((Screen) -> Void)?, ((Screen) -> Void)?)?
 }

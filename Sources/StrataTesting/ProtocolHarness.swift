@@ -5,7 +5,8 @@ import WaylandClient
 /// protocol paths no compositor on this machine offers — cursor shapes
 /// (`wp_cursor_shape_v1`, in mutter 46, kwin 6 and wlroots 0.17), output
 /// capture through `ext-image-copy-capture-v1` (wlroots 0.18) and session locks
-/// (`ext_session_lock_v1`, sway 1.8), none of them here. Not a compositor: it offers a compositor, shm, xdg_wm_base, a seat
+/// (`ext_session_lock_v1`, sway 1.8), none of them here — and an output that
+/// goes away under layer surfaces, which no compositor here can make happen. Not a compositor: it offers a compositor, shm, xdg_wm_base, a seat
 /// with a pointer and the protocols under test, sends the pointer into the
 /// client's first surface, and reports the requests a test asserts on
 /// (``lines``). Its output (64×48) captures as a known pattern: pixel x, y is
@@ -29,8 +30,11 @@ public final class ProtocolHarness {
     /// `capture` adds an output and `ext-image-copy-capture-v1` (which fails every
     /// frame with `refusingBuffers`); `sessionLocks` adds an output and
     /// `ext_session_lock_manager_v1` (granting a lock once every lock surface is
-    /// drawn, or refusing it), and ``addOutput()``/``removeOutput()``.
-    public init(cursorShapes: Bool = true, capture: Capture = .none, sessionLocks: SessionLocks = .none) throws(CompositorError) {
+    /// drawn, or refusing it); `layerShell` an output and `zwlr_layer_shell_v1`
+    /// (each layer surface configured to its size, the output's on an axis left at
+    /// 0; closed when its output goes) — both with ``addOutput()``/``removeOutput()``.
+    public init(cursorShapes: Bool = true, capture: Capture = .none, sessionLocks: SessionLocks = .none,
+                layerShell: Bool = false) throws(CompositorError) {
         runtimeDirectory = try makePrivateDirectory("harness")
         socketPath = runtimeDirectory + "/harness-0"
         do {
@@ -41,6 +45,7 @@ public final class ProtocolHarness {
             let options = (cursorShapes ? [] : ["--no-cursor-shape"])
                 + [.none: [], .output: ["--image-copy-capture"], .refusingBuffers: ["--image-copy-capture=bad"]][capture]!
                 + [.none: [], .granted: ["--session-lock"], .refused: ["--session-lock=refuse"]][sessionLocks]!
+                + (layerShell ? ["--layer-shell"] : [])
             process = try Subprocess.spawn(["setpriv", "--pdeathsig", "KILL", "--"] + tool.command([socketPath] + options),
                                            environment: tool.environment, directory: runtimeDirectory, logPath: runtimeDirectory + "/harness.log",
                                            standardOutput: fds[1])

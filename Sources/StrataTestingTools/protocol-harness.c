@@ -1,5 +1,5 @@
 /* protocol-harness SOCKET [--no-cursor-shape] [--image-copy-capture[=bad]]
- *                         [--session-lock[=refuse]]: a
+ *                         [--session-lock[=refuse]] [--layer-shell]: a
  * minimal Wayland server for the protocol paths no compositor on this machine
  * offers (cursor shapes, wp_cursor_shape_v1; output capture through
  * ext-image-copy-capture-v1; session locks, ext-session-lock-v1). It offers
@@ -10,7 +10,10 @@
  * a buffer size it then refuses, to test failures), or a session lock manager
  * with that output: it says `locked` once every lock surface has a buffer
  * committed after its configure ("=refuse": `finished` at once, as when another
- * client holds the lock). SIGUSR1 adds a second output, SIGUSR2 removes it. When
+ * client holds the lock), or a layer shell with that output (each layer surface
+ * configured to its size, or the output's on an axis it leaves at 0; those on
+ * the second output closed when it goes). SIGUSR1 adds a second output, SIGUSR2
+ * removes it. When
  * a client has a pointer and a surface it sends the pointer into that surface,
  * and it prints each request a test asserts on, one a line on stdout:
  *
@@ -23,6 +26,8 @@
  *   locked                  every lock surface drawn: the session is locked
  *   unlocked / withdrawn    unlock_and_destroy after locked / destroy before it
  *   output added|removed    the second output came or went
+ *   layer_surface NAMESPACE a layer surface made
+ *   layer closed            a layer surface on the removed output closed
  *
  * It is not a compositor: nothing is drawn, buffers are never used. StrataTesting
  * runs it (ProtocolHarness, see tools.c); the protocols' glue in Protocols/ is
@@ -38,6 +43,7 @@
 #include "Protocols/cursor-shape-v1-server-protocol.h"
 #include "Protocols/ext-image-copy-capture-v1-server-protocol.h"
 #include "Protocols/ext-session-lock-v1-server-protocol.h"
+#include "Protocols/wlr-layer-shell-unstable-v1-server-protocol.h"
 #include "Protocols/xdg-shell-server-protocol.h"
 
 static struct wl_display *display;
@@ -58,8 +64,10 @@ static void maybe_enter(void) {
 
 /* wl_surface: every request is accepted; only a lock surface's buffers count. */
 struct lock_surface;
-struct surface_state { struct wl_resource *pending_buffer; struct lock_surface *lock; };
+struct layer_surface;
+struct surface_state { struct wl_resource *pending_buffer; struct lock_surface *lock; struct layer_surface *layer; };
 static void lock_surface_committed(struct lock_surface *l, int has_buffer);
+static void layer_surface_committed(struct layer_surface *l);
 static void surface_attach(struct wl_client *c, struct wl_resource *r, struct wl_resource *b, int32_t x, int32_t y) {
     ((struct surface_state *)wl_resource_get_user_data(r))->pending_buffer = b;
 }
@@ -73,6 +81,7 @@ static void surface_region(struct wl_client *c, struct wl_resource *r, struct wl
 static void surface_commit(struct wl_client *c, struct wl_resource *r) {
     struct surface_state *st = wl_resource_get_user_data(r);
     if (st->lock) lock_surface_committed(st->lock, st->pending_buffer != NULL);
+    if (st->layer) layer_surface_committed(st->layer);
 }
 static void surface_transform(struct wl_client *c, struct wl_resource *r, int32_t t) {}
 static void surface_scale(struct wl_client *c, struct wl_resource *r, int32_t s) {}
@@ -165,7 +174,7 @@ static int refuse_buffers;
 static void bind_output(struct wl_client *c, void *data, uint32_t version, uint32_t id) {
     static const struct wl_output_interface output_impl = {destroy_request};
     struct wl_resource *r = wl_resource_create(c, &wl_output_interface, version, id);
-    wl_resource_set_implementation(r, &output_impl, NULL, NULL);
+    wl_resource_set_implementation(r, &output_impl, data, NULL);   /* data: 2 for the second output */
     wl_output_send_geometry(r, 0, 0, 0, 0, WL_OUTPUT_SUBPIXEL_UNKNOWN, "strata", "harness", WL_OUTPUT_TRANSFORM_NORMAL);
     wl_output_send_mode(r, WL_OUTPUT_MODE_CURRENT, OUTPUT_W, OUTPUT_H, 60000);
     if (version >= 2) wl_output_send_scale(r, 1), wl_output_send_done(r);
@@ -321,15 +330,69 @@ static void bind_lock_manager(struct wl_client *c, void *data, uint32_t version,
     wl_resource_set_implementation(r, &lock_manager_impl, NULL, NULL);
 }
 
+/* zwlr_layer_shell_v1: configured at the size asked for (the output's on an axis at 0). */
+struct layer_surface { struct wl_resource *resource, *surface, *output; uint32_t width, height; int configured_width, configured_height; struct wl_list link; };
+static struct wl_list layer_surfaces;
+
+static void layer_surface_committed(struct layer_surface *l) {
+    int w = l->width ? (int)l->width : OUTPUT_W, h = l->height ? (int)l->height : OUTPUT_H;
+    if (w == l->configured_width && h == l->configured_height) return;
+    l->configured_width = w, l->configured_height = h;
+    zwlr_layer_surface_v1_send_configure(l->resource, wl_display_next_serial(display), (uint32_t)w, (uint32_t)h);
+}
+static void layer_set_size(struct wl_client *c, struct wl_resource *r, uint32_t w, uint32_t h) {
+    struct layer_surface *l = wl_resource_get_user_data(r);
+    l->width = w, l->height = h;
+}
+static void layer_ignore_u(struct wl_client *c, struct wl_resource *r, uint32_t v) {}
+static void layer_ignore_i(struct wl_client *c, struct wl_resource *r, int32_t v) {}
+static void layer_margin(struct wl_client *c, struct wl_resource *r, int32_t t, int32_t rr, int32_t b, int32_t l) {}
+static void layer_popup(struct wl_client *c, struct wl_resource *r, struct wl_resource *popup) {}
+static const struct zwlr_layer_surface_v1_interface layer_surface_impl = {
+    layer_set_size, layer_ignore_u, layer_ignore_i, layer_margin, layer_ignore_u, layer_popup, layer_ignore_u, destroy_request, layer_ignore_u,
+};
+static void layer_surface_gone(struct wl_resource *r) {
+    struct layer_surface *l = wl_resource_get_user_data(r);
+    if (l->surface) ((struct surface_state *)wl_resource_get_user_data(l->surface))->layer = NULL;
+    wl_list_remove(&l->link);
+    free(l);
+}
+static void shell_get_layer_surface(struct wl_client *c, struct wl_resource *r, uint32_t id, struct wl_resource *surface,
+                                    struct wl_resource *output, uint32_t layer, const char *namespace) {
+    struct layer_surface *l = calloc(1, sizeof *l);
+    l->resource = wl_resource_create(c, &zwlr_layer_surface_v1_interface, wl_resource_get_version(r), id);
+    l->surface = surface, l->output = output;
+    wl_resource_set_implementation(l->resource, &layer_surface_impl, l, layer_surface_gone);
+    ((struct surface_state *)wl_resource_get_user_data(surface))->layer = l;
+    wl_list_insert(&layer_surfaces, &l->link);
+    printf("layer_surface %s\n", namespace);
+    fflush(stdout);
+}
+static const struct zwlr_layer_shell_v1_interface layer_shell_impl = {shell_get_layer_surface, destroy_request};
+static void bind_layer_shell(struct wl_client *c, void *data, uint32_t version, uint32_t id) {
+    struct wl_resource *r = wl_resource_create(c, &zwlr_layer_shell_v1_interface, version, id);
+    wl_resource_set_implementation(r, &layer_shell_impl, NULL, NULL);
+}
+static void close_layer_surfaces_on_second_output(void) {
+    struct layer_surface *l;
+    wl_list_for_each(l, &layer_surfaces, link) {
+        if (l->output && wl_resource_get_user_data(l->output) == (void *)2) {
+            zwlr_layer_surface_v1_send_closed(l->resource);
+            printf("layer closed\n");
+        }
+    }
+}
+
 /* A second output, added on SIGUSR1 and removed on SIGUSR2. */
 static struct wl_global *second_output;
 static int output_signal(int signal, void *data) {
     if (signal == SIGUSR1 && !second_output) {
-        second_output = wl_global_create(display, &wl_output_interface, 2, NULL, bind_output);
+        second_output = wl_global_create(display, &wl_output_interface, 2, (void *)2, bind_output);
         printf("output added\n");
     } else if (signal == SIGUSR2 && second_output) {
         wl_global_destroy(second_output);
         second_output = NULL;
+        close_layer_surfaces_on_second_output();
         printf("output removed\n");
     }
     fflush(stdout);
@@ -356,7 +419,7 @@ static int stop(int signal, void *data) {
 
 int strata_tool_protocol_harness(int argc, char **argv) {
     if (argc < 2) {
-        fprintf(stderr, "usage: protocol-harness SOCKET [--no-cursor-shape] [--image-copy-capture[=bad]] [--session-lock[=refuse]]\n");
+        fprintf(stderr, "usage: protocol-harness SOCKET [--no-cursor-shape] [--image-copy-capture[=bad]] [--session-lock[=refuse]] [--layer-shell]\n");
         return 2;
     }
     display = wl_display_create();
@@ -368,16 +431,19 @@ int strata_tool_protocol_harness(int argc, char **argv) {
     wl_display_init_shm(display);
     wl_global_create(display, &xdg_wm_base_interface, 1, NULL, bind_wm);
     wl_global_create(display, &wl_seat_interface, 5, NULL, bind_seat);
-    int shapes = 1, captures = 0, locks = 0;
+    int shapes = 1, captures = 0, locks = 0, layers = 0;
+    wl_list_init(&layer_surfaces);
     for (int i = 2; i < argc; i++) {
         if (strcmp(argv[i], "--no-cursor-shape") == 0) shapes = 0;
         if (strncmp(argv[i], "--image-copy-capture", 20) == 0) captures = 1, refuse_buffers = strcmp(argv[i] + 20, "=bad") == 0;
         if (strncmp(argv[i], "--session-lock", 14) == 0) locks = 1, lock_refuses = strcmp(argv[i] + 14, "=refuse") == 0;
+        if (strcmp(argv[i], "--layer-shell") == 0) layers = 1;
     }
     if (shapes) wl_global_create(display, &wp_cursor_shape_manager_v1_interface, 1, NULL, bind_shapes);
-    if (captures || locks) wl_global_create(display, &wl_output_interface, 2, NULL, bind_output);
-    if (locks) {
-        wl_global_create(display, &ext_session_lock_manager_v1_interface, 1, NULL, bind_lock_manager);
+    if (captures || locks || layers) wl_global_create(display, &wl_output_interface, 2, NULL, bind_output);
+    if (layers) wl_global_create(display, &zwlr_layer_shell_v1_interface, 3, NULL, bind_layer_shell);
+    if (locks) wl_global_create(display, &ext_session_lock_manager_v1_interface, 1, NULL, bind_lock_manager);
+    if (locks || layers) {
         wl_event_loop_add_signal(wl_display_get_event_loop(display), SIGUSR1, output_signal, NULL);
         wl_event_loop_add_signal(wl_display_get_event_loop(display), SIGUSR2, output_signal, NULL);
     }

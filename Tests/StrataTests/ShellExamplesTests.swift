@@ -586,3 +586,34 @@ struct NotificationBusTests {
         try await until("the daemon to hear the bus close") { busClosed }
     }
 }
+
+/// A screen unplugged under the panel example (issue 26, item 2): no compositor
+/// here removes an output (sway 1.7 keeps a disabled one), so the
+/// libwayland-server harness does, closing the layer surfaces on it.
+@MainActor
+@Suite("Panels as screens come and go", .serialized, .mainLayerContext)
+struct PanelScreensTests {
+    @Test("a panel per screen: one on a screen plugged in, closed (the compositor's `closed`) with the screen unplugged, the other kept")
+    func panelPerScreen() throws {
+        let harness = try ProtocolHarness(layerShell: true)
+        defer { harness.stop() }
+        let display = try harness.connect()
+        Application.shared.use(display)
+        defer { Application.shared.disconnect() }
+        let panels = Panels()
+        panels.start()
+        defer { panels.stop() }
+        try display.connection.dispatch(until: { panels.all.first.map { $0.window.frameNumber > 0 } ?? false }, timeout: 5, what: "the first panel drawn")
+        #expect(panels.all.count == 1 && panels.all[0].window.size == Size(width: 64, height: 32), "\(panels.all.map(\.window.size))")
+        harness.addOutput()
+        try display.connection.dispatch(until: { panels.all.count == 2 && panels.all.allSatisfy { $0.window.frameNumber > 0 } }, timeout: 5,
+                                        what: "a panel on the new screen")
+        let first = try #require(panels.panels[ObjectIdentifier(Screen.screens[0])])
+        let second = try #require(panels.panels[ObjectIdentifier(Screen.screens[1])])
+        harness.removeOutput()
+        try display.connection.dispatch(until: { panels.all.count == 1 && !second.window.isVisible }, timeout: 5, what: "the panel closed with its screen")
+        try display.connection.roundtrip()
+        harness.read(timeout: 0.5)
+        #expect(harness.lines.contains("layer closed") && first.window.isVisible && Screen.screens.count == 1, "\(harness.lines)")
+    }
+}
