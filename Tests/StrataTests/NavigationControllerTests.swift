@@ -221,3 +221,35 @@ struct TabBarControllerTests {
         #expect(f.window.snapshot().pixel(x: 200, y: 150) == .blue)
     }
 }
+
+extension NavigationControllerTests {
+    @Test("found by the controller fuzzer: pushing the navigation controller itself while an interactive pop is held is refused at once — it used to wait for the transition, holding the controller, which then outlived its closed window")
+    func selfPushDuringInteractivePop() throws {
+        let f = ViewFixture()
+        weak var weakNav: NavigationController?
+        var diagnostics: [String] = []
+        Diagnostics.handler = { diagnostics.append("\($0)") }
+        do {
+            let window = Window(title: "t", size: Size(width: 400, height: 300))
+            let nav = NavigationController(rootViewController: ViewController())
+            weakNav = nav
+            window.rootViewController = nav
+            window.show()
+            nav.setViewControllers([ViewController(), ViewController()], animated: false)
+            Transaction.flush()
+            let driver = InputDriver(window: window)
+            driver.touchDown(1, at: Point(x: 2, y: 100))   // an edge pan, held half way
+            driver.touchMove(1, to: Point(x: 20, y: 100))
+            driver.touchMove(1, to: Point(x: 150, y: 120))
+            nav.pushViewController(nav, animated: true)
+            nav.setViewControllers([nav], animated: false)
+            Transaction.flush()
+            f.advance(1)
+            #expect(diagnostics.contains { $0.contains("cannot push itself") } && diagnostics.contains { $0.contains("left out") })
+            window.close()
+            Transaction.flush()
+            f.advance(10)
+        }
+        #expect(weakNav == nil, "the navigation controller went with its window")
+    }
+}

@@ -104,9 +104,13 @@ open class NavigationController: ViewController {
     /// controller already in a stack, presented or a window's root is refused
     /// (with a diagnostic).
     public func pushViewController(_ controller: ViewController, animated: Bool) {
+        // This one or one containing it can never be pushed: refused before it waits
+        // for a transition, where the request would hold it (a cycle through itself).
+        guard !controller.isAncestor(of: self) else {
+            return Diagnostics.report(.invalidView("pushViewController: a navigation controller cannot push itself or a controller containing it"))
+        }
         if transition != nil { return pending.append { [weak self] in self?.pushViewController(controller, animated: animated) } }
-        guard controller.parent == nil, controller.presentingViewController == nil, controller.hostWindow == nil,
-              controller !== self else {
+        guard controller.parent == nil, controller.presentingViewController == nil, controller.hostWindow == nil else {
             return Diagnostics.report(.invalidView("pushViewController: the controller is already shown (in a stack, presented or a window's root)"))
         }
         guard let from = topViewController else { return setViewControllers([controller], animated: false) }
@@ -158,8 +162,8 @@ open class NavigationController: ViewController {
     /// that cannot be in it — this one or one containing it, one presented or a
     /// window's root, a second copy — are left out (with a diagnostic).
     public func setViewControllers(_ controllers: [ViewController], animated: Bool) {
-        guard transition == nil else { return pending.append { [weak self] in self?.setViewControllers(controllers, animated: animated) } }
         let controllers = containable(controllers, as: "setViewControllers")
+        guard transition == nil else { return pending.append { [weak self] in self?.setViewControllers(controllers, animated: animated) } }
         let old = topViewController
         for c in viewControllers where !controllers.contains(where: { $0 === c }) {
             c.willMove(toParent: nil)
