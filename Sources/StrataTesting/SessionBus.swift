@@ -10,11 +10,31 @@ public struct SessionBus {
     public let address: String
     private var process: Subprocess?
 
-    /// Starts the bus; it listens as soon as the socket exists (clients retry briefly).
-    public init(in directory: String) throws(CompositorError) {
+    /// Starts the bus and waits (at most `timeout` seconds) until it accepts
+    /// connections: its socket file exists a moment before it listens, and a
+    /// client connecting in between is refused.
+    public init(in directory: String, timeout: Double = 10) throws(CompositorError) {
         address = "unix:path=\(directory)/bus"
-        process = try Subprocess.spawn(["setpriv", "--pdeathsig", "KILL", "--", "dbus-daemon", "--session", "--nofork", "--address=\(address)"],
-                                       environment: [:], directory: directory, logPath: directory + "/dbus.log")
+        let process = try Subprocess.spawn(["setpriv", "--pdeathsig", "KILL", "--", "dbus-daemon", "--session", "--nofork", "--address=\(address)"],
+                                           environment: [:], directory: directory, logPath: directory + "/dbus.log")
+        self.process = process
+        let path = directory + "/bus"
+        _ = try waitForSocket(of: process, timeout: timeout, logPath: directory + "/dbus.log") { Self.accepts(path) ? path : nil }
+    }
+
+    /// Whether something listens at the Unix socket `path`.
+    private static func accepts(_ path: String) -> Bool {
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        let bytes = Array(path.utf8)
+        guard bytes.count < MemoryLayout.size(ofValue: address.sun_path) else { return false }
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in for (i, b) in bytes.enumerated() { raw[i] = b } }
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        return withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        } == 0
     }
 
     public mutating func stop() {

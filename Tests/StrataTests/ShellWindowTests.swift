@@ -238,6 +238,7 @@ struct SessionLockTests {
     func lockAndUnlock() throws {
         let harness = try ProtocolHarness(sessionLocks: .granted)
         defer { harness.stop() }
+        Application.shared.disconnect()   // no window another test left may go on the harness (it refuses xdg surfaces)
         Application.shared.use(try harness.connect())
         defer { Application.shared.disconnect() }
         #expect(Screen.screens.count == 1)
@@ -273,6 +274,7 @@ struct SessionLockTests {
     func refused() async throws {
         let harness = try ProtocolHarness(sessionLocks: .refused)
         defer { harness.stop() }
+        Application.shared.disconnect()   // no window another test left may go on the harness (it refuses xdg surfaces)
         Application.shared.use(try harness.connect())
         defer { Application.shared.disconnect() }
         let result = try Self.lock()
