@@ -61,6 +61,16 @@ private func lines(in path: String, containing needle: String) -> Int {
     (SystemStatus.readText(path) ?? "").split(separator: "\n").filter { $0.contains(needle) }.count
 }
 
+/// Runs `body` with the application on a fresh headless sway, turning its loop.
+@MainActor
+private func onSway<T>(_ body: @MainActor (EventLoop) throws -> T) throws -> T {
+    let sway = try HeadlessSway()
+    defer { sway.stop() }
+    _ = try useApplication(on: sway)
+    defer { Application.shared.disconnect() }
+    return try body(Application.shared.loop!)
+}
+
 /// Seconds from `t0` to the first commit of `window` after it (turning `loop`, at most 5 s); nil if none came.
 @MainActor
 private func firstCommitTime(of window: Window, after t0: Double, loop: EventLoop) throws -> Double? {
@@ -105,13 +115,7 @@ private func idlePanels(binaries: String) throws -> [Figure] {
 /// 30 times, each after the last one's window has gone; then end to end from
 /// starting `notify-send` (process start and D-Bus included).
 @MainActor
-private func toastLatency() throws -> [Figure] {
-    let sway = try HeadlessSway()
-    defer { sway.stop() }
-    _ = try useApplication(on: sway)
-    let app = Application.shared
-    defer { app.disconnect() }
-    let loop = app.loop!
+private func toastLatency() throws -> [Figure] { try onSway { loop in
     var dir = Array("/tmp/strata-bench-bus-XXXXXX".utf8CString)
     let busDir = String(cString: mkdtemp(&dir)!)
     var bus = try SessionBus(in: busDir)
@@ -119,8 +123,8 @@ private func toastLatency() throws -> [Figure] {
     let daemon = NotificationDaemon()
     try daemon.start(busAddress: bus.address)
     defer { daemon.stop() }
-    func firstCommit(after t0: Double) throws -> Double? { try firstCommitTime(of: daemon.window, after: t0, loop: loop) }
-    func clear() throws {
+    @MainActor func firstCommit(after t0: Double) throws -> Double? { try firstCommitTime(of: daemon.window, after: t0, loop: loop) }
+    @MainActor func clear() throws {
         for t in daemon.shown { daemon.close(t.id, reason: .dismissed) }
         _ = try loop.turn(until: { !daemon.window.isVisible }, timeout: 5)
         try loop.turn(for: 0.1)
@@ -146,19 +150,13 @@ private func toastLatency() throws -> [Figure] {
     } + [50.0, 99].map { p in
         Figure(scene: scene, metric: "notify-send started → first commit p\(Int(p))", value: (FrameStatistics.percentile(viaBus, p) ?? .nan) * 1e3, unit: "ms", repetitions: viaBus.count)
     }
-}
+}}
 
 /// The launcher with 1,000 entries on sway: a key's arrival (typed into the
 /// field through the window's input) to the commit of the filtered list, for a
 /// query typed letter by letter and erased, 40 keys.
 @MainActor
-private func launcherLatency() throws -> [Figure] {
-    let sway = try HeadlessSway()
-    defer { sway.stop() }
-    _ = try useApplication(on: sway)
-    let app = Application.shared
-    defer { app.disconnect() }
-    let loop = app.loop!
+private func launcherLatency() throws -> [Figure] { try onSway { loop in
     let words = ["Text", "Editor", "Calculator", "Terminal", "Image", "Viewer", "Music", "Player", "Files", "Mail", "Maps", "Photos",
                  "Weather", "Clock", "Notes", "Sound", "Recorder", "Disk", "Usage", "System", "Monitor", "Settings", "Fonts", "Camera"]
     var rng = SystemRandomNumberGenerator()
@@ -187,7 +185,7 @@ private func launcherLatency() throws -> [Figure] {
     return [50.0, 99].map { p in
         Figure(scene: scene, metric: "key arrival → filtered list's first commit p\(Int(p))", value: (FrameStatistics.percentile(latencies, p) ?? .nan) * 1e3, unit: "ms", repetitions: latencies.count)
     }
-}
+}}
 
 /// Each program's resident memory once shown, next to the tool it resembles.
 @MainActor
