@@ -10,22 +10,32 @@ import ShellApps
 import Strata
 import StrataTesting
 
-ExampleCommandLine.main(program: "launcher", screenshot: "launcher.png", options: ["--applications"], headless: { try HeadlessSway() },
-                        make: { options in options }) { options, _ in
-    let found = options.values["--applications"].map { DesktopEntries(directories: [$0]) } ?? DesktopEntries()
-    for refused in found.refused { print("launcher: left out \(refused.path): \(refused.why)") }
-    let offscreen = Application.shared.display == nil
-    let launcher = Launcher(entries: found.entries, shellLayers: offscreen || ShellWindow.isAvailable)
-    if launcher.isFallbackWindow { print("launcher: the compositor has no shell layers (zwlr_layer_shell_v1); showing an ordinary window") }
-    launcher.onFinish = {
-        if let launched = launcher.lastLaunch {
-            print("launcher: started \(launched.argv.joined(separator: " "))\(launched.token.map { " with activation token \($0)" } ?? "")")
-        }
-        Application.shared.stop()
+/// The app: its entries read at start, its launcher made once the compositor is
+/// known (a shell window, or an ordinary one where there are no shell layers).
+@MainActor
+final class LauncherApp {
+    let found: DesktopEntries
+    var launcher: Launcher?
+
+    init(_ options: ExampleCommandLine) {
+        found = options.values["--applications"].map { DesktopEntries(directories: [$0]) } ?? DesktopEntries()
     }
-    launcher.show()
-    Keep.launcher = launcher
+
+    func start() {
+        for refused in found.refused { print("launcher: left out \(refused.path): \(refused.why)") }
+        let offscreen = Application.shared.display == nil
+        let launcher = Launcher(entries: found.entries, shellLayers: offscreen || ShellWindow.isAvailable)
+        if launcher.isFallbackWindow { print("launcher: the compositor has no shell layers (zwlr_layer_shell_v1); showing an ordinary window") }
+        launcher.onFinish = { [weak launcher] in
+            if let launched = launcher?.lastLaunch {
+                print("launcher: started \(launched.argv.joined(separator: " "))\(launched.token.map { " with activation token \($0)" } ?? "")")
+            }
+            Application.shared.stop()
+        }
+        launcher.show()
+        self.launcher = launcher
+    }
 }
 
-/// Keeps the launcher alive while the app runs.
-@MainActor enum Keep { static var launcher: Launcher? }
+ExampleCommandLine.main(program: "launcher", screenshot: "launcher.png", options: ["--applications"], headless: { try HeadlessSway() },
+                        make: { LauncherApp($0) }) { app, _ in app.start() }

@@ -1,4 +1,5 @@
 import LayerKit
+import PixmanRender
 import Strata
 
 /// A notification daemon, as mako is: it serves the freedesktop Notifications
@@ -24,7 +25,10 @@ public final class NotificationDaemon {
     public private(set) var shown: [Toast] = []
     /// What waits for room, oldest first.
     public private(set) var pending: [Toast] = []
-    public var icons = IconTheme()
+    public var icons = IconTheme() { didSet { iconImages = [:] } }
+    /// Icons looked up and read so far, by name (a miss too): a lookup probes
+    /// hundreds of paths, and apps send the same icon again and again.
+    private var iconImages: [String: Image?] = [:]
     /// Told of every close (id, reason) and action (id, key), after the bus is.
     public var onClosed: ((UInt32, Reason) -> Void)?
     public var onAction: ((UInt32, String) -> Void)?
@@ -74,7 +78,7 @@ public final class NotificationDaemon {
         let r = request.replacesID
         if r != 0, let i = shown.firstIndex(where: { $0.id == r }) {
             shown[i] = Toast(id: r, request: request)
-            views[r]?.update(shown[i], icons: icons)
+            views[r]?.update(shown[i], icon: icon(shown[i]))
             column.relayout()
             startTimer(shown[i])
             return r
@@ -119,7 +123,7 @@ public final class NotificationDaemon {
 
     private func present(_ toast: Toast) {
         shown.insert(toast, at: 0)
-        let view = ToastView(toast, icons: icons)
+        let view = ToastView(toast, icon: icon(toast))
         view.onAction = { [weak self] key in
             guard let self else { return }
             server?.actionInvoked(toast.id, key: key)
@@ -139,6 +143,16 @@ public final class NotificationDaemon {
         let victim = pending.firstIndex { $0.urgency < 2 } ?? 0
         let dropped = pending.remove(at: victim)
         closed(dropped.id, .expired)
+    }
+
+    /// The toast's icon, from the cache or the icon theme (at most 64 names kept).
+    private func icon(_ toast: Toast) -> Image? {
+        guard let name = toast.icon else { return nil }
+        if let known = iconImages[name] { return known }
+        if iconImages.count >= 64 { iconImages = [:] }
+        let image = icons.path(for: name).flatMap { Image(contentsOfFile: $0) }
+        iconImages[name] = image
+        return image
     }
 
     private func startTimer(_ toast: Toast) {

@@ -168,8 +168,8 @@ public final class NotificationServer: @unchecked Sendable {
     private func emit(_ signal: String, _ values: [OpaquePointer?]) {
         guard let c = connection else { return }
         var args = values
+        // Queued; GDBus's own thread writes it (no waiting on the main thread).
         g_dbus_connection_emit_signal(c, nil, Self.objectPath, Self.busName, signal, g_variant_new_tuple(&args, gsize(args.count)), nil)
-        g_dbus_connection_flush_sync(c, nil, nil)
     }
 
     // MARK: Calls, on the GLib thread

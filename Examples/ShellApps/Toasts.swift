@@ -1,4 +1,3 @@
-import PixmanRender
 import Strata
 
 /// One notification as the daemon keeps it.
@@ -49,7 +48,7 @@ final class ToastView: View {
     var onDismiss: (() -> Void)?
     private(set) var hasDefaultAction = false
 
-    init(_ toast: Toast, icons: IconTheme) {
+    init(_ toast: Toast, icon: Image?) {
         id = toast.id
         super.init(frame: Rect(x: 0, y: 0, width: Self.width, height: 64))
         backgroundColor = Self.background
@@ -62,14 +61,14 @@ final class ToastView: View {
         bodyLabel.textColor = Color(rgba8: 0xc8, 0xcc, 0xd2)
         bodyLabel.numberOfLines = 5
         for v in [iconView, summaryLabel, bodyLabel] { addSubview(v) }
-        update(toast, icons: icons)
+        update(toast, icon: icon)
     }
 
     /// Shows `toast` (a replacement keeps the view and its place).
-    func update(_ toast: Toast, icons: IconTheme) {
+    func update(_ toast: Toast, icon: Image?) {
         summaryLabel.text = toast.summary
         bodyLabel.attributedText = BodyMarkup.parse(toast.body)
-        iconView.image = toast.icon.flatMap(icons.path(for:)).flatMap { Image(contentsOfFile: $0) }
+        iconView.image = icon
         layer.borderWidth = toast.urgency == 2 ? 2 : 0
         buttons.forEach { $0.removeFromSuperview() }
         hasDefaultAction = toast.actions.contains { $0.key == "default" }

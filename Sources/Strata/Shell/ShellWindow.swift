@@ -92,7 +92,7 @@ public final class ShellWindow: Window {
     /// animations have ended, so the animation plays inside the surface. False by
     /// default: the size set is the size asked for.
     public var sizesToFitContent = false { didSet { if sizesToFitContent { rootView.setNeedsLayout() } } }
-    /// A re-check of the fitting size while the content still animates.
+    /// A look at the fitting size again when the content's animations end.
     private var fitRecheck: MediaTimer?
 
     /// Whether the application's compositor offers the shell layers (false
@@ -116,7 +116,7 @@ public final class ShellWindow: Window {
             let s = try ShellSurface(display: display, layer: layer(shellLayer), namespace: namespace, output: screen?.output,
                                      width: requestedSize.width, height: requestedSize.height, anchors: surfaceAnchors)
             shellError = nil
-            let on = OnscreenWindow(window: self, shell: s, display: display, loop: loop)
+            let on = OnscreenWindow(window: self, shell: s, loop: loop)
             applyShellState(to: s)
             return on
         } catch {
@@ -199,8 +199,8 @@ public final class ShellWindow: Window {
     }
 
     /// The root view's fitting size on the axes the window does not span, asked
-    /// for — a shrink only when nothing in the content animates (checked again
-    /// every 50 ms of media time until then).
+    /// for — a shrink only when nothing in the content animates (looked at again
+    /// when the next of its animations is due to end).
     private func fitContent() {
         let spansWidth = anchors.isSuperset(of: [.left, .right]), spansHeight = anchors.isSuperset(of: [.top, .bottom])
         let limit = screen?.bounds.size ?? Size(width: 16384, height: 16384)
@@ -214,8 +214,9 @@ public final class ShellWindow: Window {
         let shrinks = target.width < size.width || target.height < size.height
         let now = currentMediaTime()
         if shrinks && AnimationTimeline.nextChangeTime(after: now, under: surfaceLayer) <= now {
-            if fitRecheck?.isPending != true {
-                fitRecheck = MediaTimer.schedule(after: 0.05) { [weak self] in self?.rootView.setNeedsLayout() }
+            let end = AnimationTimeline.nextEventTime(after: now, under: surfaceLayer)
+            if fitRecheck?.isPending != true, end.isFinite {   // an animation that never ends: the next layout looks again
+                fitRecheck = MediaTimer.schedule(at: end) { [weak self] in self?.rootView.setNeedsLayout() }
             }
             // Grow now on the axis that grows; shrink later.
             let grown = Size(width: max(target.width, size.width), height: max(target.height, size.height))

@@ -9,12 +9,20 @@ import WaylandClient
 @MainActor
 final class OnscreenWindow {
     unowned let window: Window
-    /// The role: a toplevel window, a popup on another window (``popup``), a
-    /// surface on a shell layer (``shell``) or a session lock's surface (``lock``).
-    let toplevel: ToplevelWindow?
-    let popup: PopupWindow?
-    let shell: ShellSurface?
-    let lock: LockSurface?
+    /// The surface's role: exactly one.
+    enum Role {
+        case toplevel(ToplevelWindow)
+        /// A popup on another window.
+        case popup(PopupWindow)
+        /// A surface on a shell layer.
+        case shell(ShellSurface)
+        /// A session lock's surface.
+        case lock(LockSurface)
+    }
+    let role: Role
+    var toplevel: ToplevelWindow? { if case let .toplevel(t) = role { t } else { nil } }
+    var popup: PopupWindow? { if case let .popup(p) = role { p } else { nil } }
+    var shell: ShellSurface? { if case let .shell(s) = role { s } else { nil } }
     /// The surface, drawn and paced.
     let framed: FramedSurface
     let renderer = LayerRenderer()
@@ -27,15 +35,22 @@ final class OnscreenWindow {
     /// Whether the toplevel had the focus at its last configure.
     private var wasActive = false
 
-    /// A toplevel window.
-    init(window: Window, display: Display, loop: EventLoop?) {
+    /// What every role shares: the surface drawn and paced by the window's own frame loop.
+    private init(window: Window, role: Role, framed: FramedSurface, loop: EventLoop?) {
         self.window = window
+        self.role = role
+        self.framed = framed
+        frameLoop = SurfaceFrameLoop(root: window.surfaceLayer, loop: loop, deliversAllEvents: false) { framed.setNeedsDisplay() }
+        framed.isAnimating = { [unowned self] in frameLoop.isAnimating }
+        framed.onDrawAsync = { [unowned self] context, finish in drawFrame(context, finish: finish) }
+        framed.onDiscardAhead = { [unowned self] in renderer.discardLastFrame() }
+    }
+
+    /// A toplevel window.
+    convenience init(window: Window, display: Display, loop: EventLoop?) {
         let toplevel = ToplevelWindow(display: display, title: window.title,
                                       width: Int(window.size.width.rounded()), height: Int(window.size.height.rounded()))
-        self.toplevel = toplevel
-        (popup, shell, lock) = (nil, nil, nil)
-        framed = toplevel.framed
-        frameLoop = SurfaceFrameLoop(root: window.surfaceLayer, loop: loop, deliversAllEvents: false) { toplevel.setNeedsDisplay() }
+        self.init(window: window, role: .toplevel(toplevel), framed: toplevel.framed, loop: loop)
         applySizeLimits()
         toplevel.onConfigure = { [unowned self] t in
             updateDecorations()
@@ -52,51 +67,29 @@ final class OnscreenWindow {
         toplevel.onCloseRequest = { [unowned self] _ in
             if self.window.shouldClose?(self.window) ?? true { self.window.close() }
         }
-        setUpFrames()
         decorationPreferenceChanged()
     }
 
     /// A popup (``Popup``) on `parent`, placed by the compositor.
-    init(popupWindow window: Window, display: Display, loop: EventLoop?, parent: PopupParent, positioner: PopupPositioner,
-         grab: (seat: Seat, serial: UInt32)?, acceptsInput: Bool) {
-        self.window = window
+    convenience init(popupWindow window: Window, display: Display, loop: EventLoop?, parent: PopupParent, positioner: PopupPositioner,
+                     grab: (seat: Seat, serial: UInt32)?, acceptsInput: Bool) {
         let popup = PopupWindow(display: display, parent: parent, positioner: positioner, grab: grab, acceptsInput: acceptsInput)
-        self.popup = popup
-        (toplevel, shell, lock) = (nil, nil, nil)
-        framed = popup.framed
-        frameLoop = SurfaceFrameLoop(root: window.surfaceLayer, loop: loop, deliversAllEvents: false) { popup.setNeedsDisplay() }
+        self.init(window: window, role: .popup(popup), framed: popup.framed, loop: loop)
         popup.onConfigure = { [unowned self] p in self.window.popupHost?.placed(p.frame) }
         popup.onDismiss = { [unowned self] _ in self.window.popupHost?.dismissedByCompositor() }
-        setUpFrames()
     }
 
     /// A window on a shell layer (``ShellWindow``), sized by the compositor's configures.
-    init(window: Window, shell: ShellSurface, display: Display, loop: EventLoop?) {
-        self.window = window
-        self.shell = shell
-        (toplevel, popup, lock) = (nil, nil, nil)
-        framed = shell.framed
-        frameLoop = SurfaceFrameLoop(root: window.surfaceLayer, loop: loop, deliversAllEvents: false) { shell.setNeedsDisplay() }
+    convenience init(window: Window, shell: ShellSurface, loop: EventLoop?) {
+        self.init(window: window, role: .shell(shell), framed: shell.framed, loop: loop)
         shell.onConfigure = { [unowned self] s in self.window.applySize(Size(width: Double(s.width), height: Double(s.height))) }
         shell.onClosed = { [unowned self] _ in self.window.close() }   // its output went away
-        setUpFrames()
     }
 
     /// A session lock's surface on one output (``SessionLock``), sized by the compositor.
-    init(window: Window, lock: LockSurface, loop: EventLoop?) {
-        self.window = window
-        self.lock = lock
-        (toplevel, popup, shell) = (nil, nil, nil)
-        framed = lock.framed
-        frameLoop = SurfaceFrameLoop(root: window.surfaceLayer, loop: loop, deliversAllEvents: false) { lock.setNeedsDisplay() }
+    convenience init(window: Window, lock: LockSurface, loop: EventLoop?) {
+        self.init(window: window, role: .lock(lock), framed: lock.framed, loop: loop)
         lock.onConfigure = { [unowned self] l in self.window.applySize(Size(width: Double(l.width), height: Double(l.height))) }
-        setUpFrames()
-    }
-
-    private func setUpFrames() {
-        framed.isAnimating = { [unowned self] in frameLoop.isAnimating }
-        framed.onDrawAsync = { [unowned self] context, finish in drawFrame(context, finish: finish) }
-        framed.onDiscardAhead = { [unowned self] in renderer.discardLastFrame() }
     }
 
     // MARK: Decorations (rule W1)
@@ -239,17 +232,26 @@ final class OnscreenWindow {
 
     func close() {
         frameLoop.cancel()
-        toplevel?.close()
-        popup?.close()
-        shell?.close()
-        lock?.close()
+        switch role {
+        case let .toplevel(t): t.close()
+        case let .popup(p): p.close()
+        case let .shell(s): s.close()
+        case let .lock(l): l.close()
+        }
     }
 
     /// Whether the compositor configured the surface (its first configure came).
-    var isConfigured: Bool { toplevel?.isConfigured ?? popup?.isConfigured ?? shell?.isConfigured ?? false }
+    var isConfigured: Bool { framed.isConfigured }
 
-    /// The surface as a parent of popups.
-    var popupParent: PopupParent? { toplevel ?? popup ?? shell }
+    /// The surface as a parent of popups (a lock surface has none).
+    var popupParent: PopupParent? {
+        switch role {
+        case let .toplevel(t): t
+        case let .popup(p): p
+        case let .shell(s): s
+        case .lock: nil
+        }
+    }
 
     /// Where the window's geometry (the coordinates popups are placed in) begins
     /// in its surface: after the shadow a window draws around its own frame.

@@ -94,7 +94,7 @@ public final class FramedSurface {
     var size = (width: 1, height: 1)
     /// Whether the role has had its first configure (set by the role as the
     /// configure begins): no frame is asked for before.
-    var isConfigured = false
+    public internal(set) var isConfigured = false
     /// Buffer pixels per surface unit.
     public private(set) var scale: Double = 1
     /// Frames committed so far.
@@ -166,18 +166,15 @@ public final class FramedSurface {
     }
 
     /// A role whose configure gives the size (a shell or lock surface): the size
-    /// taken (at least 1, at most what a buffer may be at this scale), `notify`
-    /// told (the surface's state is configured), then ``configured(first:resized:)``.
-    /// Returns the size taken.
-    @discardableResult
-    func takeConfiguredSize(width: Int, height: Int, notify: () -> Void) -> (width: Int, height: Int) {
+    /// taken (at least 1, at most what a buffer may be at this scale) and the
+    /// surface configured, `notify` told, then ``configured(first:resized:)``.
+    func takeConfiguredSize(width: Int, height: Int, notify: () -> Void) {
         let first = !isConfigured, old = size
         let limit = Int(Double(ShmBufferPool.maximumDimension) / max(1, scale))
         size = (min(max(1, width), limit), min(max(1, height), limit))
         isConfigured = true
         notify()
         configured(first: first, resized: old != size)
-        return size
     }
 
     /// The role acknowledged a configure: a frame is due, drawn now when the

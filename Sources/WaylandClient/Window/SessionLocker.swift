@@ -74,9 +74,10 @@ public final class LockSurface {
     public let framed: FramedSurface
     public var surfaceID: SurfaceID { framed.surfaceID }
     private let lockSurface: ExtSessionLockSurfaceV1
-    public private(set) var width = 1
-    public private(set) var height = 1
-    public private(set) var isConfigured = false
+    /// The size the compositor gave (1×1 until its first configure).
+    public var width: Int { framed.size.width }
+    public var height: Int { framed.size.height }
+    public var isConfigured: Bool { framed.isConfigured }
     /// Called after each configure.
     public var onConfigure: ((LockSurface) -> Void)?
 
@@ -86,11 +87,7 @@ public final class LockSurface {
         lockSurface.onEvent = { [unowned self] event in
             guard case let .configure(serial, w, h) = event else { return }
             lockSurface.ackConfigure(serial: serial)
-            framed.takeConfiguredSize(width: Int(clamping: w), height: Int(clamping: h)) {
-                (width, height) = framed.size
-                isConfigured = true
-                onConfigure?(self)
-            }
+            framed.takeConfiguredSize(width: Int(clamping: w), height: Int(clamping: h)) { onConfigure?(self) }
         }
         framed.surface.commit()
     }

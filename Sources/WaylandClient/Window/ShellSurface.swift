@@ -43,11 +43,12 @@ public final class ShellSurface: PopupParent {
     let layerSurface: ZwlrLayerSurfaceV1
     public var parentXdgSurface: XdgSurface? { nil }
 
-    /// The size the compositor gave with the last configure (surface units).
-    public private(set) var width: Int
-    public private(set) var height: Int
+    /// The size the compositor gave with the last configure (surface units; the
+    /// size asked for until then).
+    public var width: Int { framed.size.width }
+    public var height: Int { framed.size.height }
     /// True once the first configure arrived.
-    public private(set) var isConfigured = false
+    public var isConfigured: Bool { framed.isConfigured }
     /// True once the compositor closed the surface.
     public private(set) var isClosed = false
     /// Called after each configure.
@@ -77,8 +78,6 @@ public final class ShellSurface: PopupParent {
         self.anchors = anchors
         requestedWidth = width
         requestedHeight = height
-        self.width = max(1, width)
-        self.height = max(1, height)
         framed = FramedSurface(display: display)
         layerSurface = shell.getLayerSurface(surface: framed.surface, output: output?.proxy,
                                              layer: ZwlrLayerShellV1.Layer(rawValue: layer.rawValue), namespace: namespace)
@@ -95,7 +94,7 @@ public final class ShellSurface: PopupParent {
                 onClosed?(self)
             }
         }
-        framed.size = (self.width, self.height)
+        framed.size = (max(1, width), max(1, height))
         surface.commit()
     }
 
@@ -111,11 +110,7 @@ public final class ShellSurface: PopupParent {
 
     private func applyConfigure(width w: Int, height h: Int) {
         // 0 means "you choose": the size asked for.
-        framed.takeConfiguredSize(width: w > 0 ? w : requestedWidth, height: h > 0 ? h : requestedHeight) {
-            (width, height) = framed.size
-            isConfigured = true
-            onConfigure?(self)
-        }
+        framed.takeConfiguredSize(width: w > 0 ? w : requestedWidth, height: h > 0 ? h : requestedHeight) { onConfigure?(self) }
     }
 
     // MARK: State (applied with the next commit)
