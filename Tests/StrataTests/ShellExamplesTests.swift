@@ -498,8 +498,10 @@ struct ShellExamplesOnCompositorsTests {
 
 /// The notification daemon on a real (private) session bus, driven by
 /// `notify-send` and `gdbus` — clients nobody here wrote (issue 26, item 4).
+/// Alone: the daemon answers on the main actor, and notify-send gives up after
+/// 25 s — less than a compositor suite beside it can hold the main actor.
 @MainActor
-@Suite("Notification daemon on a session bus", .isolatedLayerContext)
+@Suite("Notification daemon on a session bus", .isolatedLayerContext(alone: true))
 struct NotificationBusTests {
     /// Waits (suspending, so the main queue delivers the bus's calls) until `condition`.
     func until(_ what: String, timeout: Double = 15, _ condition: () -> Bool) async throws {
@@ -535,7 +537,7 @@ struct NotificationBusTests {
 
         let (s1, out1) = try await run(["notify-send", "-p", "-a", "tests", "Hello", "World <b>x</b>"], bus: bus, in: dir)
         let id = try #require(out1.split(separator: "\n").last.flatMap { UInt32($0) }, "\(out1)")
-        #expect(s1 == 0 && daemon.shown.map(\.summary) == ["Hello"] && daemon.shown.first?.id == id)
+        #expect(s1 == 0 && daemon.shown.map(\.summary) == ["Hello"] && daemon.shown.first?.id == id, "\(String(describing: s1)): \(out1)")
         let (s2, out2) = try await run(["notify-send", "-p", "-r", "\(id)", "Hello again"], bus: bus, in: dir)
         #expect(s2 == 0 && out2.contains("\(id)") && daemon.shown.map(\.summary) == ["Hello again"], "\(out2)")
 
