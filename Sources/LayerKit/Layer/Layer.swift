@@ -133,17 +133,20 @@ open class Layer {
         return modelLayer.superlayerLink?.presentation(atTime: presentedAt ?? currentMediaTime())
     }
     /// For presentation copies: the media time they show.
-    var presentedAt: Double?
+    @exclusivity(unchecked) var presentedAt: Double?
     /// Properties set explicitly: style defaults no longer apply to them.
-    var explicitlySet: Set<String> = []
+    @exclusivity(unchecked) var explicitlySet: Set<String> = []
     /// The values of the standard properties (last: see the note at the top).
-    @exclusivity(unchecked) var state = LayerState()
+    /// Set by each initializer: a default here would be built and thrown away by
+    /// every presentation copy.
+    @exclusivity(unchecked) var state: LayerState
 
     /// A new layer with Core Animation's defaults (rule L1). Required, so a view
     /// can make its backing layer from `layerClass` (rule V1).
     public required init() {
         context = LayerContext.current
         creationCommit = context.commitCount
+        state = LayerState()
         Transaction.ensureOpen(in: context)
     }
 
@@ -463,6 +466,7 @@ open class Layer {
     init(unregistered: Void) {
         context = .main
         creationCommit = 0
+        state = LayerState()
     }
 
 
