@@ -66,6 +66,11 @@ public final class LayerContext {
     /// Animations added since the last outermost commit; their `beginTime` is stamped at commit.
     @exclusivity(unchecked) var uncommitted: [(layer: Layer, entry: AnimationEntry)] = []
     /// How many outermost commits have happened.
+    /// The traits the system gives the windows made in this context (rule P1):
+    /// for the app's, what the desktop's settings say (Strata keeps them up to
+    /// date); a test sets its own. Windows read it before each layout pass.
+    public var systemTraits = TraitCollection.standard
+
     var commitCount = 0
     var treeChanged = false
     @exclusivity(unchecked) var flushScheduled = false

@@ -74,7 +74,7 @@ open class NavigationController: ViewController {
 
     open override func loadView() {
         let view = View(frame: Rect(x: 0, y: 0, width: 320, height: 480))
-        view.backgroundColor = .white
+        view.backgroundColor = .systemBackground
         content.clipsToBounds = true
         view.addSubview(content)
         view.addSubview(navigationBar)

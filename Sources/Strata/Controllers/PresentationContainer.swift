@@ -37,8 +37,8 @@ final class PresentationContainer: View {
     }
     private lazy var arrowLayer: ShapeLayer = {
         let l = ShapeLayer()
-        l.fillColor = .white
-        l.strokeColor = .separator
+        setColor(.secondarySystemGroupedBackground, of: l, \.fillColor)
+        setColor(.separator, of: l, \.strokeColor)
         l.lineWidth = 1
         layer.addSublayer(l)
         return l
@@ -60,8 +60,8 @@ final class PresentationContainer: View {
         }
         if self.style == .popover {
             card.layer.borderWidth = 1
-            card.layer.borderColor = .separator
-            card.backgroundColor = .white
+            card.setColor(.separator, of: card.layer, \.borderColor)
+            card.backgroundColor = .secondarySystemGroupedBackground
         }
         addSubview(card)
         card.addSubview(presented.view)

@@ -129,7 +129,7 @@ open class TabBarController: ViewController {
 
     open override func loadView() {
         let view = View(frame: Rect(x: 0, y: 0, width: 320, height: 480))
-        view.backgroundColor = .white
+        view.backgroundColor = .systemBackground
         view.addSubview(content)
         view.addSubview(tabBar)
         tabBar.onSelect = { [weak self] in self?.selectedIndex = $0 }

@@ -46,7 +46,7 @@ public final class ListCell: View {
         deleteLabel.textAlignment = .right
         deleteBackground.addSubview(deleteLabel)
         addSubview(deleteBackground)
-        contentView.backgroundColor = .white
+        contentView.backgroundColor = .systemBackground
         addSubview(contentView)
         contentView.addSubview(textLabel)
         separator.backgroundColor = .separator
@@ -80,11 +80,11 @@ public final class ListCell: View {
     }
     public override func touchesMoved(_ touches: Set<Touch>, with event: Event?) {}
     public override func touchesEnded(_ touches: Set<Touch>, with event: Event?) {
-        contentView.backgroundColor = .white
+        contentView.backgroundColor = .systemBackground
         if let t = touches.first, bounds.contains(t.location(in: self)) { list?.didSelect(self) }
     }
     public override func touchesCancelled(_ touches: Set<Touch>, with event: Event?) {
-        contentView.backgroundColor = .white
+        contentView.backgroundColor = .systemBackground
     }
 
     // MARK: Swipe to delete
@@ -114,7 +114,7 @@ public final class ListCell: View {
     func prepareForReuse() {
         View.performWithoutAnimation {
             contentView.frame.origin.x = 0
-            contentView.backgroundColor = .white
+            contentView.backgroundColor = .systemBackground
             alpha = 1
         }
     }

@@ -85,7 +85,7 @@ open class ScrollView: View {
         addGestureRecognizer(panGestureRecognizer)
         for indicator in [verticalIndicator, horizontalIndicator] {
             indicator.isUserInteractionEnabled = false
-            indicator.backgroundColor = Color(white: 0, alpha: 0.35)
+            indicator.backgroundColor = Color(light: Color(white: 0, alpha: 0.35), dark: Color(white: 1, alpha: 0.35))
             indicator.layer.cornerRadius = 1.5
             indicator.alpha = 0
             addSubview(indicator)

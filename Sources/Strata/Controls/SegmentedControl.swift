@@ -31,7 +31,7 @@ public final class SegmentedControl: Control {
         super.init(frame: .zero)
         backgroundColor = .systemGray5
         layer.cornerRadius = 8
-        indicator.backgroundColor = .white
+        indicator.backgroundColor = Color(light: .white, dark: Color(rgba8: 99, 99, 102))
         indicator.layer.cornerRadius = 7
         indicator.layer.shadowOpacity = 0.15
         indicator.layer.shadowRadius = 2

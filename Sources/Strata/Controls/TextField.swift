@@ -101,8 +101,8 @@ public final class TextField: Control, TextInputClient {
         case .roundedRect:
             layer.cornerRadius = 5
             layer.borderWidth = 1
-            layer.borderColor = .systemGray4
-            backgroundColor = .white
+            setColor(.systemGray4, of: layer, \.borderColor)
+            backgroundColor = .secondarySystemGroupedBackground
         case .none:
             layer.cornerRadius = 0
             layer.borderWidth = 0
@@ -365,20 +365,20 @@ public final class TextField: Control, TextInputClient {
             if placeholderLayout == nil {
                 placeholderLayout = TextLayout(AttributedText(placeholder), style: TextStyle(font: font, color: .placeholderText, lineBreakMode: .byTruncatingTail, numberOfLines: 1), width: textRect.width)
             }
-            placeholderLayout?.draw(at: Point(x: textRect.minX, y: origin.y), color: .placeholderText, in: context)
+            placeholderLayout?.draw(at: Point(x: textRect.minX, y: origin.y), color: .placeholderText, traits: traitCollection, in: context)
         } else {
             let text = shownText
             let layout = text.layout
             if isFirstResponder, !selection.isEmpty {
                 for r in layout.selectionRects(from: text.layoutOffset(selection.lowerBound), to: text.layoutOffset(selection.upperBound)) {
-                    context.fill(r.offsetBy(dx: origin.x, dy: origin.y), color: tintColor.withAlpha(0.25))
+                    context.fill(r.offsetBy(dx: origin.x, dy: origin.y), color: tintColor.withAlpha(0.25).resolvedColor(with: traitCollection))
                 }
             }
-            layout.draw(at: origin, color: isEnabled ? textColor : textColor.withAlpha(0.45), in: context)
+            layout.draw(at: origin, color: isEnabled ? textColor : textColor.withAlpha(0.45), traits: traitCollection, in: context)
             if let marked = markedText {
                 let at = text.layoutOffset(selection.lowerBound)
                 for r in layout.selectionRects(from: at, to: at + marked.utf8.count) {
-                    context.fill(Rect(x: origin.x + r.minX, y: origin.y + r.maxY - 1.5, width: r.width, height: 1), color: textColor)
+                    context.fill(Rect(x: origin.x + r.minX, y: origin.y + r.maxY - 1.5, width: r.width, height: 1), color: textColor.resolvedColor(with: traitCollection))
                 }
             }
         }

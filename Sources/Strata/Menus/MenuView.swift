@@ -55,10 +55,10 @@ final class MenuView: ScrollView {
         self.menu = menu
         self.level = level
         super.init(frame: .zero)
-        backgroundColor = Color(rgba8: 250, 250, 252)
+        backgroundColor = Color(light: Color(rgba8: 250, 250, 252), dark: Color(rgba8: 44, 44, 46))
         layer.cornerRadius = 8
         layer.borderWidth = 1
-        layer.borderColor = .separator
+        setColor(.separator, of: layer, \.borderColor)
         clipsToBounds = true
         showsHorizontalScrollIndicator = false
         addGestureRecognizer(hover)

@@ -23,8 +23,8 @@ public final class Label: View {
 
     /// The font of text without a font of its own (17-point system font).
     public var font: Font = .systemFont(ofSize: Font.labelFontSize) { didSet { if font != oldValue { textChanged() } } }
-    /// The colour of text without a colour of its own (black).
-    public var textColor: Color = .black { didSet { if textColor != oldValue { setNeedsDisplay() } } }
+    /// The colour of text without a colour of its own (``Color/label``: black, or white in dark mode).
+    public var textColor: Color = .label { didSet { if textColor != oldValue { setNeedsDisplay() } } }
     public var textAlignment: TextAlignment = .natural { didSet { if textAlignment != oldValue { textChanged() } } }
     /// The most lines shown; 0: as many as needed (rule X2). Negative counts are 0.
     public var numberOfLines = 1 {
@@ -95,7 +95,7 @@ public final class Label: View {
         let scale = context.scale
         let top = bounds.minY + ((bounds.height - layout.size.height) / 2 * scale).rounded(.down) / scale
         let color = isEnabled ? textColor : textColor.withAlpha(textColor.alpha * 0.45)
-        layout.draw(at: Point(x: bounds.minX, y: top), color: color, in: context)
+        layout.draw(at: Point(x: bounds.minX, y: top), color: color, traits: traitCollection, in: context)
     }
 
     override func boundsSizeDidChange() { setNeedsDisplay() }

@@ -4,8 +4,10 @@ extension TextLayout {
     /// Draws the layout with its top left at `origin` (layer units) into a
     /// layer's backing store: glyphs through the context, rasterized by FreeType
     /// at the context's scale (rule X3); characters no font has as hollow boxes.
-    func draw(at origin: Point, color: Color, in context: any DrawingContext) {
+    /// Colours, the text's own included, are resolved against `traits` (rule P2).
+    func draw(at origin: Point, color: Color, traits: TraitCollection, in context: any DrawingContext) {
         guard !glyphs.isEmpty else { return }
+        let color = color.resolvedColor(with: traits)
         let rasterizer = TextSystem.shared.rasterizer
         let fonts = faces.map { GlyphFont(face: rasterizer.faceNumber($0), size: $0.size) }
         var drawn: [Glyph] = []
@@ -15,9 +17,9 @@ extension TextLayout {
             let point = Point(x: origin.x + g.x, y: origin.y + g.y)
             if let width = g.missingWidth {
                 let height = style.font.ascender * 0.7
-                missing.append((Rect(x: point.x + width * 0.1, y: point.y - height, width: width * 0.8, height: height), g.color ?? color))
+                missing.append((Rect(x: point.x + width * 0.1, y: point.y - height, width: width * 0.8, height: height), g.color?.resolvedColor(with: traits) ?? color))
             } else {
-                drawn.append(Glyph(id: g.id, font: g.face, position: point, color: g.color))
+                drawn.append(Glyph(id: g.id, font: g.face, position: point, color: g.color?.resolvedColor(with: traits)))
             }
         }
         context.drawGlyphs(drawn, fonts: fonts, color: color, rasterizer: rasterizer)

@@ -64,6 +64,7 @@ extension View {
             if let newWindow { view.forEachInSubtree { $0.contentScaleFactor = newWindow.scale } }
             view.forEachInSubtree { $0.movedToWindow() }
         }
+        view.propagateTraits()
     }
 
     /// Takes `view` out of `subviews` (searched from the top, where views are
@@ -135,6 +136,7 @@ extension View {
         layer.removeFromSuperlayer()
         didMoveToSuperview()
         if oldWindow != nil { forEachInSubtree { $0.movedToWindow() } }
+        propagateTraits()
     }
 
     /// The focus does not stay with a view that leaves its window: the focused

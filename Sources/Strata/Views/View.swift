@@ -44,6 +44,17 @@ open class View: Responder, LayerDelegate {
     /// The view has drawn with ``draw(in:)``: a new scale redraws it.
     var hasDrawnContent = false
 
+    /// Traits this view sets for itself and its subtree (iOS 17's
+    /// `traitOverrides`): each field that is not unspecified overrides the
+    /// inherited one (rule P1). Changing it tells the subtree at once.
+    public var traitOverrides = TraitCollection() {
+        didSet { if traitOverrides != oldValue { propagateTraits() } }
+    }
+    /// The traits the view was last told of (nil before it was told any).
+    var deliveredTraits: TraitCollection?
+    /// Dynamic colours given to layers through this view, to resolve again when the traits change.
+    var dynamicColors: [DynamicColorBinding] = []
+
     /// A view with the given frame (`init(frame:)`).
     public init(frame: Rect) {
         layer = Self.layerClass.init()
@@ -91,9 +102,13 @@ open class View: Responder, LayerDelegate {
         set { layer.opacity = newValue }
     }
 
+    /// The layer's background (`layer.backgroundColor`). A dynamic colour
+    /// (``Color/systemBackground``, `Color(dynamicProvider:)`) is kept as given and
+    /// resolved against the view's ``traitCollection``, again whenever the traits
+    /// change (rule P2); the layer holds the resolved colour.
     public var backgroundColor: Color? {
-        get { layer.backgroundColor }
-        set { layer.backgroundColor = newValue }
+        get { dynamicColor(of: layer, \.backgroundColor) ?? layer.backgroundColor }
+        set { setColor(newValue, of: layer, \.backgroundColor) }
     }
 
     /// Hidden views and their subviews are not drawn and not hit (rules R4, H1).
@@ -285,6 +300,13 @@ open class View: Responder, LayerDelegate {
 
     /// The inherited or own ``tintColor`` changed (`tintColorDidChange()`).
     open func tintColorDidChange() {}
+
+    /// The view's traits changed (`traitCollectionDidChange(_:)`): its window's
+    /// appearance, an override above it, or a move to another window (rule P1).
+    /// By then the view's dynamic colours are resolved again and a view that
+    /// draws is marked for display, so an override only adds what else depends on
+    /// the traits.
+    open func traitCollectionDidChange(_ previousTraitCollection: TraitCollection?) {}
 
     /// The bounds' size changed (after subviews followed their masks). Views
     /// whose drawing depends on the size redraw here (`contentMode = .redraw`).

@@ -26,6 +26,7 @@ public class Window: Responder {
                 decorations.titleLabel.text = title
                 let s = scale
                 decorations.forEachInSubtree { $0.contentScaleFactor = s }
+                decorations.propagateTraits()
                 surfaceLayer.insertSublayer(decorations.layer, at: 0)
             }
             applySize(size)
@@ -36,13 +37,22 @@ public class Window: Responder {
     public var prefersServerSideDecorations = true {
         didSet { onscreen?.decorationPreferenceChanged() }
     }
-    /// Shown behind the root view.
-    public var backgroundColor: Color = .white {
+    /// Shown behind the root view: the system background (white, or black in
+    /// dark mode) unless set; a dynamic colour follows the window's traits.
+    public var backgroundColor: Color = .systemBackground {
         didSet {
-            layer.backgroundColor = backgroundColor
+            layer.backgroundColor = backgroundColor.resolvedColor(with: traitCollection)
             redrawEverything()
         }
     }
+
+    /// Traits the window sets for all its views (iOS 17's `traitOverrides`):
+    /// each field that is not unspecified overrides the system's (rule P1).
+    public var traitOverrides = TraitCollection() {
+        didSet { if traitOverrides != oldValue { updateTraitsIfNeeded() } }
+    }
+    /// The traits the window's views were last told of.
+    var deliveredTraits: TraitCollection?
 
     /// Makes the next frame on the compositor repaint and damage the whole surface
     /// (after a change the layers do not show; for the testing kit, after a capture
@@ -290,7 +300,7 @@ public class Window: Responder {
             // Plain layers, but part of the window's frame: they never animate.
             l.actions = ["bounds": NullAction(), "position": NullAction(), "sublayers": NullAction(), "backgroundColor": NullAction()]
         }
-        layer.backgroundColor = backgroundColor
+        layer.backgroundColor = backgroundColor.resolvedColor(with: traitCollection)
         surfaceLayer.addSublayer(layer)
         let size = Window.clamped(size, min: .zero, max: .zero)
         layer.bounds = Rect(origin: .zero, size: size)
@@ -383,7 +393,7 @@ public class Window: Responder {
         let surface = surfaceLayer.bounds.size
         let renderer = OffscreenRenderer(width: Int((surface.width * scale).rounded()), height: Int((surface.height * scale).rounded()),
                                          scale: scale)
-        renderer.backgroundColor = decorations == nil ? backgroundColor : .clear
+        renderer.backgroundColor = decorations == nil ? backgroundColor.resolvedColor(with: traitCollection) : .clear
         layoutIfNeeded()
         renderer.rootLayer = surfaceLayer
         defer { renderer.rootLayer = nil }
@@ -402,6 +412,7 @@ public class Window: Responder {
 
     /// Lays out the root view's tree (and the window's frame) where marked.
     public func layoutIfNeeded() {
+        updateTraitsIfNeeded()
         appearOffscreenIfNeeded()
         rootView.layoutIfNeeded()
         decorations?.layoutIfNeeded()
@@ -457,6 +468,8 @@ public class Window: Responder {
         let s = scale
         view.forEachInSubtree { $0.contentScaleFactor = s }
         view.forEachInSubtree { $0.movedToWindow() }
+        old?.propagateTraits()
+        view.propagateTraits()
         view.setNeedsLayout()
     }
 

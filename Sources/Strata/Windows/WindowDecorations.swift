@@ -35,11 +35,11 @@ final class WindowDecorations: View {
 
     override init(frame: Rect) {
         super.init(frame: frame)
-        titleBar.backgroundColor = Color(rgba8: 0xeb, 0xeb, 0xed)
-        titleBar.layer.borderColor = Color(rgba8: 0xc8, 0xc8, 0xcc)
+        titleBar.backgroundColor = Color(light: Color(rgba8: 0xeb, 0xeb, 0xed), dark: Color(rgba8: 0x2c, 0x2c, 0x2e))
+        titleBar.setColor(Color(light: Color(rgba8: 0xc8, 0xc8, 0xcc), dark: Color(rgba8: 0x48, 0x48, 0x4a)), of: titleBar.layer, \.borderColor)
         addSubview(titleBar)
         titleLabel.font = .systemFont(ofSize: 13, weight: .semibold)
-        titleLabel.textColor = Color(rgba8: 0x3a, 0x3a, 0x3c)
+        titleLabel.textColor = Color(light: Color(rgba8: 0x3a, 0x3a, 0x3c), dark: Color(rgba8: 0xe5, 0xe5, 0xea))
         titleLabel.textAlignment = .center
         titleBar.addSubview(titleLabel)
         for (button, request) in [(minimizeButton, DecorationRequest.minimize), (maximizeButton, .toggleMaximized), (closeButton, .close)] {
@@ -152,9 +152,9 @@ final class DecorationButton: View {
         }
         shape.path = path
         shape.fillColor = nil
-        shape.strokeColor = Color(rgba8: 0x2e, 0x34, 0x36)
+        setColor(Color(light: Color(rgba8: 0x2e, 0x34, 0x36), dark: Color(rgba8: 0xe5, 0xe5, 0xea)), of: shape, \.strokeColor)
         shape.lineWidth = 1.5
-        backgroundColor = Color(rgba8: 0xd8, 0xd8, 0xdc)
+        backgroundColor = Color(light: Color(rgba8: 0xd8, 0xd8, 0xdc), dark: Color(rgba8: 0x48, 0x48, 0x4a))
     }
 
     override func touchesBegan(_ touches: Set<Touch>, with event: Event?) {

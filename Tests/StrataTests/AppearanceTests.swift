@@ -1,0 +1,98 @@
+@testable import Strata
+import PixmanRender
+import Testing
+
+/// Light and dark, overrides and dynamic colours on views (rules P1, P2).
+@MainActor
+@Suite("Appearance: traits and dynamic colours", .isolatedLayerContext)
+struct AppearanceTests {
+    final class Watcher: View {
+        var told: [TraitCollection?] = []
+        override func traitCollectionDidChange(_ previous: TraitCollection?) { told.append(previous) }
+    }
+
+    static func pixel(_ image: RenderedImage, _ x: Int, _ y: Int) -> [UInt8] {
+        let p = image.rgba8(x: x, y: y)
+        return [p.r, p.g, p.b]
+    }
+
+    @Test("system colours follow the system's style on the next frame, without animating; traitCollectionDidChange gets the previous traits once")
+    func systemStyle() {
+        let f = ViewFixture()
+        let view = Watcher(frame: Rect(x: 10, y: 10, width: 100, height: 50))
+        view.backgroundColor = .secondarySystemBackground
+        f.window.rootView.addSubview(view)
+        Transaction.flush()
+        #expect(Self.pixel(f.window.snapshot(), 50, 30) == [242, 242, 247])
+        #expect(Self.pixel(f.window.snapshot(), 300, 200) == [255, 255, 255], "the window's background is the system background")
+        #expect(view.traitCollection.userInterfaceStyle == .light && view.told.isEmpty)
+
+        LayerContext.current.systemTraits.userInterfaceStyle = .dark
+        let shot = f.window.snapshot()
+        #expect(Self.pixel(shot, 50, 30) == [28, 28, 30])
+        #expect(Self.pixel(shot, 300, 200) == [0, 0, 0])
+        #expect(view.layer.animationKeys.isEmpty, "a trait change does not animate colours")
+        #expect(view.told.count == 1 && view.told.first??.userInterfaceStyle == .light)
+        #expect(view.backgroundColor == .secondarySystemBackground, "the view keeps the dynamic colour")
+        _ = f.window.snapshot()
+        #expect(view.told.count == 1, "told once per change")
+    }
+
+    @Test("an override applies to its subtree only; a subview can override back; a view moved into a dark window resolves dark")
+    func overrides() {
+        let f = ViewFixture()
+        let outer = Watcher(frame: Rect(x: 0, y: 0, width: 200, height: 100))
+        let inner = Watcher(frame: Rect(x: 100, y: 0, width: 100, height: 100))
+        let sibling = View(frame: Rect(x: 200, y: 0, width: 100, height: 100))
+        for v in [outer, sibling] { v.backgroundColor = .systemBackground; f.window.rootView.addSubview(v) }
+        inner.backgroundColor = .systemBackground
+        outer.addSubview(inner)
+        inner.traitOverrides.userInterfaceStyle = .light
+        outer.overrideUserInterfaceStyle = .dark
+        Transaction.flush()
+        let shot = f.window.snapshot()
+        #expect(Self.pixel(shot, 50, 50) == [0, 0, 0] && Self.pixel(shot, 150, 50) == [255, 255, 255] && Self.pixel(shot, 250, 50) == [255, 255, 255])
+        #expect(outer.traitCollection.userInterfaceStyle == .dark && inner.traitCollection.userInterfaceStyle == .light)
+        #expect(outer.told.count == 1 && inner.told.isEmpty, "inner's traits never changed: \(inner.told)")
+
+        let darkWindow = Window(title: "dark", size: Size(width: 100, height: 100))
+        darkWindow.overrideUserInterfaceStyle = .dark
+        let moved = Watcher(frame: Rect(x: 0, y: 0, width: 100, height: 100))
+        moved.backgroundColor = .systemBackground
+        f.window.rootView.addSubview(moved)
+        darkWindow.rootView.addSubview(moved)
+        #expect(moved.traitCollection.userInterfaceStyle == .dark && moved.told.count == 1)
+        #expect(Self.pixel(darkWindow.snapshot(), 50, 50) == [0, 0, 0])
+    }
+
+    @Test("a colour the app then sets on the layer itself is left alone by a trait change; label text and a switch's track follow the style")
+    func layerColourAndControls() {
+        let f = ViewFixture()
+        let view = f.addView(color: .systemBackground)
+        view.layer.backgroundColor = .red
+        let label = Label()
+        label.text = "████"
+        label.font = .systemFont(ofSize: 30)
+        label.frame = Rect(x: 10, y: 100, width: 200, height: 40)
+        let toggle = Switch()
+        toggle.frame.origin = Point(x: 250, y: 100)
+        f.window.rootView.addSubview(label)
+        f.window.rootView.addSubview(toggle)
+        Transaction.flush()
+        func darkest(_ image: RenderedImage) -> Int {
+            (12..<200).map { x in (100..<140).map { y in Int(image.rgba8(x: x, y: y).r) }.min()! }.min()!
+        }
+        func brightest(_ image: RenderedImage) -> Int {
+            (12..<200).map { x in (100..<140).map { y in Int(image.rgba8(x: x, y: y).r) }.max()! }.max()!
+        }
+        let light = f.window.snapshot()
+        #expect(darkest(light) < 40, "black text on white")
+        #expect(Self.pixel(light, 294, 115) == [229, 229, 234], "the off track is system gray 5")
+        f.window.overrideUserInterfaceStyle = .dark
+        let dark = f.window.snapshot()
+        #expect(brightest(dark) > 215 && Self.pixel(dark, 230, 120) == [0, 0, 0], "white text on black")
+        #expect(Self.pixel(dark, 294, 115) == [44, 44, 46], "the off track is dark gray 5")
+        #expect(Self.pixel(dark, 50, 40) == [255, 0, 0], "the app's own layer colour stays")
+        #expect(view.backgroundColor == .red)
+    }
+}
