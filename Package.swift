@@ -42,7 +42,7 @@ let package = Package(
         .testTarget(name: "PixmanRenderTests", dependencies: ["PixmanRender", "LayerKit", "LayerKitTesting", "CPixman", "StrataFuzzing"]),
 
         // The app toolkit: views, animation blocks, layout, windows and the application.
-        .target(name: "Strata", dependencies: ["LayerKit", "WaylandClient", "PixmanRender", "CPango", "CPixman"]),
+        .target(name: "Strata", dependencies: ["LayerKit", "WaylandClient", "PixmanRender", "CPango", "CPixman", "CGio"]),
 
         .testTarget(name: "StrataTests", dependencies: ["Strata", "ShellApps", "StrataTesting", "LayerKitTesting", "PixmanRender", "WaylandClient", "CPango", "StrataAppFuzzing"]),
 

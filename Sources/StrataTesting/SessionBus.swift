@@ -12,11 +12,12 @@ public struct SessionBus {
 
     /// Starts the bus and waits (at most `timeout` seconds) until it accepts
     /// connections: its socket file exists a moment before it listens, and a
-    /// client connecting in between is refused.
-    public init(in directory: String, timeout: Double = 10) throws(CompositorError) {
+    /// client connecting in between is refused. Services the bus starts on
+    /// demand (a portal, dconf) get this process's environment plus `environment`.
+    public init(in directory: String, environment: [String: String] = [:], timeout: Double = 10) throws(CompositorError) {
         address = "unix:path=\(directory)/bus"
         let process = try Subprocess.spawn(["setpriv", "--pdeathsig", "KILL", "--", "dbus-daemon", "--session", "--nofork", "--address=\(address)"],
-                                           environment: [:], directory: directory, logPath: directory + "/dbus.log")
+                                           environment: environment, directory: directory, logPath: directory + "/dbus.log")
         self.process = process
         let path = directory + "/bus"
         _ = try waitForSocket(of: process, timeout: timeout, logPath: directory + "/dbus.log") { Self.accepts(path) ? path : nil }

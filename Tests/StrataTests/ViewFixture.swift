@@ -47,6 +47,11 @@ final class ViewFixture {
     func shownPoint(_ view: View) -> Point { shown(view, "position") as? Point ?? Point(x: .nan, y: .nan) }
 }
 
+extension Color {
+    /// A system colour as drawn in light mode (pixels read back are fixed colours; the system ones are dynamic).
+    var light: Color { resolvedColor(with: .standard) }
+}
+
 func close(_ a: Double, _ b: Double, _ tolerance: Double = 1e-6) -> Bool { abs(a - b) <= tolerance }
 func close(_ a: Point, _ b: Point, _ tolerance: Double = 1e-6) -> Bool { close(a.x, b.x, tolerance) && close(a.y, b.y, tolerance) }
 

@@ -22,6 +22,15 @@ public final class Application: Responder {
 
     /// The shown windows, in the order they were shown.
     public private(set) var windows: [Window] = []
+    /// Whether ``connect(socket:)`` starts following the desktop's appearance
+    /// (``followSystemAppearance(busAddress:)``). Set it false first to pin the
+    /// app's look (``LayerContext/systemTraits`` of ``LayerContext/main``).
+    public var followsSystemAppearance = true
+    /// The desktop's settings, while the app follows them.
+    var settingsPortal: SettingsPortal?
+    /// Whether the person asked for less motion (`UIAccessibility.isReduceMotionEnabled`):
+    /// GNOME's `enable-animations` off, read through the Settings portal.
+    public internal(set) var isReduceMotionEnabled = false
     /// The compositor connection, once made (``connect(socket:)``, ``run()``).
     public private(set) var display: Display?
     /// The event loop ``run()`` turns.
@@ -65,6 +74,7 @@ public final class Application: Responder {
     public func connect(socket: String? = nil) throws(WaylandError) {
         guard display == nil else { return }
         use(try Display(socket: socket))
+        if followsSystemAppearance { followSystemAppearance() }
     }
 
     /// Uses a display connected elsewhere (a test's headless compositor) and an
@@ -140,6 +150,8 @@ public final class Application: Responder {
         screens = []
         display = nil
         loop = nil
+        settingsPortal?.stop()
+        settingsPortal = nil
         LayerContext.main.endOfTurnScheduler = { body in Task { @MainActor in body() } }
     }
 

@@ -1,0 +1,48 @@
+import Glibc
+import LayerKit
+
+extension Application {
+    /// Follows the desktop's appearance: dark or light, contrast and text size
+    /// from xdg-desktop-portal's Settings interface, live (rule P1). Each change
+    /// sets the system traits of the app's context and the app's windows redraw
+    /// in their next frame. ``connect(socket:)`` calls it.
+    ///
+    /// Fallbacks, none of them an error: with no session bus, or no portal
+    /// answering within `timeout` seconds, the app's look comes from `GTK_THEME` (a
+    /// `:dark` suffix means dark, as GTK reads it), else it stays light with the
+    /// default text size. Returns false when the portal could not be read.
+    @discardableResult
+    public func followSystemAppearance(busAddress: String? = nil, timeout: Double = 1) -> Bool {
+        settingsPortal?.stop()
+        settingsPortal = nil
+        var environment: [String: String] = [:]
+        for key in ["DBUS_SESSION_BUS_ADDRESS", "XDG_RUNTIME_DIR", "GTK_THEME"] {
+            if let v = getenv(key) { environment[key] = String(cString: v) }
+        }
+        let portal = SettingsPortal { [weak self] settings in self?.systemSettingsChanged(settings) }
+        do {
+            let settings = try portal.start(address: busAddress ?? SettingsPortal.sessionBusAddress(environment: environment), timeout: timeout)
+            settingsPortal = portal
+            systemSettingsChanged(settings)
+            return true
+        } catch {
+            var traits = TraitCollection()
+            if environment["GTK_THEME"]?.hasSuffix(":dark") == true { traits.userInterfaceStyle = .dark }
+            apply(traits)
+            return false
+        }
+    }
+
+    private func systemSettingsChanged(_ settings: SettingsPortal.Settings) {
+        isReduceMotionEnabled = settings.enableAnimations == false
+        apply(settings.traits)
+    }
+
+    /// The standard traits with what the system specified.
+    private func apply(_ traits: TraitCollection) {
+        let new = TraitCollection.standard.overlaid(by: traits)
+        guard new != LayerContext.main.systemTraits else { return }
+        LayerContext.main.systemTraits = new
+        for window in windows { window.updateTraitsIfNeeded() }
+    }
+}

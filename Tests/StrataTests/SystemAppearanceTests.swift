@@ -1,0 +1,86 @@
+@testable import Strata
+import PixmanRender
+import StrataTesting
+import Glibc
+import Testing
+
+/// The desktop's appearance through the real xdg-desktop-portal and its GTK
+/// backend over dconf, on a private session bus, changed with `gsettings` as a
+/// person's settings app would (issue 25, item 2). The GTK backend needs a
+/// display: it gets a headless weston.
+@MainActor
+@Suite("System appearance through the Settings portal", .mainLayerContext)
+struct SystemAppearanceTests {
+    func until(_ what: String, timeout: Double = 20, _ condition: () -> Bool) async throws {
+        let deadline = MonotonicMediaClock().now + timeout
+        while !condition() {
+            guard MonotonicMediaClock().now < deadline else {
+                Issue.record("timed out waiting for \(what)")
+                throw CancellationError()
+            }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+    }
+
+    @Test("gsettings turns a running app dark within a frame, then back; text scaling, high contrast and enable-animations follow; a bus without a portal is a fallback, not an error")
+    func followsGSettings() async throws {
+        var template = Array("/tmp/strata-portal-XXXXXX".utf8CString)
+        let dir = String(cString: mkdtemp(&template)!)
+        mkdir(dir + "/config", 0o700)
+        let weston = try HeadlessWeston()
+        defer { weston.stop() }
+        let environment = ["WAYLAND_DISPLAY": weston.socketName, "XDG_RUNTIME_DIR": weston.runtimeDirectory,
+                           "XDG_CONFIG_HOME": dir + "/config", "XDG_CURRENT_DESKTOP": "GNOME", "GSETTINGS_BACKEND": "dconf"]
+        var bus = try SessionBus(in: dir, environment: environment)
+        defer { bus.stop() }
+        let app = Application.shared
+        app.disconnect()
+        defer {
+            app.disconnect()
+            LayerContext.main.systemTraits = .standard
+            app.isReduceMotionEnabled = false
+        }
+        func gsettings(_ arguments: String...) async throws {
+            let p = try Subprocess.spawn(["gsettings", "set"] + arguments, environment: environment.merging(["DBUS_SESSION_BUS_ADDRESS": bus.address]) { $1 },
+                                         directory: dir, logPath: dir + "/gsettings.log")
+            var status: Int32?
+            try await until("gsettings \(arguments)") { status = p.wait(timeout: 0); return status != nil }
+            #expect(status == 0, "\(tail(of: dir + "/gsettings.log", lines: 5))")
+        }
+
+        let window = Window(title: "appearance", size: Size(width: 120, height: 80))
+        let label = Label()
+        label.text = "Aa"
+        label.frame = Rect(x: 0, y: 0, width: 120, height: 40)
+        window.rootView.addSubview(label)
+        Transaction.flush()
+        #expect(window.snapshot().rgba8(x: 100, y: 70) == (255, 255, 255, 255))
+
+        #expect(app.followSystemAppearance(busAddress: bus.address, timeout: 20), "the portal answers (\(tail(of: dir + "/dbus.log", lines: 5)))")
+        #expect(LayerContext.main.systemTraits == .standard, "a fresh configuration says light, default size")
+
+        try await gsettings("org.gnome.desktop.interface", "color-scheme", "prefer-dark")
+        try await until("dark") { LayerContext.main.systemTraits.userInterfaceStyle == .dark }
+        #expect(window.traitCollection.userInterfaceStyle == .dark && label.traitCollection.userInterfaceStyle == .dark)
+        let dark = window.snapshot()
+        #expect(dark.rgba8(x: 100, y: 70) == (0, 0, 0, 255), "the window's background is black in the next frame")
+
+        try await gsettings("org.gnome.desktop.interface", "text-scaling-factor", "1.5")
+        try await until("larger text") { LayerContext.main.systemTraits.preferredContentSizeCategory == .extraExtraExtraLarge }
+        try await gsettings("org.gnome.desktop.a11y.interface", "high-contrast", "true")
+        try await until("high contrast") { LayerContext.main.systemTraits.accessibilityContrast == .high }
+        try await gsettings("org.gnome.desktop.interface", "enable-animations", "false")
+        try await until("reduce motion") { app.isReduceMotionEnabled }
+
+        try await gsettings("org.gnome.desktop.interface", "color-scheme", "default")
+        try await until("light again") { LayerContext.main.systemTraits.userInterfaceStyle == .light }
+        #expect(window.snapshot().rgba8(x: 100, y: 70) == (255, 255, 255, 255))
+
+        // Nobody at the address: a quick fallback to the defaults, never an error.
+        app.disconnect()
+        LayerContext.main.systemTraits = TraitCollection.standard.overlaid(by: TraitCollection(userInterfaceStyle: .dark))
+        let start = MonotonicMediaClock().now
+        #expect(!app.followSystemAppearance(busAddress: "unix:path=\(dir)/nobody"))
+        #expect(MonotonicMediaClock().now - start < 2 && LayerContext.main.systemTraits == .standard)
+    }
+}
