@@ -25,7 +25,7 @@ struct MoreControlsTests {
         driver.click(at: Point(x: 20 + 250, y: 36))           // the third segment
         Transaction.flush()
         #expect(control.selectedSegmentIndex == 2 && changes == [2])
-        let indicator = control.subviews.first { $0.backgroundColor == .white }!
+        let indicator = control.subviews.first { $0.layer.backgroundColor == .white }!
         // From x 2 to x 202 over 0.25 s: half way in time, half way in place (ease in-out).
         f.advance(0.125)
         #expect(close(f.shownPoint(indicator).x, 50 + 100, 1), "indicator centre \(f.shownPoint(indicator).x)")

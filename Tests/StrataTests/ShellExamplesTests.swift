@@ -503,18 +503,6 @@ struct ShellExamplesOnCompositorsTests {
 @MainActor
 @Suite("Notification daemon on a session bus", .isolatedLayerContext(alone: true))
 struct NotificationBusTests {
-    /// Waits (suspending, so the main queue delivers the bus's calls) until `condition`.
-    func until(_ what: String, timeout: Double = 15, _ condition: () -> Bool) async throws {
-        let deadline = MonotonicMediaClock().now + timeout
-        while !condition() {
-            guard MonotonicMediaClock().now < deadline else {
-                Issue.record("timed out waiting for \(what)")
-                throw CancellationError()
-            }
-            try await Task.sleep(for: .milliseconds(20))
-        }
-    }
-
     /// Runs `arguments` against the bus to its end: the exit status and output.
     func run(_ arguments: [String], bus: SessionBus, in dir: String) async throws -> (Int32?, String) {
         let log = dir + "/client-\(arguments[0])-\(UInt32.random(in: 0...UInt32.max)).log"

@@ -11,17 +11,6 @@ import Testing
 @MainActor
 @Suite("System appearance through the Settings portal", .mainLayerContext)
 struct SystemAppearanceTests {
-    func until(_ what: String, timeout: Double = 20, _ condition: () -> Bool) async throws {
-        let deadline = MonotonicMediaClock().now + timeout
-        while !condition() {
-            guard MonotonicMediaClock().now < deadline else {
-                Issue.record("timed out waiting for \(what)")
-                throw CancellationError()
-            }
-            try await Task.sleep(for: .milliseconds(20))
-        }
-    }
-
     @Test("gsettings turns a running app dark within a frame, then back; text scaling, high contrast and enable-animations follow; a bus without a portal is a fallback, not an error")
     func followsGSettings() async throws {
         var template = Array("/tmp/strata-portal-XXXXXX".utf8CString)

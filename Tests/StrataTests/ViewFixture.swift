@@ -52,6 +52,21 @@ extension Color {
     var light: Color { resolvedColor(with: .standard) }
 }
 
+/// Waits, suspending (so the main queue delivers what outside peers send —
+/// a bus's calls and signals), until `condition`; past `timeout` seconds records
+/// the wait as an issue and throws.
+@MainActor
+func until(_ what: String, timeout: Double = 20, _ condition: () -> Bool) async throws {
+    let deadline = MonotonicMediaClock().now + timeout
+    while !condition() {
+        guard MonotonicMediaClock().now < deadline else {
+            Issue.record("timed out waiting for \(what)")
+            throw CancellationError()
+        }
+        try await Task.sleep(for: .milliseconds(20))
+    }
+}
+
 func close(_ a: Double, _ b: Double, _ tolerance: Double = 1e-6) -> Bool { abs(a - b) <= tolerance }
 func close(_ a: Point, _ b: Point, _ tolerance: Double = 1e-6) -> Bool { close(a.x, b.x, tolerance) && close(a.y, b.y, tolerance) }
 
