@@ -3,12 +3,15 @@ import Strata
 import WaylandClient
 
 /// The command line the example programs share: `--seconds N` (run that long),
-/// `--socket NAME` (the compositor to use) and `--screenshot PATH` (where to save
-/// the picture when they had to start their own headless weston).
+/// `--socket NAME` (the compositor to use), `--screenshot PATH` (where to save
+/// the picture when they had to start their own headless weston) and
+/// `--appearance light|dark` (pinned, instead of following the desktop's setting).
 public struct ExampleCommandLine {
     public var seconds: Double?
     public var socket: String?
     public var screenshotPath: String
+    /// Light or dark as `--appearance` pins it; nil follows the desktop.
+    public var appearance: UserInterfaceStyle?
     /// The words that are not options, for a program that takes some (`osd 40`).
     public var arguments: [String] = []
     /// The values of the program's own options (`--timeout 3` as `["--timeout": "3"]`).
@@ -21,17 +24,25 @@ public struct ExampleCommandLine {
     public init(program: String, screenshot: String, operands: String? = nil, options: [String] = []) {
         screenshotPath = screenshot
         var args = CommandLine.arguments.dropFirst().makeIterator()
+        func usage() -> Never {
+            let own = options.map { "[\($0) VALUE] " }.joined()
+            Self.printError("usage: \(program) \(operands.map { $0 + " " } ?? "")\(own)[--seconds N] [--socket NAME] [--screenshot PATH] [--appearance light|dark]")
+            exit(2)
+        }
         while let a = args.next() {
             switch a {
             case "--seconds": seconds = args.next().flatMap(Double.init)
             case "--socket": socket = args.next()
             case "--screenshot": screenshotPath = args.next() ?? screenshotPath
+            case "--appearance":
+                switch args.next() {
+                case "light": appearance = .light
+                case "dark": appearance = .dark
+                default: usage()
+                }
             case _ where operands != nil && !a.hasPrefix("--"): arguments.append(a)
             case _ where options.contains(a): values[a] = args.next() ?? ""
-            default:
-                let own = options.map { "[\($0) VALUE] " }.joined()
-                Self.printError("usage: \(program) \(operands.map { $0 + " " } ?? "")\(own)[--seconds N] [--socket NAME] [--screenshot PATH]")
-                exit(2)
+            default: usage()
             }
         }
     }
@@ -65,6 +76,12 @@ public struct ExampleCommandLine {
     public func runApplication(headless start: @MainActor () throws -> any Compositor = { try HeadlessWeston() },
                                prepare: (_ headless: Bool) -> Void) throws {
         let app = Application.shared
+        if let appearance {
+            app.followsSystemAppearance = false
+            LayerContext.main.systemTraits.userInterfaceStyle = appearance
+        } else {
+            app.followSystemAppearance()
+        }
         if case .offscreen = Application.environmentRunMode {
             prepare(false)
             return try app.run(mode: Application.environmentRunMode)

@@ -96,3 +96,41 @@ struct AppearanceTests {
         #expect(view.backgroundColor == .red)
     }
 }
+
+/// Text that follows the person's text size (issue 25, item 3).
+@MainActor
+@Suite("Appearance: text size", .isolatedLayerContext)
+struct DynamicTypeTests {
+    @Test("preferred fonts scale with the content size category; labels and fields that adjust take the new size live and grow their stack; others keep theirs")
+    func textSize() {
+        let f = ViewFixture()
+        #expect(Font.preferredFont(forTextStyle: .body).pointSize == 17)
+        #expect(Font.preferredFont(forTextStyle: .headline).weight == .semibold)
+        #expect(Font.preferredFont(forTextStyle: .body, compatibleWith: TraitCollection(preferredContentSizeCategory: .extraExtraExtraLarge)).pointSize == 23)
+        #expect(Font.preferredFont(forTextStyle: .caption1, compatibleWith: TraitCollection(preferredContentSizeCategory: .accessibilityExtraExtraExtraLarge)).pointSize == 37.5)
+
+        let adjusting = Label(), fixed = Label(), field = TextField()
+        for l in [adjusting, fixed] { l.text = "Size"; l.font = .preferredFont(forTextStyle: .body) }
+        adjusting.adjustsFontForContentSizeCategory = true
+        field.font = .preferredFont(forTextStyle: .body)
+        field.adjustsFontForContentSizeCategory = true
+        let stack = StackView(arrangedSubviews: [adjusting, fixed, field])
+        stack.axis = .vertical
+        f.window.rootView.addSubview(stack)
+        let before = stack.intrinsicContentSize.height
+        let labelBefore = adjusting.intrinsicContentSize.height
+
+        LayerContext.current.systemTraits.preferredContentSizeCategory = .extraExtraExtraLarge
+        f.window.layoutIfNeeded()
+        #expect(adjusting.font.pointSize == 23 && adjusting.font.textStyle == .body && field.font.pointSize == 23)
+        #expect(fixed.font.pointSize == 17, "a label that does not adjust keeps its font")
+        #expect(adjusting.intrinsicContentSize.height > labelBefore)
+        #expect(stack.intrinsicContentSize.height > before)
+
+        // A font with no text style stays as it is.
+        adjusting.font = .systemFont(ofSize: 12)
+        LayerContext.current.systemTraits.preferredContentSizeCategory = .small
+        f.window.layoutIfNeeded()
+        #expect(adjusting.font.pointSize == 12 && field.font.pointSize == 15)
+    }
+}

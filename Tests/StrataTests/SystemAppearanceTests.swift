@@ -73,3 +73,26 @@ struct SystemAppearanceTests {
         #expect(MonotonicMediaClock().now - start < 2 && LayerContext.main.systemTraits == .standard)
     }
 }
+
+/// The app's identity as the compositor sees it (issue 25, item 7).
+@MainActor
+@Suite("Application identity", .mainLayerContext)
+struct ApplicationIdentityTests {
+    @Test("every window carries the app id and its title to the compositor's task list (sway's tree); by default the id is the program's name")
+    func appIDOnSway() throws {
+        #expect(Application.defaultApplicationID == "StrataPackageTests.xctest")
+        let app = Application.shared
+        app.applicationID = "org.example.StrataIdentity"
+        defer { app.applicationID = Application.defaultApplicationID }
+        let (sway, display) = try appOnSway()
+        defer { withExtendedLifetime(sway) { app.disconnect() } }
+        let window = Window(title: "Notes — draft", size: Size(width: 200, height: 100))
+        window.show()
+        var tree = ""
+        try display.connection.dispatch(until: {
+            tree = (try? sway.tree(timeout: 5)) ?? ""
+            return tree.contains("org.example.StrataIdentity")
+        }, timeout: 10, what: "the window in sway's tree")
+        #expect(tree.contains("\"app_id\": \"org.example.StrataIdentity\"") && tree.contains("Notes — draft"), "\(tree.prefix(3000))")
+    }
+}

@@ -65,6 +65,7 @@ extension View {
             resolveDynamicColors(with: traits)
             if hasDrawnContent { setNeedsDisplay() }
         }
+        if traits.preferredContentSizeCategory != previous?.preferredContentSizeCategory { contentSizeCategoryDidChange(to: traits) }
         if let previous { traitCollectionDidChange(previous) }
     }
 

@@ -27,7 +27,24 @@ public final class TextField: Control, TextInputClient {
     }
     /// Shown in the placeholder colour while the text is empty.
     public var placeholder: String? { didSet { placeholderLayout = nil; setNeedsDisplay() } }
-    public var font: Font = .systemFont(ofSize: Font.labelFontSize) { didSet { placeholderLayout = nil; textChanged() } }
+    public var font: Font = .systemFont(ofSize: Font.labelFontSize) {
+        didSet { placeholderLayout = nil; textChanged(); invalidateIntrinsicContentSize() }
+    }
+    /// Whether a font from ``Font/preferredFont(forTextStyle:compatibleWith:)`` follows
+    /// the text size of the field's traits (`adjustsFontForContentSizeCategory`).
+    public var adjustsFontForContentSizeCategory = false {
+        didSet { if adjustsFontForContentSizeCategory { font = font.adjusted(to: traitCollection) } }
+    }
+
+    override func contentSizeCategoryDidChange(to traits: TraitCollection) {
+        if adjustsFontForContentSizeCategory { font = font.adjusted(to: traits) }
+    }
+
+    /// No width of its own; one line of the font high, plus 7 points above and
+    /// below with the rounded border (34 points at 17-point text, as UIKit's).
+    public override var intrinsicContentSize: Size {
+        Size(width: View.noIntrinsicMetric, height: (font.lineHeight + (borderStyle == .roundedRect ? 14 : 0)).rounded(.up))
+    }
     public var textColor: Color = .label { didSet { setNeedsDisplay() } }
     public var textAlignment: TextAlignment = .natural { didSet { textChanged() } }
     /// Shows a bullet for each character, and refuses to copy or cut.

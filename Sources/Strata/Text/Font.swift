@@ -26,6 +26,9 @@ public struct Font: Hashable, Sendable, CustomStringConvertible {
     public let ascender: Double
     /// Distance from the baseline to the bottom of the line, negative (as UIKit's).
     public let descender: Double
+    /// The text style of a font from ``preferredFont(forTextStyle:compatibleWith:)``:
+    /// views that adjust to the text size make it again at the new size.
+    public let textStyle: TextStyle?
 
     /// The height of one line: `ascender − descender`.
     public var lineHeight: Double { ascender - descender }
@@ -99,7 +102,7 @@ public struct Font: Hashable, Sendable, CustomStringConvertible {
     public static let maximumPointSize = 2048.0
 
     @MainActor
-    init(family: String, size: Double, weight: Weight, italic: Bool) {
+    init(family: String, size: Double, weight: Weight, italic: Bool, textStyle: TextStyle? = nil) {
         var size = size
         if !size.isFinite || size < 0 {
             reportTextProblem("font size \(size) is not a size; \(Font.systemFontSize) points used")
@@ -112,6 +115,7 @@ public struct Font: Hashable, Sendable, CustomStringConvertible {
         pointSize = size
         self.weight = weight
         isItalic = italic
+        self.textStyle = textStyle
         let metrics = Font.metrics(family: family, size: size, weight: weight, italic: italic)
         ascender = metrics.0
         descender = -metrics.1

@@ -23,6 +23,12 @@ public final class Label: View {
 
     /// The font of text without a font of its own (17-point system font).
     public var font: Font = .systemFont(ofSize: Font.labelFontSize) { didSet { if font != oldValue { textChanged() } } }
+    /// Whether a font from ``Font/preferredFont(forTextStyle:compatibleWith:)``
+    /// follows the text size of the label's traits (`adjustsFontForContentSizeCategory`):
+    /// the label takes the style's font at the new size, and its intrinsic size grows with it.
+    public var adjustsFontForContentSizeCategory = false {
+        didSet { if adjustsFontForContentSizeCategory { font = font.adjusted(to: traitCollection) } }
+    }
     /// The colour of text without a colour of its own (``Color/label``: black, or white in dark mode).
     public var textColor: Color = .label { didSet { if textColor != oldValue { setNeedsDisplay() } } }
     public var textAlignment: TextAlignment = .natural { didSet { if textAlignment != oldValue { textChanged() } } }
@@ -99,6 +105,10 @@ public final class Label: View {
     }
 
     override func boundsSizeDidChange() { setNeedsDisplay() }
+
+    override func contentSizeCategoryDidChange(to traits: TraitCollection) {
+        if adjustsFontForContentSizeCategory { font = font.adjusted(to: traits) }
+    }
 
     // fontconfig's font set is the process's: a missing one is reported once.
     private static var reportedNoFonts = false

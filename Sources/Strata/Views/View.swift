@@ -308,6 +308,10 @@ open class View: Responder, LayerDelegate {
     /// the traits.
     open func traitCollectionDidChange(_ previousTraitCollection: TraitCollection?) {}
 
+    /// The text size of the view's traits changed: text views that adjust to it
+    /// take fonts of the new size here (before `traitCollectionDidChange`).
+    func contentSizeCategoryDidChange(to traits: TraitCollection) {}
+
     /// The bounds' size changed (after subviews followed their masks). Views
     /// whose drawing depends on the size redraw here (`contentMode = .redraw`).
     func boundsSizeDidChange() {}

@@ -22,6 +22,18 @@ public final class Application: Responder {
 
     /// The shown windows, in the order they were shown.
     public private(set) var windows: [Window] = []
+    /// The app's identity on the desktop (`xdg_toplevel.set_app_id` on every
+    /// window it shows): task lists and docks match it to a desktop entry of the
+    /// same name (`ID.desktop`), so make it your reverse-DNS id, e.g.
+    /// `org.example.Notes`, before showing windows. By default the program's
+    /// file name, as GTK and Qt use when none is set.
+    public var applicationID: String = Application.defaultApplicationID
+
+    static var defaultApplicationID: String {
+        let name = CommandLine.arguments.first.map { String($0.split(separator: "/").last ?? "") } ?? ""
+        return name.isEmpty ? "strata" : name
+    }
+
     /// Whether ``connect(socket:)`` starts following the desktop's appearance
     /// (``followSystemAppearance(busAddress:)``). Set it false first to pin the
     /// app's look (``LayerContext/systemTraits`` of ``LayerContext/main``).

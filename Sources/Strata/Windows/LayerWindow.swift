@@ -32,7 +32,7 @@ public final class LayerWindow {
     /// loop the app runs, so implicit transactions commit at the end of its turns
     /// and scheduled animations can wake the window.
     public init(display: Display, loop: EventLoop? = nil, title: String, width: Int = 640, height: Int = 480, rootLayer: Layer? = nil) {
-        let window = ToplevelWindow(display: display, title: title, width: width, height: height)
+        let window = ToplevelWindow(display: display, title: title, appID: Application.shared.applicationID, width: width, height: height)
         self.window = window
         self.rootLayer = rootLayer ?? Layer()
         frameLoop = SurfaceFrameLoop(root: self.rootLayer, loop: loop, deliversAllEvents: true) { window.setNeedsDisplay() }

@@ -48,7 +48,7 @@ final class OnscreenWindow {
 
     /// A toplevel window.
     convenience init(window: Window, display: Display, loop: EventLoop?) {
-        let toplevel = ToplevelWindow(display: display, title: window.title,
+        let toplevel = ToplevelWindow(display: display, title: window.title, appID: Application.shared.applicationID,
                                       width: Int(window.size.width.rounded()), height: Int(window.size.height.rounded()))
         self.init(window: window, role: .toplevel(toplevel), framed: toplevel.framed, loop: loop)
         applySizeLimits()
