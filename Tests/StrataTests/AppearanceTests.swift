@@ -1,5 +1,6 @@
 @testable import Strata
 import PixmanRender
+import StrataTesting
 import Testing
 
 /// Light and dark, overrides and dynamic colours on views (rules P1, P2).
@@ -132,5 +133,75 @@ struct DynamicTypeTests {
         LayerContext.current.systemTraits.preferredContentSizeCategory = .small
         f.window.layoutIfNeeded()
         #expect(adjusting.font.pointSize == 12 && field.font.pointSize == 15)
+    }
+}
+
+/// The toolkit's own motion with reduce motion on (issue 25, item 4).
+@MainActor
+@Suite("Appearance: reduce motion", .isolatedLayerContext)
+struct ReduceMotionTests {
+    func opacity(_ f: ViewFixture, _ view: View) -> Double { f.shownDouble(view, "opacity") }
+
+    @Test("rule P4: the switch's thumb jumps while its colour still fades; the segment indicator jumps; an app's own block animation is unchanged")
+    func controls() {
+        let f = ViewFixture()
+        LayerContext.current.systemReducesMotion = true
+        #expect(Accessibility.isReduceMotionEnabled)
+        let toggle = Switch(frame: Rect(x: 10, y: 10, width: 0, height: 0))
+        let segments = SegmentedControl(items: ["One", "Two"])
+        segments.frame = Rect(x: 10, y: 60, width: 200, height: 32)
+        let own = View(frame: Rect(x: 10, y: 120, width: 20, height: 20))
+        for v in [toggle, segments, own] { f.window.rootView.addSubview(v) }
+        segments.selectedSegmentIndex = 0
+        Transaction.flush()
+        let indicator = segments.subviews.first { $0.layer.backgroundColor == .white }!
+        let start = f.shownPoint(indicator).x
+
+        toggle.setOn(true, animated: true)
+        InputDriver(window: f.window).click(at: Point(x: 160, y: 76))   // the second segment
+        View.animate(duration: 1) { own.center.x += 100 }
+        Transaction.flush()
+        f.advance(0.125)
+        #expect(f.shownPoint(toggle.subviews[0]).x == 35.5, "the thumb is at its end at once")
+        let green = (f.shown(toggle, "backgroundColor") as? Color)?.green ?? .nan
+        #expect(green > 0.79 && green < 0.89, "the track's colour is half way from gray 5 to green: \(green)")
+        #expect(f.shownPoint(indicator).x > start + 90, "the indicator jumped (a slide is a few points along by now): \(start) → \(f.shownPoint(indicator).x)")
+        #expect(f.shownPoint(own).x > 20.5 && f.shownPoint(own).x < 119.5, "the app's animation runs as asked: \(f.shownPoint(own).x)")
+
+        LayerContext.current.systemReducesMotion = false
+        toggle.setOn(false, animated: true)
+        Transaction.flush()
+        f.advance(0.125)
+        let x = f.shownPoint(toggle.subviews[0]).x
+        #expect(x > 15.5 && x < 35.5, "without reduce motion the thumb slides: \(x)")
+    }
+
+    @Test("rule P4: a push and a full-screen presentation cross-fade in place instead of sliding; the view that left is opaque again")
+    func transitions() {
+        let f = ViewFixture()
+        LayerContext.current.systemReducesMotion = true
+        let log = CallLog()
+        let a = Recording("A", color: .green, log: log), b = Recording("B", color: .blue, log: log)
+        let nav = NavigationController(rootViewController: a)
+        f.window.rootViewController = nav
+        _ = f.window.snapshot()
+        nav.pushViewController(b, animated: true)
+        Transaction.flush()
+        f.advance(0.175)
+        #expect((f.shown(b.view, "transform") as? Transform3D)?.m41 == 0, "no slide")
+        #expect(close(opacity(f, b.view), 0.5, 0.02) && close(opacity(f, a.view), 0.5, 0.02), "half way through the fade: \(opacity(f, b.view)), \(opacity(f, a.view))")
+        f.advance(0.2)
+        #expect(nav.topViewController === b && a.view.superview == nil && a.view.alpha == 1)
+
+        let c = Recording("C", color: .red, log: log)
+        c.modalPresentationStyle = .fullScreen
+        b.present(c, animated: true)
+        Transaction.flush()
+        f.advance(0.175)
+        let card = c.view.superview!
+        #expect((f.shown(card, "transform") as? Transform3D)?.m42 == 0, "the card does not move")
+        #expect(close(opacity(f, card), 0.5, 0.02), "it fades in: \(opacity(f, card))")
+        f.advance(0.2)
+        #expect(f.window.snapshot().pixel(x: 200, y: 150) == .red)
     }
 }

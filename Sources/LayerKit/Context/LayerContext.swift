@@ -70,6 +70,10 @@ public final class LayerContext {
     /// for the app's, what the desktop's settings say (Strata keeps them up to
     /// date); a test sets its own. Windows read it before each layout pass.
     public var systemTraits = TraitCollection.standard
+    /// Whether the system asks for less motion in this context (GNOME's
+    /// `enable-animations` off): the toolkit's own decorative motion becomes a
+    /// cross-fade or a jump (rule P4). Animations an app asks for are unchanged.
+    public var systemReducesMotion = false
 
     var commitCount = 0
     var treeChanged = false

@@ -34,7 +34,11 @@ extension Application {
     }
 
     private func systemSettingsChanged(_ settings: SettingsPortal.Settings) {
-        isReduceMotionEnabled = settings.enableAnimations == false
+        let reduces = settings.enableAnimations == false
+        if reduces != isReduceMotionEnabled {
+            isReduceMotionEnabled = reduces
+            onReduceMotionChange?()
+        }
         apply(settings.traits)
     }
 

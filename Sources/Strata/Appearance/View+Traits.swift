@@ -32,6 +32,10 @@ extension View {
         return traits
     }
 
+    /// Whether the toolkit's own decorative motion is left out for this view: the
+    /// system asks for less motion in its context (rule P4).
+    var reducesMotion: Bool { layer.context.systemReducesMotion }
+
     /// Light or dark for this view and its subtree, whatever the system says
     /// (`overrideUserInterfaceStyle`); `.unspecified` inherits.
     public var overrideUserInterfaceStyle: UserInterfaceStyle {

@@ -18,6 +18,8 @@ extension NavigationController {
             to.beginAppearanceTransition(true, animated: animated)
         }
         let width = content.bounds.width
+        // With reduce motion a push or pop that is not the person's swipe cross-fades in place (rule P4).
+        let fades = animated && !interactive && content.reducesMotion
         Transaction.withoutActions {
             to.view.bounds = Rect(origin: .zero, size: content.bounds.size)
             to.view.center = Point(x: content.bounds.midX, y: content.bounds.midY)
@@ -26,11 +28,17 @@ extension NavigationController {
             } else {
                 content.insertSubview(to.view, belowSubview: from.view)
             }
-            to.view.transform = AffineTransform(translationX: t.isPush ? width : -width * Self.parallax, y: 0)
+            to.view.transform = fades ? .identity : AffineTransform(translationX: t.isPush ? width : -width * Self.parallax, y: 0)
+            if fades { to.view.alpha = 0 }
         }
         let slide = {
-            to.view.transform = .identity
-            from.viewIfLoaded?.transform = AffineTransform(translationX: t.isPush ? -width * Self.parallax : width, y: 0)
+            if fades {
+                to.view.alpha = 1
+                from.viewIfLoaded?.alpha = 0
+            } else {
+                to.view.transform = .identity
+                from.viewIfLoaded?.transform = AffineTransform(translationX: t.isPush ? -width * Self.parallax : width, y: 0)
+            }
         }
         if !animated {
             Transaction.withoutActions(slide)
@@ -56,6 +64,7 @@ extension NavigationController {
             Transaction.withoutActions {
                 from.viewIfLoaded?.removeFromSuperview()
                 from.viewIfLoaded?.transform = .identity
+                from.viewIfLoaded?.alpha = 1
             }
             if visible {
                 from.endAppearanceTransition()

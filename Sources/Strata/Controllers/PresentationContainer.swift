@@ -138,14 +138,15 @@ final class PresentationContainer: View {
     }
 
     /// Shows the card in place (`true`) or out of the window, and the dimming
-    /// with it. An alert fades instead, from 1.2× its size when `entering`.
+    /// with it. An alert fades instead, from 1.2× its size when `entering`; with
+    /// reduce motion every card fades in place (rule P4).
     func setShown(_ shown: Bool, entering: Bool = false) {
         dimming.alpha = shown ? Self.dimmingAlpha : 0
         if style == .popover {
             alpha = shown ? 1 : 0   // the card and its arrow
-        } else if alertStyle == .alert {
+        } else if alertStyle == .alert || reducesMotion {
             card.alpha = shown ? 1 : 0
-            card.transform = shown || !entering ? .identity : AffineTransform(scaleX: 1.2, y: 1.2)
+            card.transform = shown || !entering || reducesMotion ? .identity : AffineTransform(scaleX: 1.2, y: 1.2)
         } else {
             card.transform = shown ? .identity : offscreenTransform
         }

@@ -127,7 +127,7 @@ public final class SegmentedControl: Control {
         }
         let wasHidden = indicator.isHidden
         selected = index
-        if animated && !wasHidden {
+        if animated && !wasHidden && !reducesMotion {
             View.animate(duration: 0.25, options: [.allowUserInteraction, .beginFromCurrentState]) { self.placeIndicator() }
         } else {
             View.performWithoutAnimation { placeIndicator() }

@@ -44,11 +44,10 @@ public final class Switch: Control {
     public func setOn(_ newValue: Bool, animated: Bool) {
         on = newValue
         dragFraction = nil
-        let apply = { self.updateLook(); self.layoutThumb() }
         if animated {
-            View.animate(duration: 0.25, options: [.allowUserInteraction, .beginFromCurrentState], apply)
+            animateLook(duration: 0.25)
         } else {
-            View.performWithoutAnimation(apply)
+            View.performWithoutAnimation { self.updateLook(); self.layoutThumb() }
         }
     }
 
@@ -76,8 +75,12 @@ public final class Switch: Control {
         thumb.alpha = isEnabled ? 1 : 0.6
     }
 
-    public override func stateDidChange() {
-        View.animate(duration: 0.2, options: [.allowUserInteraction, .beginFromCurrentState]) {
+    public override func stateDidChange() { animateLook(duration: 0.2) }
+
+    /// The colour fades and the thumb slides; with reduce motion the thumb jumps (rule P4).
+    private func animateLook(duration: Double) {
+        if reducesMotion { View.performWithoutAnimation { layoutThumb() } }
+        View.animate(duration: duration, options: [.allowUserInteraction, .beginFromCurrentState]) {
             self.updateLook()
             self.layoutThumb()
         }

@@ -73,10 +73,10 @@ final class MenuSession {
             return false
         }
         view.becomeFirstResponder()
-        // A short fade and scale in, as UIKit's menus open.
+        // A short fade and scale in, as UIKit's menus open (a fade alone with reduce motion).
         View.performWithoutAnimation {
             root.alpha = 0
-            root.transform = AffineTransform(scaleX: 0.96, y: 0.96)
+            if !root.reducesMotion { root.transform = AffineTransform(scaleX: 0.96, y: 0.96) }
         }
         View.animate(duration: 0.15, options: [.curveEaseOut, .allowUserInteraction]) {
             root.alpha = 1

@@ -41,8 +41,15 @@ public final class Application: Responder {
     /// The desktop's settings, while the app follows them.
     var settingsPortal: SettingsPortal?
     /// Whether the person asked for less motion (`UIAccessibility.isReduceMotionEnabled`):
-    /// GNOME's `enable-animations` off, read through the Settings portal.
-    public internal(set) var isReduceMotionEnabled = false
+    /// GNOME's `enable-animations` off, read through the Settings portal. The
+    /// app's context's ``LayerContext/systemReducesMotion``; set it to pin it.
+    public var isReduceMotionEnabled: Bool {
+        get { LayerContext.main.systemReducesMotion }
+        set { LayerContext.main.systemReducesMotion = newValue }
+    }
+    /// Told when the system's reduce-motion setting changes
+    /// (`UIAccessibility.reduceMotionStatusDidChangeNotification`).
+    public var onReduceMotionChange: (() -> Void)?
     /// The compositor connection, once made (``connect(socket:)``, ``run()``).
     public private(set) var display: Display?
     /// The event loop ``run()`` turns.

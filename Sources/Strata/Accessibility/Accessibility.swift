@@ -1,0 +1,16 @@
+import LayerKit
+
+/// The system's accessibility settings (`UIAccessibility`), for the current
+/// context: the app's, or a test's own. Global in UIKit; here they belong to
+/// the ``LayerContext`` the code runs in, which the Settings portal keeps up to
+/// date for the app (``Application/followSystemAppearance(busAddress:timeout:)``).
+@MainActor
+public enum Accessibility {
+    /// Whether the person asked for less motion (`isReduceMotionEnabled`):
+    /// the toolkit's decorative motion becomes a cross-fade or a jump (rule P4).
+    public static var isReduceMotionEnabled: Bool { LayerContext.current.systemReducesMotion }
+
+    /// Whether the person asked for more contrast (`isDarkerSystemColorsEnabled`):
+    /// the system colours take their high-contrast values.
+    public static var isDarkerSystemColorsEnabled: Bool { LayerContext.current.systemTraits.accessibilityContrast == .high }
+}
