@@ -79,6 +79,7 @@ public struct ExampleCommandLine {
         if let appearance {
             app.followsSystemAppearance = false
             LayerContext.main.systemTraits.userInterfaceStyle = appearance
+            LayerContext.main.systemTraits.layoutDirection = Application.localeLayoutDirection
         } else {
             app.followSystemAppearance()
         }

@@ -60,3 +60,12 @@ struct TraitCollectionTests {
         #expect(ContentSizeCategory.accessibilityMedium.isAccessibilityCategory && !ContentSizeCategory.extraExtraExtraLarge.isAccessibilityCategory)
     }
 }
+
+@Suite("Layout direction from the locale (rule P3)")
+struct LayoutDirectionTests {
+    @Test("Arabic, Hebrew (also its old code), Persian and Urdu locales are right to left; others, C and empty ones left to right")
+    func locales() {
+        for rtl in ["ar_EG.UTF-8", "he_IL", "iw_IL.UTF-8", "fa", "ur_PK", "ckb_IQ"] { #expect(LayoutDirection(locale: rtl) == .rightToLeft, "\(rtl)") }
+        for ltr in ["en_US.UTF-8", "C.UTF-8", "C", "POSIX", "", "de_DE@euro", "arn_CL", "hr_HR"] { #expect(LayoutDirection(locale: ltr) == .leftToRight, "\(ltr)") }
+    }
+}

@@ -205,3 +205,69 @@ struct ReduceMotionTests {
         #expect(f.window.snapshot().pixel(x: 200, y: 150) == .red)
     }
 }
+
+/// Right-to-left layout (issue 25, item 5; rule P3).
+@MainActor
+@Suite("Appearance: right to left", .isolatedLayerContext)
+struct RightToLeftTests {
+    static func colored(_ color: Color) -> View {
+        let v = View()
+        v.backgroundColor = color
+        return v
+    }
+
+    @Test("rule P3: a row of a stack view runs from the right; leading is the right side of a column; forceLeftToRight keeps a subtree as it was; the direction changes live")
+    func stacks() {
+        let f = ViewFixture()
+        let row = StackView(arrangedSubviews: [.red, .green, .blue].map(Self.colored))
+        row.distribution = .fillEqually
+        row.frame = Rect(x: 0, y: 0, width: 150, height: 40)
+        let column = StackView(arrangedSubviews: [Self.colored(.red)])
+        column.axis = .vertical
+        column.alignment = .leading
+        column.frame = Rect(x: 0, y: 50, width: 150, height: 40)
+        column.arrangedSubviews[0].frame.size = Size(width: 30, height: 40)
+        let forced = StackView(arrangedSubviews: [.red, .green].map(Self.colored))
+        forced.distribution = .fillEqually
+        forced.semanticContentAttribute = .forceLeftToRight
+        forced.frame = Rect(x: 0, y: 100, width: 100, height: 40)
+        for v in [row, column, forced] { f.window.rootView.addSubview(v) }
+        f.window.layoutIfNeeded()
+        #expect(row.arrangedSubviews[0].frame.minX == 0 && column.arrangedSubviews[0].frame.minX == 0)
+
+        f.window.traitOverrides.layoutDirection = .rightToLeft
+        #expect(row.effectiveUserInterfaceLayoutDirection == .rightToLeft && forced.effectiveUserInterfaceLayoutDirection == .leftToRight)
+        let shot = f.window.snapshot()
+        #expect(shot.pixel(x: 25, y: 20) == .blue && shot.pixel(x: 125, y: 20) == .red, "the row runs from the right")
+        #expect(shot.pixel(x: 135, y: 70) == .red && shot.pixel(x: 15, y: 70) != .red, "leading is the right side")
+        #expect(shot.pixel(x: 25, y: 120) == .red && shot.pixel(x: 75, y: 120) == .green, "forced left to right")
+    }
+
+    @Test("rule P3: a slider's minimum is at the right and a click at the left end is near the maximum; a switch that is on has its thumb at the left; the window frame's buttons are on the left")
+    func controls() {
+        let f = ViewFixture()
+        f.window.traitOverrides.layoutDirection = .rightToLeft
+        let slider = Slider(frame: Rect(x: 10, y: 10, width: 200, height: 30))
+        slider.value = 0.25
+        let toggle = Switch(frame: Rect(x: 10, y: 60, width: 0, height: 0))
+        toggle.isOn = true
+        let progress = ProgressView(frame: Rect(x: 10, y: 100, width: 200, height: 4))
+        progress.progress = 0.25
+        for v in [slider, toggle, progress] { f.window.rootView.addSubview(v) }
+        f.window.layoutIfNeeded()
+        let thumb = slider.subviews.last { $0.bounds.width == $0.bounds.height }!
+        #expect(thumb.frame.midX > 130, "a quarter of the way from the right (left to right it is near 57): \(thumb.frame.midX)")
+        let shot = f.window.snapshot()
+        let tint = Color.systemBlue.light
+        #expect(shot.pixel(x: 10 + 180, y: 25) == tint && shot.pixel(x: 10 + 30, y: 25) != tint, "the fill is at the right")
+        InputDriver(window: f.window).click(at: Point(x: 14, y: 25))
+        #expect(slider.value > 0.95, "\(slider.value)")
+        #expect(toggle.subviews[0].frame.minX == 2, "on, at the left")
+        #expect(shot.pixel(x: 10 + 190, y: 101) == tint && shot.pixel(x: 10 + 10, y: 101) != tint, "the progress bar grows from the right")
+
+        let decorations = WindowDecorations(frame: Rect(x: 0, y: 0, width: 400, height: 60))
+        f.window.rootView.addSubview(decorations)
+        decorations.layoutIfNeeded()
+        #expect(decorations.closeButton.frame.minX < 40 && decorations.minimizeButton.frame.maxX < 120)
+    }
+}

@@ -58,7 +58,21 @@ public enum UserInterfaceStyle: Hashable, Sendable { case unspecified, light, da
 public enum AccessibilityContrast: Hashable, Sendable { case unspecified, normal, high }
 
 /// Left to right or right to left (`UITraitEnvironmentLayoutDirection`).
-public enum LayoutDirection: Hashable, Sendable { case unspecified, leftToRight, rightToLeft }
+public enum LayoutDirection: Hashable, Sendable {
+    case unspecified, leftToRight, rightToLeft
+
+    /// The direction of a locale's language (`LANG`, `LC_ALL`, `LC_MESSAGES`
+    /// values such as `ar_EG.UTF-8`, `he_IL`, `fa`): right to left for the
+    /// languages written so (Arabic, Hebrew, Persian, Urdu, Yiddish, Pashto,
+    /// Sindhi, Uyghur, Kurdish Sorani, Dhivehi), else left to right.
+    public init(locale: String) {
+        let language = locale.prefix { $0.isLetter }.lowercased()
+        self = ["ar", "he", "iw", "fa", "ur", "yi", "ps", "sd", "ug", "ckb", "dv"].contains(language) ? .rightToLeft : .leftToRight
+    }
+}
+
+/// How a view's content flips in a right-to-left layout (`UISemanticContentAttribute`).
+public enum SemanticContentAttribute: Hashable, Sendable { case unspecified, playback, spatial, forceLeftToRight, forceRightToLeft }
 
 /// The text size a person chose (`UIContentSizeCategory`), smallest to largest;
 /// `.large` is the default. The accessibility sizes are the five largest.

@@ -3,7 +3,8 @@ import LayerKit
 
 extension Application {
     /// Follows the desktop's appearance: dark or light, contrast and text size
-    /// from xdg-desktop-portal's Settings interface, live (rule P1). Each change
+    /// from xdg-desktop-portal's Settings interface, live (rule P1), and the
+    /// layout direction of the session's language (rule P3). Each change
     /// sets the system traits of the app's context and the app's windows redraw
     /// in their next frame. ``connect(socket:)`` calls it.
     ///
@@ -33,6 +34,14 @@ extension Application {
         }
     }
 
+    /// The direction of the session's language: `LC_ALL`, else `LC_MESSAGES`, else `LANG` (rule P3).
+    public static var localeLayoutDirection: LayoutDirection {
+        for key in ["LC_ALL", "LC_MESSAGES", "LANG"] {
+            if let v = getenv(key), v.pointee != 0 { return LayoutDirection(locale: String(cString: v)) }
+        }
+        return .leftToRight
+    }
+
     private func systemSettingsChanged(_ settings: SettingsPortal.Settings) {
         let reduces = settings.enableAnimations == false
         if reduces != isReduceMotionEnabled {
@@ -42,9 +51,10 @@ extension Application {
         apply(settings.traits)
     }
 
-    /// The standard traits with what the system specified.
+    /// The standard traits with what the system specified, in the locale's direction.
     private func apply(_ traits: TraitCollection) {
-        let new = TraitCollection.standard.overlaid(by: traits)
+        var new = TraitCollection.standard.overlaid(by: traits)
+        new.layoutDirection = Self.localeLayoutDirection
         guard new != LayerContext.main.systemTraits else { return }
         LayerContext.main.systemTraits = new
         for window in windows { window.updateTraitsIfNeeded() }

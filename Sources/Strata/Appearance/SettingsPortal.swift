@@ -78,6 +78,7 @@ final class SettingsPortal: @unchecked Sendable {
     private var loop: OpaquePointer?
     private var connection: OpaquePointer?
     private var subscription: guint = 0
+    private var thread: pthread_t?
 
     init(onChange: @escaping @MainActor (Settings) -> Void) {
         self.onChange = onChange
@@ -153,17 +154,20 @@ final class SettingsPortal: @unchecked Sendable {
             g_main_context_pop_thread_default(portal.context)
             return nil
         }, box)
-        pthread_detach(thread)
+        self.thread = thread
         return read
     }
 
-    /// Stops following: the loop ends and the connection closes.
+    /// Stops following: the loop ends (its thread is joined), then the connection closes.
     func stop() {
         if let connection, subscription != 0 { g_dbus_connection_signal_unsubscribe(connection, subscription) }
         subscription = 0
-        if let loop { g_main_loop_quit(loop); g_main_loop_unref(loop) }
+        if let loop { g_main_loop_quit(loop) }
+        if let thread, pthread_equal(thread, pthread_self()) == 0 { pthread_join(thread, nil) }
+        thread = nil
+        if let loop { g_main_loop_unref(loop) }
         loop = nil
-        if let connection { g_object_unref(UnsafeMutableRawPointer(connection)) }
+        if let connection { g_dbus_connection_close_sync(connection, nil, nil); g_object_unref(UnsafeMutableRawPointer(connection)) }
         connection = nil
         if let context { g_main_context_unref(context) }
         context = nil

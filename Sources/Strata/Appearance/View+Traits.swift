@@ -32,6 +32,18 @@ extension View {
         return traits
     }
 
+    /// The direction the view lays out its content in
+    /// (`effectiveUserInterfaceLayoutDirection`, rule P3): forced by
+    /// ``semanticContentAttribute``, left to right for playback and spatial
+    /// controls, else its traits' direction.
+    public var effectiveUserInterfaceLayoutDirection: LayoutDirection {
+        switch semanticContentAttribute {
+        case .forceLeftToRight, .playback, .spatial: .leftToRight
+        case .forceRightToLeft: .rightToLeft
+        case .unspecified: traitCollection.layoutDirection == .rightToLeft ? .rightToLeft : .leftToRight
+        }
+    }
+
     /// Whether the toolkit's own decorative motion is left out for this view: the
     /// system asks for less motion in its context (rule P4).
     var reducesMotion: Bool { layer.context.systemReducesMotion }
@@ -70,6 +82,7 @@ extension View {
             if hasDrawnContent { setNeedsDisplay() }
         }
         if traits.preferredContentSizeCategory != previous?.preferredContentSizeCategory { contentSizeCategoryDidChange(to: traits) }
+        if let previous, traits.layoutDirection != previous.layoutDirection { setNeedsLayout() }
         if let previous { traitCollectionDidChange(previous) }
     }
 

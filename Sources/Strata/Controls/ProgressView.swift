@@ -47,7 +47,10 @@ public final class ProgressView: View {
     }
 
     private func layoutBar() {
-        bar.frame = Rect(x: 0, y: 0, width: bounds.width * storedProgress, height: bounds.height)
+        let width = bounds.width * storedProgress
+        // Right to left the bar grows from the right (rule P3).
+        let x = effectiveUserInterfaceLayoutDirection == .rightToLeft ? bounds.width - width : 0
+        bar.frame = Rect(x: x, y: 0, width: width, height: bounds.height)
     }
 
     private func updateColors() {

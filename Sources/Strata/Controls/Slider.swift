@@ -101,9 +101,12 @@ public final class Slider: Control {
 
     private func layoutTrack() {
         let (start, length) = trackRange
-        let x = start + length * fraction
+        // Right to left, the minimum is at the right end and the fill grows leftwards (rule P3).
+        let rightToLeft = effectiveUserInterfaceLayoutDirection == .rightToLeft
+        let x = start + length * (rightToLeft ? 1 - fraction : fraction)
         let y = bounds.midY - Slider.trackHeight / 2
-        minimumTrack.frame = Rect(x: start, y: y, width: x - start, height: Slider.trackHeight)
+        minimumTrack.frame = rightToLeft ? Rect(x: x, y: y, width: start + length - x, height: Slider.trackHeight)
+                                         : Rect(x: start, y: y, width: x - start, height: Slider.trackHeight)
         maximumTrack.frame = Rect(x: start, y: y, width: length, height: Slider.trackHeight)
         let d = Slider.thumbDiameter
         thumb.frame = Rect(x: x - d / 2, y: bounds.midY - d / 2, width: d, height: d)
@@ -123,7 +126,8 @@ public final class Slider: Control {
 
     private func value(atX x: Double) -> Double {
         let (start, length) = trackRange
-        let f = length > 0 ? min(1, max(0, (x - start) / length)) : 0
+        var f = length > 0 ? min(1, max(0, (x - start) / length)) : 0
+        if effectiveUserInterfaceLayoutDirection == .rightToLeft { f = 1 - f }
         return minimumValue + f * (maximumValue - minimumValue)
     }
 

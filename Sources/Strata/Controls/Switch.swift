@@ -65,7 +65,9 @@ public final class Switch: Control {
         let width = isHighlighted ? diameter + 8 : diameter
         let travel = bounds.width - 2 * inset - width
         let fraction = dragFraction ?? (on ? 1 : 0)
-        thumb.frame = Rect(x: inset + travel * fraction, y: inset, width: width, height: diameter)
+        // Right to left the switch is mirrored: on is at the left (rule P3).
+        let along = effectiveUserInterfaceLayoutDirection == .rightToLeft ? 1 - fraction : fraction
+        thumb.frame = Rect(x: inset + travel * along, y: inset, width: width, height: diameter)
         thumb.layer.cornerRadius = diameter / 2
     }
 
@@ -98,7 +100,8 @@ public final class Switch: Control {
         if dragFraction == nil, abs(x - touchStartX) < 4 { return true }
         let travel = bounds.width - bounds.height
         let start = on ? 1.0 : 0.0
-        let fraction = min(1, max(0, start + (x - touchStartX) / max(1, travel)))
+        let moved = (x - touchStartX) * (effectiveUserInterfaceLayoutDirection == .rightToLeft ? -1 : 1)
+        let fraction = min(1, max(0, start + moved / max(1, travel)))
         if fraction != dragFraction {
             dragFraction = fraction
             View.performWithoutAnimation {

@@ -134,17 +134,20 @@ public final class StackView: View {
             var offset = 0.0
             for s in sizes { starts.append(offset); offset += s + gap }
         }
+        // Right to left (rule P3): a row runs from the right edge, and leading is the right side of a column.
+        let rightToLeft = effectiveUserInterfaceLayoutDirection == .rightToLeft
+        let leadingIsFar = rightToLeft && axis == .vertical
         for (i, view) in views.enumerated() {
             let cross: (start: Double, size: Double)
             let natural = across(naturals[i])
             switch alignment {
             case .fill: cross = (0, thickness)
-            case .leading: cross = (0, natural)
+            case .leading: cross = (leadingIsFar ? thickness - natural : 0, natural)
             case .center: cross = ((thickness - natural) / 2, natural)
-            case .trailing: cross = (thickness - natural, natural)
+            case .trailing: cross = (leadingIsFar ? 0 : thickness - natural, natural)
             }
             view.frame = axis == .horizontal
-                ? Rect(x: starts[i], y: cross.start, width: sizes[i], height: cross.size)
+                ? Rect(x: rightToLeft ? length - starts[i] - sizes[i] : starts[i], y: cross.start, width: sizes[i], height: cross.size)
                 : Rect(x: cross.start, y: starts[i], width: cross.size, height: sizes[i])
         }
     }

@@ -50,6 +50,11 @@ open class View: Responder, LayerDelegate {
     public var traitOverrides = TraitCollection() {
         didSet { if traitOverrides != oldValue { propagateTraits() } }
     }
+    /// How the view's own content flips in a right-to-left layout
+    /// (`semanticContentAttribute`): `.unspecified` follows the traits' direction.
+    public var semanticContentAttribute: SemanticContentAttribute = .unspecified {
+        didSet { if semanticContentAttribute != oldValue { setNeedsLayout() } }
+    }
     /// The traits the view was last told of (nil before it was told any).
     var deliveredTraits: TraitCollection?
     /// Dynamic colours given to layers through this view, to resolve again when the traits change.

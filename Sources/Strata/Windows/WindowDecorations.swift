@@ -66,8 +66,11 @@ final class WindowDecorations: View {
         titleBar.frame = Rect(x: m, y: m, width: max(0, bounds.width - 2 * m), height: Self.titleBarHeight)
         titleBar.layer.cornerRadius = isFloating ? 8 : 0
         let size = 24.0, gap = 6.0
+        // At the trailing end: the right, or the left in a right-to-left layout (close outermost).
+        let rightToLeft = effectiveUserInterfaceLayoutDirection == .rightToLeft
         for (i, button) in [closeButton, maximizeButton, minimizeButton].enumerated() {
-            button.frame = Rect(x: titleBar.bounds.width - gap - (size + gap) * Double(i) - size, y: (Self.titleBarHeight - size) / 2,
+            let fromEdge = gap + (size + gap) * Double(i)
+            button.frame = Rect(x: rightToLeft ? fromEdge : titleBar.bounds.width - fromEdge - size, y: (Self.titleBarHeight - size) / 2,
                                 width: size, height: size)
         }
         // Centred in the bar, clear of the buttons on both sides.
