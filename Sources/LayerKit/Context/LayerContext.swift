@@ -66,15 +66,6 @@ public final class LayerContext {
     /// Animations added since the last outermost commit; their `beginTime` is stamped at commit.
     @exclusivity(unchecked) var uncommitted: [(layer: Layer, entry: AnimationEntry)] = []
     /// How many outermost commits have happened.
-    /// The traits the system gives the windows made in this context (rule P1):
-    /// for the app's, what the desktop's settings say (Strata keeps them up to
-    /// date); a test sets its own. Windows read it before each layout pass.
-    public var systemTraits = TraitCollection.standard
-    /// Whether the system asks for less motion in this context (GNOME's
-    /// `enable-animations` off): the toolkit's own decorative motion becomes a
-    /// cross-fade or a jump (rule P4). Animations an app asks for are unchanged.
-    public var systemReducesMotion = false
-
     var commitCount = 0
     var treeChanged = false
     @exclusivity(unchecked) var flushScheduled = false
@@ -111,4 +102,14 @@ public final class LayerContext {
     public var diagnosticsHandler: (@MainActor (LayerKitDiagnostic) -> Void)?
     /// Receives the action search's steps (``ActionTrace/sink``).
     @exclusivity(unchecked) public var actionTraceSink: (@MainActor (ActionTrace.Entry) -> Void)?
+
+    // What the system says, read by Strata; after the hot transaction state (cache lines).
+    /// The traits the system gives the windows made in this context (rule P1):
+    /// for the app's, what the desktop's settings say (Strata keeps them up to
+    /// date); a test sets its own. Windows read it before each layout pass.
+    public var systemTraits = TraitCollection.standard
+    /// Whether the system asks for less motion in this context (GNOME's
+    /// `enable-animations` off): the toolkit's own decorative motion becomes a
+    /// cross-fade or a jump (rule P4). Animations an app asks for are unchanged.
+    public var systemReducesMotion = false
 }
