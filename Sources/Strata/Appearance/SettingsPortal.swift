@@ -103,7 +103,11 @@ final class SettingsPortal: @unchecked Sendable {
         g_main_context_push_thread_default(context)
         defer { g_main_context_pop_thread_default(context) }
         let flags = GDBusConnectionFlags(rawValue: G_DBUS_CONNECTION_FLAGS_AUTHENTICATION_CLIENT.rawValue | G_DBUS_CONNECTION_FLAGS_MESSAGE_BUS_CONNECTION.rawValue)
-        guard let c = g_dbus_connection_new_for_address_sync(address, flags, nil, nil, &error) else { throw .unavailable(Self.take(error)) }
+        guard let c = g_dbus_connection_new_for_address_sync(address, flags, nil, nil, &error) else {
+            let why = Self.take(error)
+            stop()
+            throw .unavailable(why)
+        }
         connection = c
         g_dbus_connection_set_exit_on_close(c, 0)
         // Subscribe first, so no change between the read and the subscription is lost.
