@@ -118,7 +118,8 @@ public struct ExampleCommandLine {
         }
     }
 
-    /// An example app's whole entry point: reads the command line, makes the app
+    /// An example app's whole entry point: sets the app id `org.strata.PROGRAM`,
+    /// reads the command line, makes the app
     /// with `make` (on the main actor), runs it as ``runApplication(prepare:)``
     /// does, and exits with status 1 and the error on standard error if it fails.
     /// `operands` as in ``init(program:screenshot:operands:)``; `make` gets the
@@ -127,6 +128,8 @@ public struct ExampleCommandLine {
                                  headless: @MainActor () throws -> any Compositor = { try HeadlessWeston() },
                                  make: @MainActor (ExampleCommandLine) throws -> App, prepare: @MainActor (App, _ headless: Bool) -> Void) {
         let options = ExampleCommandLine(program: program, screenshot: screenshot, operands: operands, options: options)
+        // The id scripts/install-desktop-entries names the example's desktop entry after.
+        MainActor.assumeIsolated { Application.shared.applicationID = "org.strata." + program }
         do {
             try MainActor.assumeIsolated {
                 let app = try make(options)

@@ -607,3 +607,37 @@ struct PanelScreensTests {
         #expect(harness.lines.contains("layer closed") && first.window.isVisible && Screen.screens.count == 1, "\(harness.lines)")
     }
 }
+
+/// The examples' desktop entries (issue 25, item 7), read back by the
+/// launcher example's own desktop-entry reader.
+@MainActor
+@Suite("Desktop entries for the examples", .isolatedLayerContext)
+struct DesktopEntryInstallTests {
+    func install(_ arguments: [String], data: String) throws -> (Int32?, String) {
+        let log = data + "/install.log"
+        let p = try Subprocess.spawn(["scripts/install-desktop-entries"] + arguments, environment: ["XDG_DATA_HOME": data], directory: nil, logPath: log)
+        return (p.wait(timeout: 60), tail(of: log, lines: 20))
+    }
+
+    @Test("install-desktop-entries writes an entry per example named after its app id, with the Strata icon, that the launcher reads and can start; a folder without the examples is a clear error")
+    func installs() throws {
+        var template = Array("/tmp/strata-entries-XXXXXX".utf8CString)
+        let data = String(cString: mkdtemp(&template)!)
+        let (status, output) = try install([".build/debug"], data: data)
+        #expect(status == 0, "\(output)")
+        let entries = DesktopEntries(directories: [data + "/applications"], locale: nil)
+        #expect(entries.refused.isEmpty, "\(entries.refused)")
+        let ids = Set(entries.entries.map(\.id))
+        #expect(ids == Set(["strata-demo", "controls", "gallery", "text", "todo", "clock", "launcher"].map { "org.strata.\($0).desktop" }), "\(ids)")
+        let controls = try #require(entries.entries.first { $0.id == "org.strata.controls.desktop" })
+        #expect(controls.name == "Strata Controls" && controls.icon == "org.strata.Strata")
+        let command = try controls.commandLine(files: [])
+        #expect(command.count == 1 && command[0].hasSuffix("/.build/debug/controls") && access(command[0], X_OK) == 0, "\(command)")
+        #expect(access(data + "/icons/hicolor/scalable/apps/org.strata.Strata.svg", R_OK) == 0)
+
+        let (missingStatus, missing) = try install([data], data: data)
+        #expect(missingStatus == 1 && missing.contains("not built") && missing.contains("controls"), "\(missing)")
+        let (noFolderStatus, noFolder) = try install([data + "/nowhere"], data: data)
+        #expect(noFolderStatus == 1 && noFolder.contains("no folder"), "\(noFolder)")
+    }
+}
