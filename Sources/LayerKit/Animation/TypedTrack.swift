@@ -76,8 +76,8 @@ struct TypedTrack {
         guard from != nil || missing(rawFrom) else { return nil }
         if !toIsModel {
             guard to != nil || missing(rawTo), from != nil || to != nil else { return nil }
-            from = from ?? .color(.clear)
-            to = to ?? .color(.clear)
+            from = from ?? .fixed(.clear)
+            to = to ?? .fixed(.clear)
         }
         self.from = from
         self.to = to
@@ -127,7 +127,7 @@ struct TypedTrack {
             return applyTransform(transforms, progress: progress, to: &state, model: model)
         }
         let end = to ?? modelValue
-        guard let start = from ?? end.map({ _ in .color(.clear) }), let end = end ?? .color(.clear) as SlotValue? else { return }
+        guard let start = from ?? end.map({ _ in .fixed(.clear) }), let end = end ?? .fixed(.clear) as SlotValue? else { return }
         let value: SlotValue
         switch (start, end) {
         case let (.double(a), .double(b)): value = .double(a.interpolated(to: b, fraction: progress))
@@ -136,7 +136,8 @@ struct TypedTrack {
         case let (.rect(a), .rect(b)): value = .rect(a.interpolated(to: b, fraction: progress))
         case let (.color(a), .color(b)):
             // Additive colours are offsets, not colours: component by component.
-            value = .color(isAdditive ? a.adding(b.subtracting(a).scaled(by: progress)) : a.interpolated(to: b, fraction: progress))
+            let (a, b) = (a.color, b.color)
+            value = .fixed(isAdditive ? a.adding(b.subtracting(a).scaled(by: progress)) : a.interpolated(to: b, fraction: progress))
         default: return   // cannot happen: both ends are of the slot's type
         }
         guard isAdditive else { return slot.write(value, to: &state) }
@@ -180,8 +181,8 @@ struct TypedTrack {
         case let (.point(b)?, .point(x)): .point(b.adding(x))
         case let (.size(b)?, .size(x)): .size(b.adding(x))
         case let (.rect(b)?, .rect(x)): .rect(b.adding(x))
-        case let (.color(b)?, .color(x)): .color(b.adding(x))
-        case let (nil, .color(x)): .color(Color.clear.adding(x))
+        case let (.color(b)?, .color(x)): .fixed(b.color.adding(x.color))
+        case let (nil, .color(x)): .fixed(Color.clear.adding(x.color))
         default: v
         }
     }
@@ -209,13 +210,25 @@ struct TypedChange {
     let new: SlotValue
 }
 
+/// A colour's components, without a dynamic provider (a plain value).
+struct FixedColor {
+    var red, green, blue, alpha: Double
+    init(_ c: Color) { (red, green, blue, alpha) = (c.red, c.green, c.blue, c.alpha) }
+    var color: Color { Color(red: red, green: green, blue: blue, alpha: alpha) }
+}
+
 /// A value of one ``StateSlot``, in the property's own type.
 enum SlotValue {
     case double(Double)
     case point(Point)
     case size(Size)
     case rect(Rect)
-    case color(Color)
+    /// A colour's components only: a layer's colours are fixed (a dynamic one is
+    /// resolved by its view first), and plain values keep every change and track
+    /// free of reference counting.
+    case color(FixedColor)
+
+    static func fixed(_ color: Color) -> SlotValue { .color(FixedColor(color)) }
 
     var isAllFinite: Bool {
         switch self {
@@ -223,7 +236,7 @@ enum SlotValue {
         case let .point(v): v.isAllFinite
         case let .size(v): v.isAllFinite
         case let .rect(v): v.isAllFinite
-        case let .color(v): v.isAllFinite
+        case let .color(v): v.color.isAllFinite
         }
     }
 
@@ -237,7 +250,7 @@ enum SlotValue {
         case let v as Point: self = .point(v)
         case let v as Size: self = .size(v)
         case let v as Rect: self = .rect(v)
-        case let v as Color: self = .color(v)
+        case let v as Color: self = .fixed(v)
         default: return nil
         }
     }
@@ -249,7 +262,7 @@ enum SlotValue {
         case let .point(v): v
         case let .size(v): v
         case let .rect(v): v
-        case let .color(v): v
+        case let .color(v): v.color
         }
     }
 
@@ -271,7 +284,7 @@ enum SlotValue {
             self = .rect(v)
         case .color:
             guard let v = value as? Color else { return nil }
-            self = .color(v)
+            self = .fixed(v)
         case .transform:
             return nil   // a transform track keeps its ends in `TransformEnds`
         }
@@ -383,9 +396,9 @@ enum StateSlot: UInt8 {
         case .shadowOffsetHeight: .double(s.shadowOffset.height)
         case .contentsRect: .rect(s.contentsRect)
         case .contentsCenter: .rect(s.contentsCenter)
-        case .backgroundColor: s.backgroundColor.map(SlotValue.color)
-        case .borderColor: s.borderColor.map(SlotValue.color)
-        case .shadowColor: s.shadowColor.map(SlotValue.color)
+        case .backgroundColor: s.backgroundColor.map(SlotValue.fixed)
+        case .borderColor: s.borderColor.map(SlotValue.fixed)
+        case .shadowColor: s.shadowColor.map(SlotValue.fixed)
         }
     }
 
@@ -430,9 +443,9 @@ enum StateSlot: UInt8 {
         case let (.shadowOffsetHeight, .double(v)): s.shadowOffset.height = v
         case let (.contentsRect, .rect(v)): s.contentsRect = v
         case let (.contentsCenter, .rect(v)): s.contentsCenter = v
-        case let (.backgroundColor, .color(v)): s.backgroundColor = v
-        case let (.borderColor, .color(v)): s.borderColor = v
-        case let (.shadowColor, .color(v)): s.shadowColor = v
+        case let (.backgroundColor, .color(v)): s.backgroundColor = v.color
+        case let (.borderColor, .color(v)): s.borderColor = v.color
+        case let (.shadowColor, .color(v)): s.shadowColor = v.color
         default: break   // a value of another type: cannot happen
         }
     }
