@@ -11,7 +11,7 @@ final class TextShowcase {
     let window = Window(title: "Strata text", size: Size(width: 900, height: 640))
 
     init() {
-        window.backgroundColor = Color(rgba8: 0xfa, 0xf8, 0xf4)
+        window.backgroundColor = Color(light: Color(rgba8: 0xfa, 0xf8, 0xf4), dark: Color(rgba8: 0x1c, 0x1c, 0x1e))
         let root = window.rootView
         let samples: [(String, String, Font)] = [
             ("Latin", "Office affinity — AVA Wave Toy, fi fl ffi, “quotes” …", .systemFont(ofSize: 24)),
@@ -39,7 +39,7 @@ final class TextShowcase {
         var x = 16.0
         for (width, lines, mode) in [(300.0, 0, LineBreakMode.byWordWrapping), (250, 4, .byTruncatingTail), (220, 3, .byTruncatingMiddle)] {
             let box = View(frame: Rect(x: x, y: 346, width: width + 16, height: 270))
-            box.backgroundColor = .white
+            box.backgroundColor = .secondarySystemGroupedBackground
             box.layer.cornerRadius = 8
             box.layer.borderWidth = 1
             box.layer.borderColor = .systemGray4

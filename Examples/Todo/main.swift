@@ -36,7 +36,7 @@ final class TodoListController: ViewController, ListDataSource {
         add.addAction(for: .primaryActionTriggered) { [unowned self] _ in addItem() }
         list.dataSource = self
         list.layer.cornerRadius = 10
-        list.backgroundColor = .white
+        list.backgroundColor = .systemBackground
         list.onDeleteRow = { [unowned self] list, row in
             store.items.remove(at: row)
             list.deleteRows(at: [row], animated: true)
