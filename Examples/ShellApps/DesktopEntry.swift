@@ -1,4 +1,5 @@
 import Glibc
+import Strata
 
 /// An application as the freedesktop Desktop Entry specification describes it
 /// (`.desktop` files under `applications/` in the XDG data directories): its
@@ -208,7 +209,7 @@ public struct DesktopEntries {
     public private(set) var entries: [DesktopEntry] = []
     public private(set) var refused: [(path: String, why: DesktopEntry.Refusal)] = []
 
-    public init(directories: [String] = DesktopEntries.applicationDirectories(), locale: String? = DesktopEntries.messagesLocale()) {
+    public init(directories: [String] = DesktopEntries.applicationDirectories(), locale: String? = Application.messagesLocale) {
         var seen: Set<String> = []
         for dir in directories {
             for (id, path) in Self.files(in: dir, prefix: "") where seen.insert(id).inserted {
@@ -228,14 +229,6 @@ public struct DesktopEntries {
         let home = env("XDG_DATA_HOME") ?? ((env("HOME") ?? "/") + "/.local/share")
         let dirs = (env("XDG_DATA_DIRS") ?? "/usr/local/share:/usr/share").split(separator: ":").map(String.init)
         return ([home] + dirs).map { $0 + "/applications" }
-    }
-
-    /// LC_ALL, else LC_MESSAGES, else LANG.
-    public static func messagesLocale() -> String? {
-        for n in ["LC_ALL", "LC_MESSAGES", "LANG"] {
-            if let v = getenv(n).map({ String(cString: $0) }), !v.isEmpty { return v }
-        }
-        return nil
     }
 
     /// `.desktop` files under `dir` with their IDs, at most 8 levels down and 10,000 files.

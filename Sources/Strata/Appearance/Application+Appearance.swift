@@ -34,13 +34,17 @@ extension Application {
         }
     }
 
-    /// The direction of the session's language: `LC_ALL`, else `LC_MESSAGES`, else `LANG` (rule P3).
-    public static var localeLayoutDirection: LayoutDirection {
+    /// The locale of the session's messages, as POSIX orders the variables:
+    /// `LC_ALL`, else `LC_MESSAGES`, else `LANG` (nil when none is set).
+    nonisolated public static var messagesLocale: String? {
         for key in ["LC_ALL", "LC_MESSAGES", "LANG"] {
-            if let v = getenv(key), v.pointee != 0 { return LayoutDirection(locale: String(cString: v)) }
+            if let v = getenv(key), v.pointee != 0 { return String(cString: v) }
         }
-        return .leftToRight
+        return nil
     }
+
+    /// The direction of the session's language (rule P3).
+    public static var localeLayoutDirection: LayoutDirection { messagesLocale.map(LayoutDirection.init(locale:)) ?? .leftToRight }
 
     private func systemSettingsChanged(_ settings: SettingsPortal.Settings) {
         let reduces = settings.enableAnimations == false

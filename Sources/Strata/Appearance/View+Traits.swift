@@ -147,9 +147,7 @@ extension Window {
         guard traits != deliveredTraits else { return }
         let previous = deliveredTraits
         deliveredTraits = traits
-        if traits.hasDifferentColorAppearance(comparedTo: previous) {
-            Transaction.withoutActions { layer.backgroundColor = backgroundColor.resolvedColor(with: traits) }
-        }
+        if traits.hasDifferentColorAppearance(comparedTo: previous) { applyBackgroundColor() }
         rootView.propagateTraits()
         decorations?.propagateTraits()
     }

@@ -194,7 +194,7 @@ final class OnscreenWindow {
         // Commits while the frame reads the tree need no frame of their own.
         preparingFrame = true
         defer { preparingFrame = false }
-        frameLoop.drawFrame(context, renderer: renderer, background: window.decorations == nil ? window.backgroundColor.resolvedColor(with: window.traitCollection) : .clear,
+        frameLoop.drawFrame(context, renderer: renderer, background: window.surfaceClearColor,
                             connection: framed.display.connection, layout: { window.layoutIfNeeded() }, finish: finish)
     }
 

@@ -41,10 +41,18 @@ public class Window: Responder {
     /// dark mode) unless set; a dynamic colour follows the window's traits.
     public var backgroundColor: Color = .systemBackground {
         didSet {
-            layer.backgroundColor = backgroundColor.resolvedColor(with: traitCollection)
+            applyBackgroundColor()
             redrawEverything()
         }
     }
+
+    /// The background as the window's traits resolve it, on the content layer
+    /// (whose background never animates).
+    func applyBackgroundColor() { layer.backgroundColor = backgroundColor.resolvedColor(with: traitCollection) }
+
+    /// What a frame's surface is cleared to: the background, or nothing where the
+    /// window draws its own frame (its corners and shadow are see-through).
+    var surfaceClearColor: Color { decorations == nil ? backgroundColor.resolvedColor(with: traitCollection) : .clear }
 
     /// Traits the window sets for all its views (iOS 17's `traitOverrides`):
     /// each field that is not unspecified overrides the system's (rule P1).
@@ -300,7 +308,7 @@ public class Window: Responder {
             // Plain layers, but part of the window's frame: they never animate.
             l.actions = ["bounds": NullAction(), "position": NullAction(), "sublayers": NullAction(), "backgroundColor": NullAction()]
         }
-        layer.backgroundColor = backgroundColor.resolvedColor(with: traitCollection)
+        applyBackgroundColor()
         surfaceLayer.addSublayer(layer)
         let size = Window.clamped(size, min: .zero, max: .zero)
         layer.bounds = Rect(origin: .zero, size: size)
@@ -393,7 +401,7 @@ public class Window: Responder {
         let surface = surfaceLayer.bounds.size
         let renderer = OffscreenRenderer(width: Int((surface.width * scale).rounded()), height: Int((surface.height * scale).rounded()),
                                          scale: scale)
-        renderer.backgroundColor = decorations == nil ? backgroundColor.resolvedColor(with: traitCollection) : .clear
+        renderer.backgroundColor = surfaceClearColor
         layoutIfNeeded()
         renderer.rootLayer = surfaceLayer
         defer { renderer.rootLayer = nil }
