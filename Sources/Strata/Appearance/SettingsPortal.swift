@@ -117,7 +117,7 @@ final class SettingsPortal: @unchecked Sendable {
             Unmanaged<SettingsPortal>.fromOpaque(data).takeUnretainedValue().changed(parameters)
         }, Unmanaged.passUnretained(self).toOpaque(), nil)
         var names = Self.namespaces.map { g_variant_new_string($0) }
-        let array = g_variant_new_array(g_variant_type_checked_("s"), &names, gsize(names.count))
+        let array = g_variant_new_array(variantType("s"), &names, gsize(names.count))
         var args: [OpaquePointer?] = [array]
         guard let answer = g_dbus_connection_call_sync(c, "org.freedesktop.portal.Desktop", "/org/freedesktop/portal/desktop",
                                                        "org.freedesktop.portal.Settings", "ReadAll", g_variant_new_tuple(&args, 1),

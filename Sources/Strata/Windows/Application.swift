@@ -40,6 +40,12 @@ public final class Application: Responder {
     public var followsSystemAppearance = true
     /// The desktop's settings, while the app follows them.
     var settingsPortal: SettingsPortal?
+    /// The connection file choosers and opened links go through, made when first needed.
+    var portal: DesktopPortal?
+    /// The bus xdg-desktop-portal is reached on for file choosers and opened
+    /// links: nil is the session bus (`DBUS_SESSION_BUS_ADDRESS`, else
+    /// `$XDG_RUNTIME_DIR/bus`). A test points it at a private bus.
+    public var desktopBusAddress: String? { didSet { portal = nil } }
     /// Whether the person asked for less motion (`UIAccessibility.isReduceMotionEnabled`):
     /// GNOME's `enable-animations` off, read through the Settings portal. The
     /// app's context's ``LayerContext/systemReducesMotion``; set it to pin it.
@@ -171,6 +177,7 @@ public final class Application: Responder {
         loop = nil
         settingsPortal?.stop()
         settingsPortal = nil
+        portal = nil
         LayerContext.main.endOfTurnScheduler = { body in Task { @MainActor in body() } }
     }
 
