@@ -1,10 +1,11 @@
 import CGio
 import Dispatch
 import Glibc
+import Strata
 
 /// The freedesktop Notifications interface (`org.freedesktop.Notifications` at
 /// `/org/freedesktop/Notifications`) served on a D-Bus bus through GLib's GDBus,
-/// on a thread of its own running GLib's main loop. Calls reach ``onCall`` on
+/// on the bus connection's own GLib thread. Calls reach ``onCall`` on
 /// the main actor; replies and signals may be sent from there.
 public final class NotificationServer: @unchecked Sendable {
     public static let busName = "org.freedesktop.Notifications"
@@ -64,12 +65,9 @@ public final class NotificationServer: @unchecked Sendable {
     /// Told, on the main actor, when the bus closes the connection (the session ended).
     public var onClosed: (@MainActor () -> Void)?
 
-    private var context: OpaquePointer?
-    private var loop: OpaquePointer?
-    private var connection: OpaquePointer?
+    private var bus: DBusConnection?
     private var registration: guint = 0
     private var vtable = UnsafeMutablePointer<GDBusInterfaceVTable>.allocate(capacity: 1)
-    private var thread: pthread_t?
 
     public init(onCall: @escaping @MainActor (Call) -> Void) {
         self.onCall = onCall
@@ -83,29 +81,20 @@ public final class NotificationServer: @unchecked Sendable {
     /// Connects to the bus at `address` (default: the session bus), takes the
     /// name and serves it; throws when the bus cannot be reached or another daemon owns the name.
     public func start(address: String? = nil) throws(StartError) {
+        let bus: DBusConnection
+        do { bus = try DBusConnection(address: address, onClosed: { [weak self] in self?.onClosed?() }) } catch { throw .bus(error.description) }
+        self.bus = bus
+        let served: Result<Void, StartError> = bus.performAndWait { [self] in serve(on: bus) }
+        do { try served.get() } catch {
+            stop()
+            throw error
+        }
+    }
+
+    /// Registers the object and takes the name (on the bus thread).
+    private func serve(on bus: DBusConnection) -> Result<Void, StartError> {
         var error: UnsafeMutablePointer<GError>?
-        let busAddress: String
-        if let address { busAddress = address } else {
-            guard let a = g_dbus_address_get_for_bus_sync(G_BUS_TYPE_SESSION, nil, &error) else { throw .bus(Self.take(error)) }
-            busAddress = String(cString: a)
-            g_free(a)
-        }
-        context = g_main_context_new()
-        g_main_context_push_thread_default(context)
-        defer { g_main_context_pop_thread_default(context) }
-        let flags = GDBusConnectionFlags(rawValue: G_DBUS_CONNECTION_FLAGS_AUTHENTICATION_CLIENT.rawValue | G_DBUS_CONNECTION_FLAGS_MESSAGE_BUS_CONNECTION.rawValue)
-        guard let c = g_dbus_connection_new_for_address_sync(busAddress, flags, nil, nil, &error) else { throw .bus(Self.take(error)) }
-        connection = c
-        g_dbus_connection_set_exit_on_close(c, 0)
-        let closed: @convention(c) (OpaquePointer?, gboolean, UnsafeMutablePointer<GError>?, gpointer?) -> Void = { _, _, _, data in
-            guard let data else { return }
-            let server = Unmanaged<NotificationServer>.fromOpaque(data).takeUnretainedValue()
-            guard let onClosed = server.onClosed else { return }
-            DispatchQueue.main.async { MainActor.assumeIsolated { onClosed() } }
-        }
-        g_signal_connect_data(UnsafeMutableRawPointer(c), "closed", unsafeBitCast(closed, to: GCallback.self),
-                              Unmanaged.passUnretained(self).toOpaque(), nil, G_CONNECT_DEFAULT)
-        guard let node = g_dbus_node_info_new_for_xml(Self.introspection, &error) else { throw .bus(Self.take(error)) }
+        guard let node = g_dbus_node_info_new_for_xml(Self.introspection, &error) else { return .failure(.bus(DBusConnection.message(error))) }
         defer { g_dbus_node_info_unref(node) }
         vtable.initialize(to: GDBusInterfaceVTable())
         vtable.pointee.method_call = { _, _, _, _, method, parameters, invocation, data in
@@ -113,46 +102,29 @@ public final class NotificationServer: @unchecked Sendable {
             Unmanaged<NotificationServer>.fromOpaque(data).takeUnretainedValue()
                 .handle(String(cString: method), parameters, invocation)
         }
-        registration = g_dbus_connection_register_object(c, Self.objectPath, node.pointee.interfaces[0], vtable,
+        registration = g_dbus_connection_register_object(bus.raw, Self.objectPath, node.pointee.interfaces[0], vtable,
                                                          Unmanaged.passUnretained(self).toOpaque(), nil, &error)
-        guard registration != 0 else { throw .bus(Self.take(error)) }
+        guard registration != 0 else { return .failure(.bus(DBusConnection.message(error))) }
         // RequestName with DO_NOT_QUEUE (4): 1 means ours, anything else another daemon's.
         let name = g_variant_new_string(Self.busName), flag = g_variant_new_uint32(4)
         var args: [OpaquePointer?] = [name, flag]
-        guard let answer = g_dbus_connection_call_sync(c, "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "RequestName",
+        guard let answer = g_dbus_connection_call_sync(bus.raw, "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "RequestName",
                                                        g_variant_new_tuple(&args, 2), nil, G_DBUS_CALL_FLAGS_NONE, 5000, nil, &error) else {
-            throw .bus(Self.take(error))
+            return .failure(.bus(DBusConnection.message(error)))
         }
         let result = Self.child(answer, 0, g_variant_get_uint32)
         g_variant_unref(answer)
-        guard result == 1 else { throw .nameTaken }
-        loop = g_main_loop_new(context, 0)
-        let box = Unmanaged.passRetained(self).toOpaque()
-        var t = pthread_t()
-        pthread_create(&t, nil, { raw in
-            let server = Unmanaged<NotificationServer>.fromOpaque(raw!).takeRetainedValue()
-            g_main_context_push_thread_default(server.context)
-            g_main_loop_run(server.loop)
-            g_main_context_pop_thread_default(server.context)
-            return nil
-        }, box)
-        thread = t
+        return result == 1 ? .success(()) : .failure(.nameTaken)
     }
 
     /// Stops serving (the bus drops the name when the connection closes).
     public func stop() {
-        guard let loop else { return }
-        if let c = connection, registration != 0 { g_dbus_connection_unregister_object(c, registration) }
-        registration = 0
-        g_main_loop_quit(loop)
-        if let thread, !pthread_equal(thread, pthread_self()).isTrue { pthread_join(thread, nil) }
-        thread = nil
-        if let c = connection { g_dbus_connection_close_sync(c, nil, nil); g_object_unref(UnsafeMutableRawPointer(c)) }
-        connection = nil
-        g_main_loop_unref(loop)
-        self.loop = nil
-        if let context { g_main_context_unref(context) }
-        context = nil
+        guard let bus else { return }
+        let registration = registration
+        if registration != 0 { bus.performAndWait { _ = g_dbus_connection_unregister_object(bus.raw, registration) } }
+        self.registration = 0
+        bus.close()
+        self.bus = nil
     }
 
     /// `NotificationClosed(id, reason)`: 1 expired, 2 dismissed by the user, 3 closed by a call, 4 undefined.
@@ -166,7 +138,7 @@ public final class NotificationServer: @unchecked Sendable {
     }
 
     private func emit(_ signal: String, _ values: [OpaquePointer?]) {
-        guard let c = connection else { return }
+        guard let c = bus?.raw else { return }
         var args = values
         // Queued; GDBus's own thread writes it (no waiting on the main thread).
         g_dbus_connection_emit_signal(c, nil, Self.objectPath, Self.busName, signal, g_variant_new_tuple(&args, gsize(args.count)), nil)
@@ -254,11 +226,6 @@ public final class NotificationServer: @unchecked Sendable {
         g_dbus_method_invocation_return_dbus_error(inv, "org.freedesktop.DBus.Error.InvalidArgs", message)
     }
 
-    private static func take(_ error: UnsafeMutablePointer<GError>?) -> String {
-        defer { if let error { g_error_free(error) } }
-        return error.map { String(cString: $0.pointee.message) } ?? "unknown error"
-    }
-
     /// The interface's methods and signals (the specification's signatures).
     static let introspection = """
     <node><interface name="org.freedesktop.Notifications">
@@ -275,4 +242,3 @@ public final class NotificationServer: @unchecked Sendable {
     """
 }
 
-private extension Int32 { var isTrue: Bool { self != 0 } }

@@ -16,19 +16,15 @@ extension Application {
     public func followSystemAppearance(busAddress: String? = nil, timeout: Double = 1) -> Bool {
         settingsPortal?.stop()
         settingsPortal = nil
-        var environment: [String: String] = [:]
-        for key in ["DBUS_SESSION_BUS_ADDRESS", "XDG_RUNTIME_DIR", "GTK_THEME"] {
-            if let v = getenv(key) { environment[key] = String(cString: v) }
-        }
         let portal = SettingsPortal { [weak self] settings in self?.systemSettingsChanged(settings) }
         do {
-            let settings = try portal.start(address: busAddress ?? SettingsPortal.sessionBusAddress(environment: environment), timeout: timeout)
+            let settings = try portal.start(address: busAddress, timeout: timeout)
             settingsPortal = portal
             systemSettingsChanged(settings)
             return true
         } catch {
             var traits = TraitCollection()
-            if environment["GTK_THEME"]?.hasSuffix(":dark") == true { traits.userInterfaceStyle = .dark }
+            if let theme = getenv("GTK_THEME"), String(cString: theme).hasSuffix(":dark") { traits.userInterfaceStyle = .dark }
             apply(traits)
             return false
         }

@@ -73,15 +73,11 @@ package final class DBusConnection: @unchecked Sendable {
 
     deinit { close() }
 
-    /// The session bus's address from `environment` (default: this process's),
-    /// without GLib's X11 autolaunch (which would start a bus).
-    package static func sessionBusAddress(environment: [String: String]? = nil) -> String? {
-        func value(_ key: String) -> String? {
-            if let environment { return environment[key] }
-            return getenv(key).map { String(cString: $0) }
-        }
-        if let a = value("DBUS_SESSION_BUS_ADDRESS"), !a.isEmpty { return a }
-        if let dir = value("XDG_RUNTIME_DIR"), access(dir + "/bus", F_OK) == 0 { return "unix:path=" + dir + "/bus" }
+    /// The session bus's address (`DBUS_SESSION_BUS_ADDRESS`, else
+    /// `$XDG_RUNTIME_DIR/bus`), without GLib's X11 autolaunch (which would start a bus).
+    package static func sessionBusAddress() -> String? {
+        if let a = getenv("DBUS_SESSION_BUS_ADDRESS").map({ String(cString: $0) }), !a.isEmpty { return a }
+        if let dir = getenv("XDG_RUNTIME_DIR").map({ String(cString: $0) }), access(dir + "/bus", F_OK) == 0 { return "unix:path=" + dir + "/bus" }
         return nil
     }
 
