@@ -15,6 +15,7 @@ struct SystemAppearanceTests {
     func followsGSettings() async throws {
         var template = Array("/tmp/strata-portal-XXXXXX".utf8CString)
         let dir = String(cString: mkdtemp(&template)!)
+        defer { _ = try? Subprocess.spawn(["rm", "-rf", dir], environment: [:], directory: "/", logPath: "/dev/null").wait(timeout: 10) }
         mkdir(dir + "/config", 0o700)
         let weston = try HeadlessWeston()
         defer { weston.stop() }

@@ -38,11 +38,14 @@ extension Application {
     /// hands a URL to the system): a web link in the browser, `mailto:` in the
     /// mail client, a local file (given to the portal as an open file
     /// descriptor, `OpenFile`) in the application for its type. Returns when the
-    /// portal has handed it over.
+    /// portal has handed it over. A chooser the portal shows is a child of the
+    /// key window.
     public func open(_ url: URL) async throws(OpenURLError) {
         guard let scheme = url.scheme?.lowercased(), Self.isOpenable(scheme: scheme) else { throw .unsupportedURL(url.absoluteString) }
         let portal: DesktopPortal
         do { portal = try desktopPortal() } catch { throw .portal(error) }
+        let parent = await keyboardFocusWindow?.portalParent() ?? ""
+
         do {
             if url.isFileURL {
                 let path = url.path(percentEncoded: false)
@@ -51,12 +54,12 @@ extension Application {
                 defer { Glibc.close(fd) }
                 _ = try await portal.request("org.freedesktop.portal.OpenURI", "OpenFile", fileDescriptor: fd) { _ in
                     // The descriptor is the message's first (index 0).
-                    [g_variant_new_string(""), g_variant_new_handle(0)]
+                    [g_variant_new_string(parent), g_variant_new_handle(0)]
                 }
             } else {
                 let text = url.absoluteString
                 _ = try await portal.request("org.freedesktop.portal.OpenURI", "OpenURI") { _ in
-                    [g_variant_new_string(""), g_variant_new_string(text)]
+                    [g_variant_new_string(parent), g_variant_new_string(text)]
                 }
             }
         } catch let error as OpenURLError {
@@ -77,7 +80,22 @@ extension Application {
 }
 
 extension Window {
-    /// How a portal's dialog names this window as its parent (`wayland:HANDLE`
-    /// through xdg-foreign); empty when it cannot be named.
-    var portalParent: String { "" }
+    /// How a portal's dialog names this window as its parent: `wayland:HANDLE`
+    /// from xdg-foreign, so the compositor keeps the dialog over this window;
+    /// empty (a dialog of its own) off screen, where the compositor exports no
+    /// toplevels, or when no handle comes within half a second.
+    func portalParent() async -> String {
+        guard let toplevel = onscreen?.toplevel else { return "" }
+        let handle: String? = await withCheckedContinuation { continuation in
+            var resumed = false
+            func finish(_ value: String?) {
+                guard !resumed else { return }
+                resumed = true
+                continuation.resume(returning: value)
+            }
+            toplevel.exportHandle { finish($0) }
+            Application.shared.loop?.schedule(after: 0.5) { finish(nil) }
+        }
+        return handle.map { "wayland:" + $0 } ?? ""
+    }
 }

@@ -6,8 +6,9 @@ import LayerKit
 /// Opens or exports documents through the desktop's file chooser, as UIKit's
 /// `UIDocumentPickerViewController` does on iOS: the picker is the system's
 /// (xdg-desktop-portal's `FileChooser`, so GNOME's, KDE's or GTK's dialog, and
-/// the one a Flatpak sandbox allows), shown over the app's window, and the app
-/// gets the URLs chosen.
+/// the one a Flatpak sandbox allows), shown over the app's window (named to the
+/// portal through xdg-foreign where the compositor offers it), and the app gets
+/// the URLs chosen.
 ///
 /// ```swift
 /// let picker = DocumentPicker(forOpeningContentTypes: ["image/png", "txt"], allowsMultipleSelection: true)
@@ -89,8 +90,9 @@ public final class DocumentPicker {
         defer { isPresented = false }
         let portal: DesktopPortal
         do { portal = try Application.shared.desktopPortal() } catch { throw .portal(error) }
-        if urlsToExport.isEmpty { return try await open(with: portal, parent: window.portalParent) }
-        return try await export(with: portal, parent: window.portalParent)
+        let parent = await window.portalParent()
+        if urlsToExport.isEmpty { return try await open(with: portal, parent: parent) }
+        return try await export(with: portal, parent: parent)
     }
 
     /// ``present(in:)`` with a completion handler, called on the main actor (as

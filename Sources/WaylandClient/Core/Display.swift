@@ -22,6 +22,9 @@ public final class Display {
     public let activation: XdgActivationV1?
     /// Dialog hints for toplevels, modality (`xdg_wm_dialog_v1`), when offered.
     public let dialogManager: XdgWmDialogV1?
+    /// Handles naming toplevels to other clients (`zxdg_exporter_v2`: a portal's
+    /// dialog made the child of an app's window), when offered.
+    public let exporter: ZxdgExporterV2?
     /// Shell layers for panels and overlays (`zwlr_layer_shell_v1`), when offered.
     public let layerShell: ZwlrLayerShellV1?
     /// Session locks (`ext_session_lock_manager_v1`), where the compositor offers them.
@@ -65,6 +68,7 @@ public final class Display {
         singlePixelBufferManager = registry.bindIfOffered(WpSinglePixelBufferManagerV1.self)
         activation = registry.bindIfOffered(XdgActivationV1.self)
         dialogManager = registry.bindIfOffered(XdgWmDialogV1.self)
+        exporter = registry.bindIfOffered(ZxdgExporterV2.self)
         layerShell = registry.bindIfOffered(ZwlrLayerShellV1.self)
         sessionLockManager = registry.bindIfOffered(ExtSessionLockManagerV1.self)
         dataDeviceManager = registry.bindIfOffered(WlDataDeviceManager.self)

@@ -83,4 +83,25 @@ extension ToplevelWindow {
         pendingActivation = token
         return true
     }
+
+    /// A handle naming this window to other clients (`zxdg_exporter_v2`), for
+    /// another process to make its dialog a child of it — xdg-desktop-portal
+    /// takes it as `wayland:HANDLE`. `done` gets it once the compositor sends it
+    /// (at once after the first time), or nil where no exporter is offered. The
+    /// handle stays valid while the window lives.
+    public func exportHandle(_ done: @escaping (String?) -> Void) {
+        if let handle = exported?.handle { return done(handle) }
+        guard let exporter = display.exporter else { return done(nil) }
+        if exported == nil {
+            let object = exporter.exportToplevel(surface: surface)
+            exported = (object, nil)
+        }
+        let previous = exported!.object.onEvent
+        exported!.object.onEvent = { [weak self] event in
+            previous?(event)
+            guard case let .handle(handle) = event else { return }
+            self?.exported?.handle = handle
+            done(handle)
+        }
+    }
 }

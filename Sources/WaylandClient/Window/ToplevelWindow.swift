@@ -22,6 +22,8 @@ public final class ToplevelWindow {
     var pendingActivation: XdgActivationTokenV1?
     /// The dialog hints object, once the window said it is modal or not (``setModal(_:)``).
     var dialog: XdgDialogV1?
+    /// The window exported for other clients (``exportHandle(_:)``), kept while the window lives.
+    var exported: (object: ZxdgExportedV2, handle: String?)?
     public var pool: ShmBufferPool { framed.pool }
     public var statistics: FrameStatistics { framed.statistics }
 
@@ -239,6 +241,7 @@ public final class ToplevelWindow {
 
     /// Destroys the window's objects; the window must not be used afterwards.
     public func close() {
+        exported?.object.destroy()
         dialog?.destroy()
         decoration?.destroy()
         toplevel.destroy()
