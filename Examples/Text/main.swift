@@ -1,14 +1,19 @@
 // A text showcase: Latin with ligatures and kerning, Arabic and Hebrew right to
 // left, Devanagari, CJK and emoji, and one paragraph wrapped and truncated at
-// several widths — all shaped by Pango and drawn at the output's scale.
+// several widths — all shaped by Pango and drawn at the output's scale. "Open
+// Text…" puts a file's text in the boxes (the desktop's file chooser, through
+// xdg-desktop-portal); "Pango's Site" opens a link in the browser.
 // Usage: text [--seconds N] [--socket NAME] [--screenshot PATH]; STRATA_OFFSCREEN=DIR renders offscreen.
+import FoundationEssentials
 import Glibc
 import Strata
 import StrataTesting
 
 @MainActor
 final class TextShowcase {
-    let window = Window(title: "Strata text", size: Size(width: 900, height: 640))
+    let window = Window(title: "Strata text", size: Size(width: 900, height: 680))
+    var paragraphs: [Label] = []
+    let status = Label()
 
     init() {
         window.backgroundColor = Color(light: Color(rgba8: 0xfa, 0xf8, 0xf4), dark: Color(rgba8: 0x1c, 0x1c, 0x1e))
@@ -56,8 +61,50 @@ final class TextShowcase {
             box.frame.size.height = label.frame.height + 16
             box.addSubview(label)
             root.addSubview(box)
+            paragraphs.append(label)
             x += width + 32
         }
+        let open = Button(title: "Open Text…", style: .filled)
+        open.frame = Rect(x: 16, y: 632, width: 170, height: 32)
+        open.addAction(for: .primaryActionTriggered) { [unowned self] _ in Task { await openText() } }
+        let link = Button(title: "Pango’s Site", style: .filled)
+        link.frame = Rect(x: 196, y: 632, width: 170, height: 32)
+        link.addAction(for: .primaryActionTriggered) { [unowned self] _ in
+            Task {
+                do throws(Application.OpenURLError) { try await Application.shared.open(URL(string: "https://pango.gnome.org")!) } catch { status.text = "\(error)" }
+            }
+        }
+        status.frame = Rect(x: 380, y: 632, width: 500, height: 32)
+        status.textColor = .secondaryLabel
+        status.font = .systemFont(ofSize: 14)
+        for view in [open, link, status] { root.addSubview(view) }
+    }
+
+    /// The desktop's file chooser for a text file; its first 4 KB go in the boxes.
+    func openText() async {
+        do throws(DocumentPicker.PickerError) {
+            guard let url = try await DocumentPicker(forOpeningContentTypes: ["public.plain-text", "txt", "md"]).present(in: window).first else { return }
+            let text = Self.prefix(ofFileAt: url.path(percentEncoded: false), bytes: 4096)
+            for label in paragraphs {
+                label.text = text
+                label.frame.size.height = min(254, label.sizeThatFits(Size(width: label.frame.width, height: 0)).height)
+                label.superview?.frame.size.height = label.frame.height + 16
+            }
+            status.text = url.lastPathComponent
+        } catch .cancelled {
+            status.text = ""
+        } catch {
+            status.text = "\(error)"
+        }
+    }
+
+    static func prefix(ofFileAt path: String, bytes limit: Int) -> String {
+        let fd = Glibc.open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return String(cString: strerror(errno)) }
+        defer { close(fd) }
+        var bytes = [UInt8](repeating: 0, count: limit)
+        let n = bytes.withUnsafeMutableBytes { read(fd, $0.baseAddress, limit) }
+        return String(decoding: bytes.prefix(max(0, n)), as: UTF8.self)
     }
 }
 

@@ -100,7 +100,9 @@ struct ExampleTests {
             #expect(offscreen.status == 0, "\(name): \(offscreen.output)")
         }
         let text = try RenderedImage(contentsOfFile: dir + "/Strata-text.png")
-        #expect(text.width == 900 && text.height == 640)
+        #expect(text.width == 900 && text.height == 680)
+        // The file and link buttons along the bottom, filled with the tint.
+        #expect(text.rgba8(x: 30, y: 640).b > 200 && text.rgba8(x: 30, y: 640).r < 60)
         // Hebrew is right-aligned: ink near the right edge of its row; the emoji row has colour.
         #expect((820..<880).contains { x in (150..<170).contains { y in text.rgba8(x: x, y: y).r < 100 } })
         #expect((280..<520).contains { x in (300..<330).contains { y in let p = text.rgba8(x: x, y: y); return p.r > 200 && p.g > 150 && p.b < 90 } })
