@@ -270,4 +270,37 @@ struct RightToLeftTests {
         decorations.layoutIfNeeded()
         #expect(decorations.closeButton.frame.minX < 40 && decorations.minimizeButton.frame.maxX < 120)
     }
+
+    @Test("rule P3: text with no strongly directional character (an empty field, digits, a placeholder) takes the view's direction: the caret of an empty field and its typed digits sit at the right in a right-to-left window, Latin text still starts at the left, and it changes live")
+    func neutralText() {
+        let f = ViewFixture()
+        let field = TextField(frame: Rect(x: 10, y: 10, width: 200, height: 30))
+        let digits = Label(frame: Rect(x: 10, y: 50, width: 200, height: 30))
+        digits.text = "12345"
+        digits.textColor = .black
+        let latin = Label(frame: Rect(x: 10, y: 90, width: 200, height: 30))
+        latin.text = "Hello"
+        latin.textColor = .black
+        for v in [field, digits, latin] { f.window.rootView.addSubview(v) }
+        field.becomeFirstResponder()
+        f.window.layoutIfNeeded()
+        func ink(_ shot: RenderedImage, y: Int, _ xs: Range<Int>) -> Bool {
+            xs.contains { x in (y - 8..<y + 8).contains { shot.rgba8(x: x, y: $0).r < 100 } }
+        }
+        let before = try! #require(field.caretRectInWindow)
+        #expect(before.minX < 30, "left to right, the caret starts at the left: \(before)")
+        var shot = f.window.snapshot()
+        #expect(ink(shot, y: 65, 10..<40) && !ink(shot, y: 65, 180..<210), "digits at the left")
+
+        f.window.traitOverrides.layoutDirection = .rightToLeft
+        f.window.layoutIfNeeded()
+        let after = try! #require(field.caretRectInWindow)
+        #expect(after.minX > 180, "right to left, an empty field's caret is at the right: \(after)")
+        InputDriver(window: f.window).type("42")
+        #expect(field.text == "42")
+        #expect(try! #require(field.caretRectInWindow).minX > 180, "typed digits stay at the right")
+        shot = f.window.snapshot()
+        #expect(ink(shot, y: 65, 180..<210) && !ink(shot, y: 65, 10..<40), "digits at the right")
+        #expect(ink(shot, y: 105, 10..<40) && !ink(shot, y: 105, 180..<210), "Latin text keeps its own direction")
+    }
 }

@@ -82,7 +82,7 @@ extension View {
             if hasDrawnContent { setNeedsDisplay() }
         }
         if traits.preferredContentSizeCategory != previous?.preferredContentSizeCategory { contentSizeCategoryDidChange(to: traits) }
-        if let previous, traits.layoutDirection != previous.layoutDirection { setNeedsLayout() }
+        if let previous, traits.layoutDirection != previous.layoutDirection { layoutDirectionDidChange() }
         if let previous { traitCollectionDidChange(previous) }
     }
 

@@ -40,6 +40,12 @@ public final class TextField: Control, TextInputClient {
         if adjustsFontForContentSizeCategory { font = font.adjusted(to: traits) }
     }
 
+    override func layoutDirectionDidChange() {
+        super.layoutDirectionDidChange()
+        placeholderLayout = nil
+        textChanged()
+    }
+
     /// No width of its own; one line of the font high, plus 7 points above and
     /// below with the rounded border (34 points at 17-point text, as UIKit's).
     public override var intrinsicContentSize: Size {
@@ -310,7 +316,7 @@ public final class TextField: Control, TextInputClient {
     }
 
     private var textStyle: TextStyle {
-        TextStyle(font: font, color: textColor, alignment: .left, lineBreakMode: .byClipping, numberOfLines: 1)
+        TextStyle(font: font, color: textColor, alignment: .left, lineBreakMode: .byClipping, numberOfLines: 1, baseDirection: effectiveUserInterfaceLayoutDirection)
     }
 
     /// The part of the text laid out now (UTF-8 offsets; for tests).
@@ -380,7 +386,8 @@ public final class TextField: Control, TextInputClient {
         context.clip(to: textRect)
         if storage.isEmpty && markedText == nil, let placeholder, !placeholder.isEmpty {
             if placeholderLayout == nil {
-                placeholderLayout = TextLayout(AttributedText(placeholder), style: TextStyle(font: font, color: .placeholderText, lineBreakMode: .byTruncatingTail, numberOfLines: 1), width: textRect.width)
+                placeholderLayout = TextLayout(AttributedText(placeholder), style: TextStyle(font: font, color: .placeholderText, lineBreakMode: .byTruncatingTail, numberOfLines: 1,
+                                                                                                  baseDirection: effectiveUserInterfaceLayoutDirection), width: textRect.width)
             }
             placeholderLayout?.draw(at: Point(x: textRect.minX, y: origin.y), color: .placeholderText, traits: traitCollection, in: context)
         } else {

@@ -106,6 +106,11 @@ public final class Label: View {
 
     override func boundsSizeDidChange() { setNeedsDisplay() }
 
+    override func layoutDirectionDidChange() {
+        super.layoutDirectionDidChange()
+        textChanged()
+    }
+
     override func contentSizeCategoryDidChange(to traits: TraitCollection) {
         if adjustsFontForContentSizeCategory { font = font.adjusted(to: traits) }
     }
@@ -127,7 +132,8 @@ public final class Label: View {
     }
 
     private var style: TextStyle {
-        TextStyle(font: font, color: textColor, alignment: textAlignment, lineBreakMode: lineBreakMode, numberOfLines: numberOfLines)
+        TextStyle(font: font, color: textColor, alignment: textAlignment, lineBreakMode: lineBreakMode, numberOfLines: numberOfLines,
+                  baseDirection: effectiveUserInterfaceLayoutDirection)
     }
 
     /// The layout for a width and height, reused while they and the text stay.

@@ -30,6 +30,10 @@ struct TextStyle: Hashable {
     var lineBreakMode: LineBreakMode = .byTruncatingTail
     /// 0: as many lines as the text needs.
     var numberOfLines: Int = 0
+    /// The direction of a paragraph with no strongly directional character (empty,
+    /// digits, punctuation): the view's layout direction (rule P3). Others take
+    /// their first strong character's.
+    var baseDirection: LayoutDirection = .leftToRight
 }
 
 /// The font file and size a run of glyphs is drawn from, as fontconfig chose it
@@ -97,7 +101,7 @@ final class TextLayout {
         }
         text = attributed.string
         self.style = style
-        layout = pango_layout_new(TextSystem.shared.context)
+        layout = pango_layout_new(style.baseDirection == .rightToLeft ? TextSystem.shared.rightToLeftContext : TextSystem.shared.context)
         configure(attributed, width: width)
         limitLines(height: height)
         readLines(width: width, attributed: attributed)

@@ -30,17 +30,25 @@ final class TextSystem {
 
     let fontMap: UnsafeMutablePointer<PangoFontMap>
     let context: OpaquePointer
+    /// The same, for paragraphs that are right to left unless their text says otherwise.
+    let rightToLeftContext: OpaquePointer
     private(set) lazy var rasterizer = FreeTypeRasterizer()
     private var fontCheck: Bool?
 
     private init() {
         fontMap = pango_ft2_font_map_new()
-        context = pango_font_map_create_context(fontMap)
-        // Positions in points, unrounded: glyphs are placed at the device scale
-        // when drawn, with subpixel positions.
-        pango_context_set_round_glyph_positions(context, 0)
-        let language = pango_language_get_default()
-        pango_context_set_language(context, language)
+        let language = pango_language_get_default(), fontMap = fontMap
+        func make(_ direction: PangoDirection) -> OpaquePointer {
+            let context = pango_font_map_create_context(fontMap)!
+            // Positions in points, unrounded: glyphs are placed at the device scale
+            // when drawn, with subpixel positions.
+            pango_context_set_round_glyph_positions(context, 0)
+            pango_context_set_language(context, language)
+            pango_context_set_base_dir(context, direction)
+            return context
+        }
+        context = make(PANGO_DIRECTION_LTR)
+        rightToLeftContext = make(PANGO_DIRECTION_RTL)
     }
 
     /// Throws ``TextError/noFonts`` when fontconfig knows no font at all (checked once).

@@ -53,7 +53,7 @@ open class View: Responder, LayerDelegate {
     /// How the view's own content flips in a right-to-left layout
     /// (`semanticContentAttribute`): `.unspecified` follows the traits' direction.
     public var semanticContentAttribute: SemanticContentAttribute = .unspecified {
-        didSet { if semanticContentAttribute != oldValue { setNeedsLayout() } }
+        didSet { if semanticContentAttribute != oldValue { layoutDirectionDidChange() } }
     }
     /// The traits the view was last told of (nil before it was told any).
     var deliveredTraits: TraitCollection?
@@ -316,6 +316,11 @@ open class View: Responder, LayerDelegate {
     /// The text size of the view's traits changed: text views that adjust to it
     /// take fonts of the new size here (before `traitCollectionDidChange`).
     func contentSizeCategoryDidChange(to traits: TraitCollection) {}
+
+    /// The traits' layout direction or the view's ``semanticContentAttribute``
+    /// changed: the view lays out again; text views lay their text out again (a
+    /// paragraph with no strongly directional character takes the view's direction).
+    func layoutDirectionDidChange() { setNeedsLayout() }
 
     /// The bounds' size changed (after subviews followed their masks). Views
     /// whose drawing depends on the size redraw here (`contentMode = .redraw`).
