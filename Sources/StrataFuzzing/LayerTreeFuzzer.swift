@@ -174,8 +174,10 @@ public enum LayerTreeFuzzer {
         let full = fresh.render(atTime: time)
         fresh.rootLayer = nil
         if incremental != full {
-            let differing = zip(incremental.pixels, full.pixels).filter { $0 != $1 }.count
-            throw Violation(description: "a damage-tracked frame differs from a full repaint in \(differing) pixels")
+            let differing = incremental.pixels.indices.filter { incremental.pixels[$0] != full.pixels[$0] }
+            let xs = differing.map { $0 % size }, ys = differing.map { $0 / size }
+            throw Violation(description: "a damage-tracked frame differs from a full repaint in \(differing.count) pixels, "
+                            + "x \(xs.min()!)…\(xs.max()!), y \(ys.min()!)…\(ys.max()!), at \(time)")
         }
         var stack = [root]
         while let layer = stack.popLast() {

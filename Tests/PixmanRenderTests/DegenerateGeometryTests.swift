@@ -104,6 +104,34 @@ struct ClipDamageTests {
         _ = wide
     }
 
+    @Test("a mask set on, changed on and removed from a layer whose sublayer draws outside its bounds: each damage-tracked frame equals a full repaint (found by the fuzzer)")
+    func maskOverSublayersOutside() {
+        let (r, root, clock) = makeRenderer(width: 48, height: 48)
+        let holder = Layer()
+        Transaction.withoutActions {
+            holder.frame = Rect(x: 20, y: 10, width: 16, height: 16)
+            root.addSublayer(holder)
+        }
+        let wide = box(Rect(x: -20, y: -5, width: 60, height: 30), .blue, in: holder)
+        Transaction.flush()
+        _ = r.render(atTime: clock.now)
+        let nothing = Layer(), part = Layer()
+        Transaction.withoutActions {
+            nothing.frame = Rect(x: -80, y: -80, width: 10, height: 10)
+            nothing.backgroundColor = .black
+            part.frame = Rect(x: -20, y: 0, width: 30, height: 16)
+            part.backgroundColor = .black
+        }
+        for (mask, shown) in [(nothing, false), (part, true), (nil, true)] as [(Layer?, Bool)] {
+            Transaction.withoutActions { holder.mask = mask }
+            Transaction.flush()
+            let tracked = r.render(atTime: clock.now)
+            #expect(tracked == fresh(root, width: 48, height: 48), "mask \(mask.map { "\($0.frame)" } ?? "nil")")
+            #expect(tracked.rgba8(x: 4, y: 12).b == (shown ? 255 : 0))   // left of the holder: only where the mask covers it
+        }
+        _ = wide
+    }
+
     @Test("a shape whose stroke reach overflows to ∞ (width × miter limit) still counts its path in damage: a repaint beside it draws its fill (found by the fuzzer)")
     func infiniteStrokeReach() {
         let (r, root, clock) = makeRenderer(width: 48, height: 48)

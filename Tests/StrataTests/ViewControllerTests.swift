@@ -141,6 +141,31 @@ struct ViewControllerTests {
         #expect(parent.next === f.window.rootView)
     }
 
+    @Test("bad input: a window's root controller's view moved into a controller its child presented leaves a chain that ends at the window — a touch there is not passed round forever (the controller fuzzer's stack overflow)")
+    func responderChainWithoutLoops() {
+        let f = ViewFixture()
+        let nav = NavigationController(rootViewController: Recording("c0", log: log))
+        f.window.rootViewController = nav
+        let presented = Recording("c4", log: log)
+        nav.topViewController!.present(presented, animated: false)
+        f.window.layoutIfNeeded()
+        presented.view.addSubview(nav.view)
+        // Nothing visited twice, and the chain ends with the window and the app.
+        var seen: [ObjectIdentifier] = []
+        var r: Responder? = nav.topViewController!.view
+        while let x = r, seen.count < 100 {
+            #expect(!seen.contains(ObjectIdentifier(x)), "\(x) twice")
+            seen.append(ObjectIdentifier(x))
+            r = x.next
+        }
+        #expect(seen.count < 100 && seen.contains(ObjectIdentifier(f.window)) && seen.last == ObjectIdentifier(Application.shared))
+        #expect(presented.next !== nav.topViewController, "the presenter is skipped: its chain comes back to the presented controller")
+        InputDriver(window: f.window).click(at: Point(x: 20, y: 200))
+        // Without the loop, unpresented as usual: the presenter is the chain's again.
+        nav.view.removeFromSuperview()
+        #expect(presented.next === nav.topViewController)
+    }
+
     @Test("bad input: a controller cannot contain itself or an ancestor; a view moves to the controller that takes it")
     func cyclicContainment() {
         let f = ViewFixture()

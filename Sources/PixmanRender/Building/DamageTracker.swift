@@ -47,6 +47,12 @@ final class DamageTracker {
         /// draw outside the bounds, which no sublayer's own drawing records (found by
         /// the fuzzer).
         var clips = false
+        /// Whether a mask clips it: a mask clips the sublayers too, also where they
+        /// draw outside the layer's bounds, so a masked layer's change (the mask set
+        /// or removed, its content or its animation) repaints the whole subtree's
+        /// extent (found by the fuzzer: a mask set on a layer whose sublayer reached
+        /// above it left that part on screen).
+        var masked = false
     }
 
     private struct Record {
@@ -347,7 +353,8 @@ final class DamageTracker {
         if drawing != old?.drawing {
             if let b = old?.drawing?.bounds { rects.append(b) }
             if let b = drawing?.bounds { rects.append(b) }
-            if let was = old?.drawing?.clips, let now = drawing?.clips, was != now, let b = subtreeBounds(id) { rects.append(b) }
+            let clipsChanged = old?.drawing?.clips != nil && drawing?.clips != nil && old?.drawing?.clips != drawing?.clips
+            if clipsChanged || old?.drawing?.masked == true || drawing?.masked == true, let b = subtreeBounds(id) { rects.append(b) }
         }
         records[id] = Record(inputs: inputs, subtreeVersion: layer.subtreeVersion, drawing: drawing, children: old?.children ?? [],
                              passedDown: old?.passedDown, seen: old?.seen ?? SeenSublayers())
@@ -380,7 +387,7 @@ final class DamageTracker {
         let animated = layer.hasAnimations || (p.modelMask.map { animatedLayers.contains(ObjectIdentifier($0)) } ?? false)
         let drawing = Drawing(bounds: bounds, transform: m, opacity: inputs.opacity * p.opacity, modelVersion: layer.modelVersion,
                               maskVersion: p.modelMask?.subtreeVersion ?? 0, time: animated ? time : 0,
-                              transitionPass: p.activeTransition == nil ? 0 : passes, clips: p.masksToBounds)
+                              transitionPass: p.activeTransition == nil ? 0 : passes, clips: p.masksToBounds, masked: p.modelMask != nil)
         // Sublayers redraw when anything above them changed (their ancestry).
         var ancestry = Hasher()
         ancestry.combine(inputs.ancestry)

@@ -260,9 +260,30 @@ open class ViewController: Responder {
     // MARK: Responder chain
 
     /// After the view: the view's superview, else the presenting controller, else the window.
+    /// The presenter is skipped when the chain from it comes back here (an app
+    /// moved the presenter's view, or one holding it, into this controller's
+    /// view): the chain never loops.
     open override var next: Responder? {
         if let superview = loadedView?.superview, presentation == nil { return superview }
+        if let presenter = presentingViewController, !Self.chain(from: presenter, reaches: self) { return presenter }
+        return loadedView?.superview ?? hostWindow
+    }
+
+    /// The chain's rule without the loop check.
+    private var nextWithoutLoopCheck: Responder? {
+        if let superview = loadedView?.superview, presentation == nil { return superview }
         return presentingViewController ?? loadedView?.superview ?? hostWindow
+    }
+
+    /// Whether following the chain from `start` (presenters always taken) gets to `target`.
+    private static func chain(from start: Responder, reaches target: ViewController) -> Bool {
+        var seen: Set<ObjectIdentifier> = []
+        var responder: Responder? = start
+        while let r = responder, seen.insert(ObjectIdentifier(r)).inserted {
+            if r === target { return true }
+            responder = (r as? ViewController).map { $0.nextWithoutLoopCheck } ?? r.next
+        }
+        return false
     }
 
     override var focusWindow: Window? { loadedView?.window }
