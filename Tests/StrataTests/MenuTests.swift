@@ -157,6 +157,43 @@ struct MenuTests {
         #expect(s.popups.isEmpty && s.ran == ["Print"])
     }
 
+    @Test("rule P3: right to left, a menu opens leftwards from the pointer with its checkmark at the right, submenus open to the left with Left, Right closes them; a menu takes the traits of the view it opened for (dark)")
+    func rightToLeftAndTraits() throws {
+        let s = Setup { s in
+            [MenuAction(title: "Open", state: .on) { _ in s.ran.append("Open") },
+             Menu(title: "Share", children: [MenuAction(title: "Mail") { _ in s.ran.append("Mail") }])]
+        }
+        s.f.window.traitOverrides.layoutDirection = .rightToLeft
+        s.rightClick(at: Point(x: 380, y: 40))
+        s.settle()
+        let top = try #require(s.popups.first)
+        // Mirrored about the pointer's pixel (left to right its left edge is at 380, right to left its right edge at 381).
+        #expect(top.frame.maxX == 381 && top.frame.minY == 40, "leftwards from the pointer: \(top.frame)")
+        var shot = s.f.window.snapshot()
+        let checkRow = 40 + 5 + 14
+        let checkInk = (Int(top.frame.maxX) - 30..<Int(top.frame.maxX) - 4).contains { x in shot.rgba8(x: x, y: checkRow).r < 120 }
+        #expect(checkInk, "the checkmark at the right")
+        #expect(!(Int(top.frame.minX) + 4..<Int(top.frame.minX) + 26).contains { x in shot.rgba8(x: x, y: checkRow).r < 120 })
+        s.key(0xff54); s.key(0xff54)                    // Down to "Share"
+        s.key(0xff51)                                     // Left: opens it, to the left
+        #expect(s.popups.count == 2)
+        let sub = s.popups[1]
+        #expect(sub.window.originInTopWindow.x + sub.frame.width == top.frame.minX, "beside the row, to its left: \(sub.window.originInTopWindow) \(top.frame)")
+        s.key(0xff53)                                     // Right: closes it
+        #expect(s.popups.count == 1)
+        s.key(0xff1b)
+        s.settle()
+
+        // A view forced dark: its menu is dark too.
+        s.f.window.traitOverrides.layoutDirection = .leftToRight
+        s.target.overrideUserInterfaceStyle = .dark
+        s.rightClick(at: Point(x: 100, y: 80))
+        s.settle()
+        shot = s.f.window.snapshot()
+        let inside = shot.rgba8(x: 100 + 150, y: 80 + 3)
+        #expect(inside.r < 80 && inside.g < 80, "a dark menu over the dark view's window: \(inside)")
+    }
+
     @Test("single selection, disabled and hidden items, type-ahead, inline groups with separators, shortcuts")
     func itemsAndGroups() throws {
         let sizes = ["Small", "Medium", "Large"].map { t in MenuAction(title: t, state: t == "Medium" ? .on : .off) { _ in } }

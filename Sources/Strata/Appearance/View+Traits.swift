@@ -125,9 +125,10 @@ extension View {
 extension Window {
     /// The window's traits (`traitCollection`): the system's for its context
     /// (``LayerContext/systemTraits`` — the desktop's settings for the app's
-    /// windows), its ``traitOverrides`` and its scale (rule P1).
+    /// windows), its ``traitOverrides`` and its scale (rule P1). A menu, tooltip or
+    /// popover has the traits of the view it opened for (its overrides included).
     public var traitCollection: TraitCollection {
-        var traits = surfaceLayer.context.systemTraits.overlaid(by: traitOverrides)
+        var traits = (inheritedTraits?() ?? surfaceLayer.context.systemTraits).overlaid(by: traitOverrides)
         traits.displayScale = scale
         return traits
     }

@@ -38,7 +38,7 @@ extension ViewController {
             let size = wanted.width > 0 && wanted.height > 0 && wanted.width.isFinite && wanted.height.isFinite
                 ? Size(width: min(wanted.width, 4096), height: min(wanted.height, 4096)) : Size(width: 320, height: 360)
             if let placement = controller.popoverPresentationController?.placement(size: size, in: window) {
-                let p = Popup(on: window, placement: placement, grabsInput: true)
+                let p = Popup(on: window, placement: placement, grabsInput: true, traitsFrom: controller.popoverPresentationController?.sourceView ?? view)
                 p.open()
                 if p.isOpen { (popup, host) = (p, p.window) }
             }

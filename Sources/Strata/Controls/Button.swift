@@ -242,7 +242,7 @@ public final class Button: Control {
         guard menuSession == nil, let window else { return }
         let shown = changesSelectionAsPrimaryAction ? Menu(options: .singleSelection, children: menu.children) : menu
         let selected = changesSelectionAsPrimaryAction ? menu.actions(includingHidden: false).first { $0.state == .on } : nil
-        let session = MenuSession.open(shown, on: window, anchorRect: convert(bounds, to: window.rootView),
+        let session = MenuSession.open(shown, on: window, from: self, anchorRect: convert(bounds, to: window.rootView),
                                        minimumWidth: bounds.width, aligning: selected, over: bounds.height)
         session?.onChoose = { [weak self] _ in self?.menuChanged() }   // the choice, on the button
         session?.onDismiss = { [weak self] in self?.menuSession = nil }

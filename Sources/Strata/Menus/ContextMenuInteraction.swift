@@ -67,7 +67,7 @@ public final class ContextMenuInteraction: Interaction {
 
     private func present(_ menu: Menu?, on window: Window, anchorRect: Rect, anchor: PopupPositioner.Direction) -> Bool {
         dismissMenu()
-        guard let menu, let s = MenuSession.open(menu, on: window, anchorRect: anchorRect, anchor: anchor) else { return false }
+        guard let menu, let s = MenuSession.open(menu, on: window, from: view, anchorRect: anchorRect, anchor: anchor) else { return false }
         s.onDismiss = { [weak self, weak s] in if self?.session === s { self?.session = nil } }
         session = s
         return true

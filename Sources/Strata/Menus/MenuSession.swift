@@ -20,6 +20,9 @@ final class MenuSession {
     var onChoose: ((MenuElement) -> Void)?
     /// The window the menu opened on: standard edit commands go to its focus.
     private(set) weak var window: Window?
+    /// The view the menu opened for: its traits are the menu's (right to left mirrors it).
+    private weak var source: View?
+    private var isRightToLeft: Bool { (source ?? window?.rootView)?.effectiveUserInterfaceLayoutDirection == .rightToLeft }
     private(set) var isClosing = false
     /// The tallest a menu's popup asks to be (the rows scroll past it).
     static let maximumHeight = 600.0
@@ -31,11 +34,15 @@ final class MenuSession {
     /// Nil when the menu has nothing to show or the window is not shown.
     /// A pop-up button's menu is at least `minimumWidth` wide and opens with the
     /// row of `aligning` over the anchor (a rect `over` tall) instead of below it.
-    static func open(_ menu: Menu, on window: Window, anchorRect: Rect,
+    /// Placements are for left to right; a menu whose `source` lays out right to
+    /// left opens mirrored (rule P3): leftwards from a point, under a view's right
+    /// edge, submenus to the left.
+    static func open(_ menu: Menu, on window: Window, from source: View? = nil, anchorRect: Rect,
                      anchor: PopupPositioner.Direction = .bottomLeft, gravity: PopupPositioner.Direction = .bottomRight,
                      minimumWidth: Double = 0, aligning: MenuElement? = nil, over height: Double = 0) -> MenuSession? {
         let session = MenuSession()
         session.window = window
+        session.source = source
         guard session.openLevel(menu, on: window, anchorRect: anchorRect, anchor: anchor, gravity: gravity,
                                 minimumWidth: minimumWidth, aligning: aligning, over: height) else { return nil }
         return session
@@ -58,8 +65,12 @@ final class MenuSession {
             offset.y -= view.frame(ofRow: row).minY - ((height - MenuView.rowHeight) / 2).rounded()
             view.highlight(row)
         }
+        var gravity = gravity
+        if isRightToLeft {
+            (anchor, gravity, offset.x) = (anchor.mirrored, gravity.mirrored, -offset.x)
+        }
         let popup = Popup(on: window, placement: Popup.Placement(size: size, anchorRect: anchorRect, anchor: anchor, gravity: gravity, offset: offset),
-                          grabsInput: true)
+                          grabsInput: true, traitsFrom: levels.last?.view ?? source)
         let root = popup.window.rootView
         view.frame = root.bounds
         view.autoresizingMask = [.flexibleWidth, .flexibleHeight]

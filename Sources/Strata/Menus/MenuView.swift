@@ -252,7 +252,10 @@ final class MenuView: ScrollView {
 
     override func pressesBegan(_ presses: Set<Press>, with event: PressesEvent?) {
         guard let key = presses.first?.key, session?.isClosing == false else { return }
-        switch key.keysym {
+        // Right to left, submenus open to the left: the arrows swap (rule P3).
+        let mirrored: [UInt32: UInt32] = [0xff53: 0xff51, 0xff51: 0xff53]
+        let keysym = effectiveUserInterfaceLayoutDirection == .rightToLeft ? mirrored[key.keysym] ?? key.keysym : key.keysym
+        switch keysym {
         case 0xff52, 0xff97: moveHighlight(by: -1)                       // Up
         case 0xff54, 0xff99: moveHighlight(by: 1)                        // Down
         case 0xff50, 0xff95, 0xff55: highlightFirst(from: 0, step: 1)     // Home, Page Up
@@ -262,7 +265,7 @@ final class MenuView: ScrollView {
         case 0xff53:                                                      // Right
             if let h = highlighted { session?.openSubmenu(fromLevel: level, row: h, selectingFirst: true) }
         case 0xff51, Key.escape:                                          // Left, Escape
-            if key.keysym == Key.escape || level > 0 { session?.close(level: level) }
+            if keysym == Key.escape || level > 0 { session?.close(level: level) }
         default:
             typeAhead(key.characters, time: event?.timestamp ?? 0)
         }
@@ -368,6 +371,7 @@ final class MenuRowView: View {
             title.text = text
             title.font = Font.systemFont(ofSize: 12, weight: .semibold)
             title.textColor = .secondaryLabel
+            title.textAlignment = effectiveUserInterfaceLayoutDirection == .rightToLeft ? .right : .left
             title.frame = Rect(x: 12, y: 0, width: max(0, b.width - 24), height: b.height)
             backgroundColor = nil
         case let .item(element, group):
@@ -379,16 +383,23 @@ final class MenuRowView: View {
             check.text = switch action?.state { case .on?: "✓"; case .mixed?: "–"; default: "" }
             check.textColor = color
             check.textAlignment = .center
-            check.frame = Rect(x: 6, y: 0, width: 20, height: b.height)
             title.text = element.title
             title.font = MenuView.font
             title.textColor = color
-            detail.text = Self.trailingText(for: element)
+            let rightToLeft = effectiveUserInterfaceLayoutDirection == .rightToLeft
+            detail.text = Self.trailingText(for: element)   // a submenu's "›" is mirrored by bidi in a right-to-left row
             detail.textColor = highlighted && enabled ? .white : .secondaryLabel
             let detailWidth = detail.text == nil ? 0.0 : detail.intrinsicContentSize.width
-            detail.frame = Rect(x: b.width - Self.trailing - detailWidth, y: 0, width: detailWidth, height: b.height)
-            title.frame = Rect(x: Self.leading, y: 0, width: max(0, b.width - Self.leading - Self.trailing - detailWidth - (detailWidth > 0 ? 8 : 0)),
-                               height: b.height)
+            // Leading to trailing: the check column, the title, the shortcut or chevron (mirrored right to left, rule P3).
+            let titleWidth = max(0, b.width - Self.leading - Self.trailing - detailWidth - (detailWidth > 0 ? 8 : 0))
+            func placed(_ x: Double, _ width: Double) -> Rect {
+                Rect(x: rightToLeft ? b.width - x - width : x, y: 0, width: width, height: b.height)
+            }
+            check.frame = placed(6, 20)
+            detail.frame = placed(b.width - Self.trailing - detailWidth, detailWidth)
+            detail.textAlignment = rightToLeft ? .left : .right
+            title.textAlignment = rightToLeft ? .right : .left   // at the leading edge, whatever the title's script
+            title.frame = placed(Self.leading, titleWidth)
             backgroundColor = highlighted && enabled ? .systemBlue : nil
         }
     }

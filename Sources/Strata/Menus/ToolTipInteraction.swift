@@ -75,7 +75,7 @@ public final class ToolTipInteraction: Interaction {
         let inContent = window.rootView.convert(point, from: nil)
         let popup = Popup(on: window, placement: Popup.Placement(size: size, anchorRect: Rect(x: inContent.x, y: inContent.y, width: 1, height: 1),
                                                                  anchor: .bottomLeft, gravity: .bottomRight, offset: Point(x: 0, y: 18)),
-                          grabsInput: false, acceptsInput: false)
+                          grabsInput: false, acceptsInput: false, traitsFrom: view)
         let background = View(frame: popup.window.rootView.bounds)
         background.autoresizingMask = [.flexibleWidth, .flexibleHeight]
         background.backgroundColor = Color(rgba8: 40, 40, 44, 240)

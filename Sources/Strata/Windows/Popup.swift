@@ -52,7 +52,8 @@ final class Popup {
     var currentAnchor: (() -> Rect?)?
     private(set) var isOpen = false
 
-    init(on parent: Window, placement: Placement, grabsInput: Bool, acceptsInput: Bool = true) {
+    /// `source`: the view it opens for, whose traits its content takes (else the parent's).
+    init(on parent: Window, placement: Placement, grabsInput: Bool, acceptsInput: Bool = true, traitsFrom source: View? = nil) {
         self.parent = parent
         self.placement = placement
         self.grabsInput = grabsInput
@@ -60,6 +61,7 @@ final class Popup {
         window = Window(title: "", size: placement.size)
         window.backgroundColor = .clear
         window.popupHost = self
+        window.inheritedTraits = { [weak parent, weak source] in source?.traitCollection ?? parent?.traitCollection }
         geometryFrame = positioner.unadjustedFrame()
     }
 

@@ -195,6 +195,9 @@ public class Window: Responder {
     var popups: [Popup] = []
     /// The popup this window is the content of (nil for the app's windows).
     weak var popupHost: Popup?
+    /// Where a popup's content takes its traits from before its own overrides
+    /// (the view it opened for, or the window it is placed on); nil: the system's.
+    var inheritedTraits: (() -> TraitCollection?)?
     /// Where input over the popups is going (`routeToPopups`).
     var popupRouting = PopupRouting()
 
