@@ -247,6 +247,44 @@ struct ScrollViewTests {
         #expect(toggle.isOn)
         #expect(selected == [3])
     }
+
+    @Test("rule P3: right to left, a row's text sits at the right and its accessory at the left; a swipe to the right asks to delete it (Delete shows at the left), a swipe to the left does nothing")
+    func rightToLeftRows() {
+        let f = ViewFixture(size: Size(width: 320, height: 480))
+        f.window.traitOverrides.layoutDirection = .rightToLeft
+        let data = NumberedRows(10)
+        let list = ListView(frame: Rect(x: 0, y: 0, width: 320, height: 440))
+        list.dataSource = data
+        var deleted: [Int] = []
+        list.onDeleteRow = { list, row in
+            deleted.append(row)
+            data.rows.remove(at: row)
+            list.deleteRows(at: [row], animated: true)
+        }
+        f.window.rootView.addSubview(list)
+        Transaction.flush()
+        let cell = list.cellForRow(at: 0)!
+        cell.accessoryView = Switch()
+        cell.layoutIfNeeded()
+        #expect(cell.textLabel.frame.maxX == 304 && cell.accessoryView!.frame.minX == 16, "\(cell.textLabel.frame) \(cell.accessoryView!.frame)")
+        let input = InputDriver(window: f.window)
+        func swipe(row: Int, from: Double, to: Double) {
+            input.touchDown(1, at: Point(x: from, y: 44 * Double(row) + 20))
+            for x in stride(from: from, through: to, by: to > from ? 20 : -20) {
+                f.advance(1.0 / 60)
+                input.touchMove(1, to: Point(x: x, y: 44 * Double(row) + 22))
+            }
+        }
+        swipe(row: 2, from: 300, to: 60)
+        input.touchUp(1)
+        f.advance(1)
+        #expect(deleted.isEmpty, "towards the leading edge: nothing")
+        swipe(row: 2, from: 20, to: 220)
+        let shot = f.window.snapshot()
+        #expect(shot.pixel(x: 40, y: 44 * 2 + 22) == Color.systemRed.light, "Delete revealed at the left")
+        input.touchUp(1)
+        #expect(deleted == [2])
+    }
 }
 
 /// Motion driven by media timers (deceleration, caret blinking) on a real compositor.

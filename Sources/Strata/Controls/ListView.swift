@@ -32,7 +32,7 @@ public final class ListCell: View {
         pan.shouldBegin = { [weak self] r in
             guard let self else { return false }
             let t = (r as! PanGestureRecognizer).translation(in: self)
-            return list?.onDeleteRow != nil && t.x < 0 && abs(t.x) > abs(t.y)
+            return list?.onDeleteRow != nil && t.x * swipeSign > 0 && abs(t.x) > abs(t.y)
         }
         return pan
     }()
@@ -54,22 +54,29 @@ public final class ListCell: View {
         addGestureRecognizer(swipe)
     }
 
+    /// Which way a swipe to delete moves a row: left (−1), or right in a right-to-left list (+1; rule P3).
+    private var swipeSign: Double { effectiveUserInterfaceLayoutDirection == .rightToLeft ? 1 : -1 }
+
     public override func layoutSubviews() {
         super.layoutSubviews()
         let b = bounds
+        let rightToLeft = effectiveUserInterfaceLayoutDirection == .rightToLeft
+        // Laid out leading to trailing, then mirrored right to left.
+        func placed(_ r: Rect) -> Rect { rightToLeft ? Rect(x: b.width - r.maxX, y: r.minY, width: r.width, height: r.height) : r }
         View.performWithoutAnimation {
             deleteBackground.frame = b
-            deleteLabel.frame = Rect(x: 0, y: 0, width: b.width - 16, height: b.height)
+            deleteLabel.frame = placed(Rect(x: 0, y: 0, width: b.width - 16, height: b.height))
+            deleteLabel.textAlignment = rightToLeft ? .left : .right
             contentView.frame = Rect(x: contentView.frame.minX, y: 0, width: b.width, height: b.height)
             var trailing = b.width - 16
             if let accessory = accessoryView {
                 let size = accessory.intrinsicContentSize
                 let w = size.width > 0 ? size.width : accessory.bounds.width, h = size.height > 0 ? size.height : accessory.bounds.height
-                accessory.frame = Rect(x: trailing - w, y: ((b.height - h) / 2).rounded(), width: w, height: h)
+                accessory.frame = placed(Rect(x: trailing - w, y: ((b.height - h) / 2).rounded(), width: w, height: h))
                 trailing -= w + 8
             }
-            textLabel.frame = Rect(x: 16, y: 0, width: max(0, trailing - 16), height: b.height)
-            separator.frame = Rect(x: 16, y: b.height - 0.5, width: b.width - 16, height: 0.5)
+            textLabel.frame = placed(Rect(x: 16, y: 0, width: max(0, trailing - 16), height: b.height))
+            separator.frame = placed(Rect(x: 16, y: b.height - 0.5, width: b.width - 16, height: 0.5))
         }
     }
 
@@ -93,13 +100,15 @@ public final class ListCell: View {
         let width = bounds.width
         switch pan.state {
         case .began, .changed:
-            let x = min(0, pan.translation(in: self).x)
+            // Towards the trailing edge only: left, or right in a right-to-left list.
+            let x = swipeSign < 0 ? min(0, pan.translation(in: self).x) : max(0, pan.translation(in: self).x)
             View.performWithoutAnimation { contentView.frame.origin.x = x }
         case .ended:
             let x = contentView.frame.minX
-            let flung = pan.velocity(in: self).x < -600
-            if -x > width * 0.4 || flung {
-                View.animate(duration: 0.2, options: [.curveEaseOut]) { self.contentView.frame.origin.x = -width }
+            let flung = pan.velocity(in: self).x * swipeSign > 600
+            if abs(x) > width * 0.4 || flung {
+                let away = width * swipeSign
+                View.animate(duration: 0.2, options: [.curveEaseOut]) { self.contentView.frame.origin.x = away }
                 list?.didSwipeToDelete(self)
             } else {
                 View.animate(duration: 0.25) { self.contentView.frame.origin.x = 0 }
@@ -124,7 +133,7 @@ public final class ListCell: View {
 /// reusing a few row views (`UITableView`): only the rows in view (and one
 /// beyond each end) have a ``ListCell``. ``insertRows(at:animated:)`` and
 /// ``deleteRows(at:animated:)`` animate the other rows into place and fade the
-/// changed ones in or out. A swipe to the left on a row offers to delete it
+/// changed ones in or out. A swipe to the left (right to left: to the right) on a row offers to delete it
 /// (``onDeleteRow``); a tap selects it (``onSelectRow``).
 @MainActor
 public final class ListView: ScrollView {
