@@ -2,7 +2,8 @@
 // switches, sliders, progress bars, text fields (placeholder, text, selection,
 // secure entry), an image view with a tooltip, a list with a context menu
 // (secondary click, long press, or the Menu key), an Edit pull-down button and a
-// pop-up button — usable by pointer, keyboard and touch.
+// pop-up button — usable by pointer, keyboard and touch; mirrored in a
+// right-to-left session.
 // Usage: controls [--seconds N] [--socket NAME] [--screenshot PATH]; STRATA_OFFSCREEN=DIR renders offscreen.
 import Strata
 import StrataTesting
@@ -97,6 +98,14 @@ final class ControlsShowcase: ListDataSource {
                 MenuAction(title: "Remove", attributes: .destructive) { _ in print("remove \(fruit)") },
             ])
         })
+        // Right to left (a Hebrew or Arabic session: LANG=he_IL.UTF-8), the page is
+        // mirrored — the controls mirror themselves (rule P3), the frames here are the app's.
+        if Application.localeLayoutDirection == .rightToLeft {
+            for view in root.subviews {
+                view.frame.origin.x = root.bounds.width - view.frame.maxX
+                (view as? Label)?.textAlignment = .right
+            }
+        }
         // The middle field has the focus with its last word selected.
         filled.becomeFirstResponder()
         let text = filled.text!
