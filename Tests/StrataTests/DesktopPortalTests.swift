@@ -1,5 +1,7 @@
 @testable import Strata
+import CGio
 import FoundationEssentials
+import Synchronization
 import StrataTesting
 import Glibc
 import Testing
@@ -239,5 +241,118 @@ struct DesktopPortalTests {
         #expect(folders.directory && folders.patterns.isEmpty)
         #expect(Application.isOpenable(scheme: "https") && Application.isOpenable(scheme: "x-scheme+1.0"))
         #expect(!Application.isOpenable(scheme: "1http") && !Application.isOpenable(scheme: "ht tp") && !Application.isOpenable(scheme: "JavaScript".lowercased()))
+    }
+}
+
+/// A portal that stalls, on a real private bus: a service that owns the portal's
+/// name and takes the file chooser's calls, and either never answers the call or
+/// answers with its request's handle and never responds (as a dialog the person
+/// leaves open). It counts the `Request.Close` calls it gets.
+final class StalledPortal: @unchecked Sendable {
+    let bus: DBusConnection
+    let answersCall: Bool
+    private let closes = Mutex(0)
+    var closeCount: Int { closes.withLock { $0 } }
+    private var registrations: [guint] = []
+    private let vtable = UnsafeMutablePointer<GDBusInterfaceVTable>.allocate(capacity: 1)
+
+    init(address: String, answersCall: Bool) throws {
+        bus = try DBusConnection(address: address)
+        self.answersCall = answersCall
+        vtable.initialize(to: GDBusInterfaceVTable())
+        vtable.pointee.method_call = { _, sender, _, _, method, parameters, invocation, data in
+            Unmanaged<StalledPortal>.fromOpaque(data!).takeUnretainedValue().called(String(cString: method!), sender.map { String(cString: $0) } ?? "",
+                                                                                      parameters, invocation!)
+        }
+        let ok: Bool = bus.performAndWait { [self] in
+            register("/org/freedesktop/portal/desktop", """
+                <node><interface name="org.freedesktop.portal.FileChooser"><method name="OpenFile"><arg direction="in" type="s"/>
+                <arg direction="in" type="s"/><arg direction="in" type="a{sv}"/><arg direction="out" type="o"/></method></interface></node>
+                """)
+            let name = g_variant_new_string("org.freedesktop.portal.Desktop"), flag = g_variant_new_uint32(4)
+            var args: [OpaquePointer?] = [name, flag]
+            guard let answer = g_dbus_connection_call_sync(bus.raw, "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "RequestName",
+                                                           g_variant_new_tuple(&args, 2), nil, G_DBUS_CALL_FLAGS_NONE, 5000, nil, nil) else { return false }
+            g_variant_unref(answer)
+            return true
+        }
+        #expect(ok, "the stalled portal takes the name")
+    }
+
+    private func register(_ path: String, _ xml: String) {
+        guard let node = g_dbus_node_info_new_for_xml(xml, nil) else { return }
+        defer { g_dbus_node_info_unref(node) }
+        registrations.append(g_dbus_connection_register_object(bus.raw, path, node.pointee.interfaces[0], vtable,
+                                                               Unmanaged.passUnretained(self).toOpaque(), nil, nil))
+    }
+
+    private func called(_ method: String, _ sender: String, _ parameters: OpaquePointer?, _ invocation: OpaquePointer) {
+        switch method {
+        case "OpenFile":
+            guard answersCall, let parameters else { return }   // never answered (the invocation is dropped)
+            let options = g_variant_get_child_value(parameters, 2)
+            var token = "t"
+            if let t = g_variant_lookup_value(options, "handle_token", variantType("s")) {
+                token = String(cString: g_variant_get_string(t, nil))
+                g_variant_unref(t)
+            }
+            g_variant_unref(options)
+            let path = "/org/freedesktop/portal/desktop/request/" + sender.dropFirst().replacing(".", with: "_") + "/" + token
+            register(path, """
+                <node><interface name="org.freedesktop.portal.Request"><method name="Close"/></interface></node>
+                """)
+            var reply: [OpaquePointer?] = [g_variant_new_object_path(path)]
+            g_dbus_method_invocation_return_value(invocation, g_variant_new_tuple(&reply, 1))
+        case "Close":
+            closes.withLock { $0 += 1 }
+            g_dbus_method_invocation_return_value(invocation, nil)
+        default:
+            g_dbus_method_invocation_return_dbus_error(invocation, "org.freedesktop.DBus.Error.UnknownMethod", method)
+        }
+    }
+
+    func stop() {
+        let registrations = registrations
+        bus.performAndWait { for r in registrations { g_dbus_connection_unregister_object(self.bus.raw, r) } }
+        bus.close()
+        vtable.deallocate()
+    }
+}
+
+@MainActor
+@Suite("A stalled portal", .isolatedLayerContext)
+struct StalledPortalTests {
+    @Test("bad input: a portal that never answers the call is unavailable after the call's timeout; one that never responds waits until the task is cancelled, which closes its request")
+    func stalled() async throws {
+        var template = Array("/tmp/strata-portal-XXXXXX".utf8CString)
+        let dir = String(cString: mkdtemp(&template)!)
+        var bus = try SessionBus(in: dir)
+        defer {
+            bus.stop()
+            _ = try? Subprocess.spawn(["rm", "-rf", dir], environment: [:], directory: "/", logPath: "/dev/null").wait(timeout: 10)
+        }
+
+        let silent = try StalledPortal(address: bus.address, answersCall: false)
+        let portal = try DesktopPortal(address: bus.address)
+        let start = MonotonicMediaClock().now
+        do {
+            _ = try await portal.request("org.freedesktop.portal.FileChooser", "OpenFile", timeout: 1) { _ in [g_variant_new_string(""), g_variant_new_string("t")] }
+            Issue.record("a call nobody answers returned")
+        } catch {
+            guard case let .unavailable(why) = error else { Issue.record("\(error)"); return }
+            #expect(why.contains("Timeout"), "\(why)")
+        }
+        #expect((1..<5).contains(MonotonicMediaClock().now - start))
+        silent.stop()
+
+        let open = try StalledPortal(address: bus.address, answersCall: true)
+        defer { open.stop() }
+        let task = Task { @MainActor in
+            try await portal.request("org.freedesktop.portal.FileChooser", "OpenFile") { _ in [g_variant_new_string(""), g_variant_new_string("t")] }
+        }
+        try await Task.sleep(for: .milliseconds(500))
+        task.cancel()
+        await #expect(throws: PortalError.cancelled) { _ = try await task.value }
+        try await until("Request.Close") { open.closeCount == 1 }
     }
 }
