@@ -1,4 +1,5 @@
 @testable import Strata
+import CGio
 import PixmanRender
 import StrataTesting
 import Glibc
@@ -72,6 +73,41 @@ struct SystemAppearanceTests {
         let start = MonotonicMediaClock().now
         #expect(!app.followSystemAppearance(busAddress: "unix:path=\(dir)/nobody"))
         #expect(MonotonicMediaClock().now - start < 2 && LayerContext.main.systemTraits == .standard)
+    }
+}
+
+/// KDE's colours as the portal's KDE backend serves them (kdeglobals' groups as
+/// `org.kde.kdeglobals.GROUP`), read from real GLib variants.
+@MainActor
+@Suite("System appearance from KDE's colours")
+struct KDEAppearanceTests {
+    @Test("KDE's window background decides light or dark, before the portal's own colour scheme (which KDE's backend computes light without Plasma's theme); unreadable colours say nothing")
+    func kdeWindowBackground() {
+        func settings(_ background: String?, colorScheme: UInt32? = nil) -> SettingsPortal.Settings {
+            var s = SettingsPortal.Settings()
+            if let background {
+                let v = g_variant_ref_sink(g_variant_new_string(background))!
+                let taken = s.take(namespace: "org.kde.kdeglobals.Colors:Window", key: "BackgroundNormal", value: v)
+                #expect(taken)
+                g_variant_unref(v)
+            }
+            if let colorScheme {
+                let v = g_variant_ref_sink(g_variant_new_uint32(colorScheme))!
+                let taken = s.take(namespace: "org.freedesktop.appearance", key: "color-scheme", value: v)
+                #expect(taken)
+                g_variant_unref(v)
+            }
+            return s
+        }
+        #expect(settings("32,35,38", colorScheme: 2).traits.userInterfaceStyle == .dark, "Breeze Dark's window colour")
+        #expect(settings("239,240,241", colorScheme: 1).traits.userInterfaceStyle == .light, "Breeze's")
+        #expect(settings("not a colour", colorScheme: 1).traits.userInterfaceStyle == .dark, "unreadable: the colour scheme decides")
+        #expect(settings(nil).traits.userInterfaceStyle == .unspecified)
+        var wrongType = SettingsPortal.Settings()
+        let number = g_variant_ref_sink(g_variant_new_uint32(7))!
+        let taken = wrongType.take(namespace: "org.kde.kdeglobals.Colors:Window", key: "BackgroundNormal", value: number)
+        #expect(!taken)
+        g_variant_unref(number)
     }
 }
 

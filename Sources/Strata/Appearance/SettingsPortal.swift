@@ -12,8 +12,11 @@ import Synchronization
 /// Keys read: `org.freedesktop.appearance` `color-scheme` (0 no preference,
 /// 1 dark, 2 light) and `contrast` (1 high); GNOME's `org.gnome.desktop.interface`
 /// `color-scheme` (`prefer-dark`), `text-scaling-factor` and `enable-animations`,
-/// and `org.gnome.desktop.a11y.interface` `high-contrast`. Keys it does not know,
-/// and known keys with values of the wrong type, are ignored.
+/// `org.gnome.desktop.a11y.interface` `high-contrast`, and KDE's window background
+/// (`org.kde.kdeglobals.Colors:Window` `BackgroundNormal`, what KDE apps paint
+/// with: dark when its luminance is under a half). Keys it does not know, and
+/// known keys with values of the wrong type, are ignored. KDE's backend (5.27)
+/// serves no contrast setting.
 final class SettingsPortal: @unchecked Sendable {
     /// What the desktop says; nil where it says nothing.
     struct Settings: Equatable, Sendable {
@@ -23,14 +26,27 @@ final class SettingsPortal: @unchecked Sendable {
         var highContrast: Bool?
         var textScalingFactor: Double?
         var enableAnimations: Bool?
+        /// KDE's window background, `r,g,b` (0–255).
+        var kdeWindowBackground: String?
+
+        /// Whether KDE's window background is dark; nil when it says nothing readable.
+        var kdeIsDark: Bool? {
+            guard let parts = kdeWindowBackground?.split(separator: ",").map({ Double($0.filter { !$0.isWhitespace }) }),
+                  parts.count >= 3, let r = parts[0], let g = parts[1], let b = parts[2] else { return nil }
+            return (0.2126 * r + 0.7152 * g + 0.0722 * b) / 255 < 0.5
+        }
 
         /// The traits these settings give (unspecified where they say nothing).
         var traits: TraitCollection {
             var t = TraitCollection()
-            switch colorScheme {
-            case 1: t.userInterfaceStyle = .dark
-            case 2: t.userInterfaceStyle = .light
-            default: if let g = gnomeColorScheme { t.userInterfaceStyle = g == "prefer-dark" ? .dark : .light }
+            // KDE's colours first: its backend reports a colour scheme only through
+            // its own palette, which a backend without Plasma's theme computes light.
+            if let dark = kdeIsDark {
+                t.userInterfaceStyle = dark ? .dark : .light
+            } else if colorScheme == 1 || colorScheme == 2 {
+                t.userInterfaceStyle = colorScheme == 1 ? .dark : .light
+            } else if let g = gnomeColorScheme {
+                t.userInterfaceStyle = g == "prefer-dark" ? .dark : .light
             }
             if contrast == 1 || highContrast == true { t.accessibilityContrast = .high } else if contrast != nil || highContrast != nil { t.accessibilityContrast = .normal }
             if let f = textScalingFactor { t.preferredContentSizeCategory = ContentSizeCategory(textScalingFactor: f) }
@@ -49,6 +65,7 @@ final class SettingsPortal: @unchecked Sendable {
                 textScalingFactor = f.isFinite && f > 0 ? f : nil
             case ("org.gnome.desktop.interface", "enable-animations", "b"): enableAnimations = g_variant_get_boolean(value) != 0
             case ("org.gnome.desktop.a11y.interface", "high-contrast", "b"): highContrast = g_variant_get_boolean(value) != 0
+            case ("org.kde.kdeglobals.Colors:Window", "BackgroundNormal", "s"): kdeWindowBackground = String(cString: g_variant_get_string(value, nil))
             default: return false
             }
             return true
@@ -67,7 +84,7 @@ final class SettingsPortal: @unchecked Sendable {
         }
     }
 
-    static let namespaces = ["org.freedesktop.appearance", "org.gnome.desktop.interface", "org.gnome.desktop.a11y.interface"]
+    static let namespaces = ["org.freedesktop.appearance", "org.gnome.desktop.interface", "org.gnome.desktop.a11y.interface", "org.kde.kdeglobals.Colors:Window"]
 
     /// The settings as last read or changed, and whether a hop to main to tell of them is on its way.
     private let state = Mutex((settings: Settings(), changePending: false))
