@@ -111,6 +111,33 @@ struct KDEAppearanceTests {
     }
 }
 
+/// GNOME's settings read directly through GSettings when no portal answers.
+@MainActor
+@Suite("System appearance from GSettings")
+struct GSettingsAppearanceTests {
+    @Test("with no portal, GNOME's settings through GSettings (a keyfile backend here, dconf in a session) give dark, larger text and less motion; a backend with nothing set gives the defaults")
+    func readsGSettings() throws {
+        var template = Array("/tmp/strata-gsettings-XXXXXX".utf8CString)
+        let dir = String(cString: mkdtemp(&template)!)
+        defer { _ = try? Subprocess.spawn(["rm", "-rf", dir], environment: [:], directory: "/", logPath: "/dev/null").wait(timeout: 10) }
+        let path = dir + "/keyfile"
+        let text = "[org/gnome/desktop/interface]\ncolor-scheme='prefer-dark'\ntext-scaling-factor=1.5\nenable-animations=false\n"
+        let file = try #require(fopen(path, "w"))
+        fputs(text, file)
+        fclose(file)
+        let backend = try #require(g_keyfile_settings_backend_new(path, "/", nil))
+        defer { g_object_unref(UnsafeMutableRawPointer(backend)) }
+        let settings = try #require(SettingsPortal.Settings.readGSettings(backend: backend), "the schemas are installed (gsettings-desktop-schemas)")
+        #expect(settings.traits.userInterfaceStyle == .dark)
+        #expect(settings.traits.preferredContentSizeCategory == .extraExtraExtraLarge)
+        #expect(settings.enableAnimations == false)
+        let empty = try #require(g_keyfile_settings_backend_new(dir + "/none", "/", nil))
+        defer { g_object_unref(UnsafeMutableRawPointer(empty)) }
+        let defaults = try #require(SettingsPortal.Settings.readGSettings(backend: empty))
+        #expect(defaults.traits.userInterfaceStyle == .light && defaults.enableAnimations == true && defaults.traits.accessibilityContrast == .normal)
+    }
+}
+
 /// The app's identity as the compositor sees it (issue 25, item 7).
 @MainActor
 @Suite("Application identity", .mainLayerContext)

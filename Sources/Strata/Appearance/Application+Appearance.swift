@@ -9,9 +9,11 @@ extension Application {
     /// in their next frame. ``connect(socket:)`` calls it.
     ///
     /// Fallbacks, none of them an error: with no session bus, or no portal
-    /// answering within `timeout` seconds, the app's look comes from `GTK_THEME` (a
-    /// `:dark` suffix means dark, as GTK reads it), else it stays light with the
-    /// default text size. Returns false when the portal could not be read.
+    /// answering within `timeout` seconds, GNOME's settings are read once through
+    /// GSettings (dconf) where their schemas are installed; else the app's look
+    /// comes from `GTK_THEME` (a `:dark` suffix means dark, as GTK reads it); else
+    /// it stays light with the default text size. Returns false when the portal
+    /// could not be read.
     @discardableResult
     public func followSystemAppearance(busAddress: String? = nil, timeout: Double = 1) -> Bool {
         settingsPortal?.stop()
@@ -23,9 +25,13 @@ extension Application {
             systemSettingsChanged(settings)
             return true
         } catch {
-            var traits = TraitCollection()
-            if let theme = getenv("GTK_THEME"), String(cString: theme).hasSuffix(":dark") { traits.userInterfaceStyle = .dark }
-            apply(traits)
+            if let settings = SettingsPortal.Settings.readGSettings() {
+                systemSettingsChanged(settings)
+            } else {
+                var traits = TraitCollection()
+                if let theme = getenv("GTK_THEME"), String(cString: theme).hasSuffix(":dark") { traits.userInterfaceStyle = .dark }
+                apply(traits)
+            }
             return false
         }
     }

@@ -53,6 +53,33 @@ final class SettingsPortal: @unchecked Sendable {
             return t
         }
 
+        /// GNOME's settings read directly through GSettings (what the GTK backend
+        /// would serve), for a session with no portal: nil when their schemas are
+        /// not installed or the only backend is GSettings' in-memory one (nothing
+        /// the person set). `backend`: another backend (a test's keyfile).
+        static func readGSettings(backend: UnsafeMutablePointer<GSettingsBackend>? = nil) -> Settings? {
+            guard let source = g_settings_schema_source_get_default() else { return nil }
+            if backend == nil, let b = g_settings_backend_get_default() {
+                let type = String(cString: g_type_name_from_instance(UnsafeMutablePointer<GTypeInstance>(OpaquePointer(b))))
+                g_object_unref(UnsafeMutableRawPointer(b))
+                if type == "GMemorySettingsBackend" { return nil }
+            }
+            var settings = Settings(), found = false
+            for (id, keys) in [("org.gnome.desktop.interface", ["color-scheme", "text-scaling-factor", "enable-animations"]),
+                               ("org.gnome.desktop.a11y.interface", ["high-contrast"])] {
+                guard let schema = g_settings_schema_source_lookup(source, id, 1) else { continue }
+                defer { g_settings_schema_unref(schema) }
+                let object = g_settings_new_full(schema, backend, nil)
+                defer { g_object_unref(UnsafeMutableRawPointer(object)) }
+                for key in keys where g_settings_schema_has_key(schema, key) != 0 {
+                    guard let value = g_settings_get_value(object, key) else { continue }
+                    if settings.take(namespace: id, key: key, value: value) { found = true }
+                    g_variant_unref(value)
+                }
+            }
+            return found ? settings : nil
+        }
+
         /// Takes one setting; false when the key is unknown or its value has another type.
         mutating func take(namespace: String, key: String, value: OpaquePointer) -> Bool {
             let type = String(cString: g_variant_get_type_string(value))
