@@ -72,6 +72,40 @@ struct NavigationControllerTests {
         #expect(nav.viewControllers.count == 1)
     }
 
+    @Test("rule P3: right to left, a push slides in from the left, the back button (its arrow pointing right) is at the right and a right item at the left, and the pop's pan starts at the right edge")
+    func rightToLeft() {
+        let (f, nav, a) = setUp()
+        f.window.traitOverrides.layoutDirection = .rightToLeft
+        let b = Recording("B", color: .blue, log: log)
+        b.navigationItem.rightBarButtonItem = BarButtonItem(title: "Edit") { _ in }
+        nav.pushViewController(b, animated: true)
+        Transaction.flush()
+        f.advance(0.175)
+        #expect(close(tx(f, b.view), -200, 1) && close(tx(f, a.view), 200.0 / 3, 1), "half way, from the left: B at \(tx(f, b.view)), A at \(tx(f, a.view))")
+        f.advance(0.2)
+        f.window.layoutIfNeeded()
+        let back = try! #require(nav.navigationBar.backButton), edit = try! #require(nav.navigationBar.rightButtons.first)
+        #expect(back.frame.maxX == 392 && edit.frame.minX == 8, "back \(back.frame), Edit \(edit.frame)")
+        #expect(back.title(for: .normal) == "\u{200F}‹ Inbox", "a right-to-left mark: bidi mirrors the arrow to point right")
+        _ = log.take()
+        let driver = InputDriver(window: f.window)
+        driver.touchDown(1, at: Point(x: 5, y: 150))
+        driver.touchMove(1, to: Point(x: 105, y: 150))
+        Transaction.flush()
+        #expect(log.take().isEmpty, "the left edge does not pop right to left")
+        driver.touchUp(1)
+        driver.touchDown(1, at: Point(x: 395, y: 150))
+        driver.touchMove(1, to: Point(x: 370, y: 150))
+        driver.touchMove(1, to: Point(x: 295, y: 150))
+        Transaction.flush()
+        #expect(close(tx(f, b.view), -100, 1), "B follows the finger to the left: \(tx(f, b.view))")
+        driver.touchMove(1, to: Point(x: 95, y: 150))
+        driver.touchUp(1)
+        Transaction.flush()
+        f.advance(0.4)
+        #expect(nav.topViewController === a)
+    }
+
     @Test("C1: an interactive pop follows the finger, cancels past less than half way, and completes past it")
     func interactivePop() {
         let (f, nav, a) = setUp()

@@ -51,7 +51,10 @@ public final class NavigationBar: View {
         backButton?.removeFromSuperview()
         backButton = nil
         if let back = backItem, topItem?.hidesBackButton != true {
-            let button = Button(title: Self.backArrow + (back.backButtonTitle ?? back.title ?? fallbackTitles.back ?? "Back"))
+            // Right to left, a right-to-left mark first: the arrow is mirrored by bidi
+            // to point back (right) and stays at the title's outer end, whatever its script.
+            let mark = effectiveUserInterfaceLayoutDirection == .rightToLeft ? "\u{200F}" : ""
+            let button = Button(title: mark + Self.backArrow + (back.backButtonTitle ?? back.title ?? fallbackTitles.back ?? "Back"))
             button.addAction(for: .primaryActionTriggered) { [weak self] _ in self?.onBack?() }
             addSubview(button)
             backButton = button
@@ -73,6 +76,14 @@ public final class NavigationBar: View {
         return button
     }
 
+    override func layoutDirectionDidChange() {
+        super.layoutDirectionDidChange()
+        itemsChanged()
+    }
+
+    /// Laid out leading to trailing: the back button and left items at the
+    /// leading edge, the right items at the trailing edge — mirrored right to
+    /// left, as UIKit's bar (rule P3).
     public override func layoutSubviews() {
         let h = bounds.height
         var leading = 8.0
@@ -91,6 +102,11 @@ public final class NavigationBar: View {
         // The title is centred in the bar, and kept clear of the buttons.
         let inset = max(leading, bounds.width - trailing)
         titleLabel.frame = Rect(x: inset, y: 0, width: max(0, bounds.width - 2 * inset), height: h)
+        if effectiveUserInterfaceLayoutDirection == .rightToLeft {
+            for button in (backButton.map { [$0] } ?? []) + leftButtons + rightButtons {
+                button.frame.origin.x = bounds.width - button.frame.maxX
+            }
+        }
         hairline.frame = Rect(x: 0, y: h - 0.5, width: bounds.width, height: 0.5)
     }
 

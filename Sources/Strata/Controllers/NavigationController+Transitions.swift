@@ -17,7 +17,7 @@ extension NavigationController {
             from.beginAppearanceTransition(false, animated: animated)
             to.beginAppearanceTransition(true, animated: animated)
         }
-        let width = content.bounds.width
+        let width = content.bounds.width * leadingSign
         // With reduce motion a push or pop that is not the person's swipe cross-fades in place (rule P4).
         let fades = animated && !interactive && content.reducesMotion
         Transaction.withoutActions {
@@ -102,9 +102,9 @@ extension NavigationController {
             guard viewControllers.count > 1, transition == nil else { return }
             startPop(to: viewControllers[viewControllers.count - 2], animated: true, interactive: true)
         case .changed:
-            transition?.animator?.scrub(pan.translation(in: view).x, of: content.bounds.width)
+            transition?.animator?.scrub(pan.translation(in: view).x * leadingSign, of: content.bounds.width)
         case .ended, .cancelled:
-            transition?.animator?.release(speed: pan.velocity(in: view).x, ended: pan.state == .ended)
+            transition?.animator?.release(speed: pan.velocity(in: view).x * leadingSign, ended: pan.state == .ended)
         case .possible, .failed:
             break
         }

@@ -47,11 +47,18 @@ open class NavigationController: ViewController {
         let pan = PanGestureRecognizer { [weak self] in self?.interactivePop($0 as! PanGestureRecognizer) }
         pan.shouldBegin = { [weak self] recognizer in
             guard let self, viewControllers.count > 1, transition == nil, let pan = recognizer as? PanGestureRecognizer else { return false }
+            // The leading edge: the right one right to left (rule P3), the pan away from it.
+            let sign = leadingSign
             let start = pan.location(in: view).x - pan.translation(in: view).x
-            return start <= Self.edgeWidth && pan.translation(in: view).x > 0
+            let fromEdge = sign > 0 ? start : view.bounds.width - start
+            return fromEdge <= Self.edgeWidth && pan.translation(in: view).x * sign > 0
         }
         return pan
     }()
+
+    /// +1 left to right; −1 right to left, where pushes come from the left and the
+    /// pop's pan starts at the right edge (rule P3).
+    var leadingSign: Double { view.effectiveUserInterfaceLayoutDirection == .rightToLeft ? -1 : 1 }
 
     /// The controllers' views go here, below the bar.
     let content = View()
