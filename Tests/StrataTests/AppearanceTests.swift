@@ -303,4 +303,42 @@ struct RightToLeftTests {
         #expect(ink(shot, y: 65, 180..<210) && !ink(shot, y: 65, 10..<40), "digits at the right")
         #expect(ink(shot, y: 105, 10..<40) && !ink(shot, y: 105, 180..<210), "Latin text keeps its own direction")
     }
+
+    @Test("rule P3: right to left, a segmented control's first segment is at the right (a click at the left picks the last), a tab bar's first tab is at the right, and an alert's first of two buttons is at the right")
+    func segmentsTabsAndAlerts() {
+        let f = ViewFixture()
+        f.window.traitOverrides.layoutDirection = .rightToLeft
+        let segments = SegmentedControl(items: ["One", "Two", "Three"])
+        segments.frame = Rect(x: 10, y: 10, width: 300, height: 32)
+        segments.selectedSegmentIndex = 0
+        f.window.rootView.addSubview(segments)
+        f.window.layoutIfNeeded()
+        #expect(segments.subviews.compactMap { $0 as? Label }.first { $0.text == "One" }!.frame.minX == 200, "the first segment at the right")
+        InputDriver(window: f.window).click(at: Point(x: 30, y: 26))
+        #expect(segments.selectedSegmentIndex == 2, "the left third is the last segment")
+
+        let host = ViewController()
+        f.window.rootViewController = host
+        let alert = AlertController(title: "Sure?", message: nil, preferredStyle: .alert)
+        alert.addAction(AlertAction(title: "Cancel", style: .cancel))
+        alert.addAction(AlertAction(title: "OK", style: .default))
+        host.present(alert, animated: false)
+        f.window.layoutIfNeeded()
+        let alertButtons = (alert.view as! AlertView).buttons
+        #expect(alertButtons[0].frame.minX > alertButtons[1].frame.minX, "the first of two at the right")
+
+        let tabs = TabBarController()
+        let first = ViewController(), second = ViewController()
+        first.title = "First"
+        second.title = "Second"
+        tabs.viewControllers = [first, second]
+        let window = Window(title: "tabs", size: Size(width: 400, height: 300))
+        window.traitOverrides.layoutDirection = .rightToLeft
+        window.rootViewController = tabs
+        window.layoutIfNeeded()
+        let buttons = tabs.tabBar.subviews.compactMap { $0 as? Button }
+        let firstTab = buttons.first { $0.title(for: .normal) == "First" }, secondTab = buttons.first { $0.title(for: .normal) == "Second" }
+        #expect(firstTab != nil && secondTab != nil && firstTab!.frame.minX > secondTab!.frame.minX, "the first tab at the right")
+        window.close()
+    }
 }

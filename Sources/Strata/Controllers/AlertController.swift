@@ -190,7 +190,9 @@ final class AlertView: View {
         for (i, button) in buttons.enumerated() {
             let frame: Rect
             if buttonsInARow {
-                frame = Rect(x: Double(i) * width / 2, y: y, width: width / 2, height: Self.buttonHeight)
+                // Two in a row: the first at the leading edge (rule P3).
+                let column = effectiveUserInterfaceLayoutDirection == .rightToLeft ? 1 - i : i
+                frame = Rect(x: Double(column) * width / 2, y: y, width: width / 2, height: Self.buttonHeight)
             } else {
                 frame = Rect(x: 0, y: y + Double(i) * Self.buttonHeight, width: width, height: Self.buttonHeight)
             }

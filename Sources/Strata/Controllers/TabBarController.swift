@@ -83,8 +83,9 @@ public final class TabBar: View {
         hairline.frame = Rect(x: 0, y: 0, width: bounds.width, height: 0.5)
         guard !tabs.isEmpty else { return }
         let width = bounds.width / Double(tabs.count)
+        let rightToLeft = effectiveUserInterfaceLayoutDirection == .rightToLeft   // the first tab at the right (rule P3)
         for (i, tab) in tabs.enumerated() {
-            tab.frame = Rect(x: Double(i) * width, y: 0, width: width, height: bounds.height)
+            tab.frame = Rect(x: Double(rightToLeft ? tabs.count - 1 - i : i) * width, y: 0, width: width, height: bounds.height)
             if let badge = badges[i] {
                 let text = badge.intrinsicContentSize
                 let w = max(18, text.width + 10)

@@ -101,14 +101,21 @@ public final class SegmentedControl: Control {
 
     private var segmentWidth: Double { bounds.width / Double(max(1, titles.count)) }
 
+    /// Where segment `i` starts: from the left, or from the right right to left (rule P3).
+    private func segmentX(_ i: Int) -> Double {
+        let n = titles.count
+        return Double(effectiveUserInterfaceLayoutDirection == .rightToLeft ? n - 1 - i : i) * segmentWidth
+    }
+
     public override func layoutSubviews() {
         super.layoutSubviews()
         let w = segmentWidth
         for (i, label) in labels.enumerated() {
-            label.frame = Rect(x: Double(i) * w, y: 0, width: w, height: bounds.height)
+            label.frame = Rect(x: segmentX(i), y: 0, width: w, height: bounds.height)
         }
+        // Divider i is between segments i and i + 1.
         for (i, d) in dividers.enumerated() {
-            d.frame = Rect(x: Double(i + 1) * w - 0.5, y: 8, width: 1, height: max(0, bounds.height - 16))
+            d.frame = Rect(x: max(segmentX(i), segmentX(i + 1)) - 0.5, y: 8, width: 1, height: max(0, bounds.height - 16))
         }
         placeIndicator()
     }
@@ -116,7 +123,7 @@ public final class SegmentedControl: Control {
     private func placeIndicator() {
         indicator.isHidden = !titles.indices.contains(selected)
         guard titles.indices.contains(selected) else { return }
-        indicator.frame = Rect(x: Double(selected) * segmentWidth + 2, y: 2, width: max(0, segmentWidth - 4), height: max(0, bounds.height - 4))
+        indicator.frame = Rect(x: segmentX(selected) + 2, y: 2, width: max(0, segmentWidth - 4), height: max(0, bounds.height - 4))
         // Dividers beside the selection hide, as UIKit's do.
         for (i, d) in dividers.enumerated() { d.alpha = i == selected || i == selected - 1 ? 0 : 1 }
     }
@@ -143,7 +150,8 @@ public final class SegmentedControl: Control {
 
     public override func endTracking(_ touch: Touch?, with event: Strata.Event?) {
         guard let touch, isInsideForTracking(touch.location(in: self)) else { return }
-        userSelect(Int(touch.location(in: self).x / max(1, segmentWidth)))
+        let column = Int(touch.location(in: self).x / max(1, segmentWidth))
+        userSelect(effectiveUserInterfaceLayoutDirection == .rightToLeft ? titles.count - 1 - column : column)
     }
 
     public override func pressesBegan(_ presses: Set<Press>, with event: PressesEvent?) {
