@@ -58,6 +58,7 @@ final class TodoListController: ViewController, ListDataSource {
         add.sizeToFit()
         add.frame = Rect(x: size.width - 16 - add.frame.width, y: 16, width: add.frame.width, height: 34)
         field.frame = Rect(x: 16, y: 16, width: add.frame.minX - 28, height: 34)
+        mirrorIfRightToLeft([add, field], in: view)
         list.frame = Rect(x: 16, y: 66, width: size.width - 32, height: max(0, size.height - 110))
         summary.frame = Rect(x: 16, y: size.height - 36, width: size.width - 32, height: 24)
     }
@@ -94,7 +95,8 @@ final class TodoListController: ViewController, ListDataSource {
 
     func updateSummary() {
         let open = store.items.filter { !$0.done }.count
-        summary.text = "\(open) to do, \(store.items.count - open) done — tap for details, swipe left to delete"
+        let towards = view.effectiveUserInterfaceLayoutDirection == .rightToLeft ? "right" : "left"
+        summary.text = "\(open) to do, \(store.items.count - open) done — tap for details, swipe \(towards) to delete"
     }
 
     func numberOfRows(in list: ListView) -> Int { store.items.count }
@@ -156,6 +158,7 @@ final class TodoDetailController: ViewController {
         titleField.frame = Rect(x: 16, y: 20, width: width - 32, height: 34)
         doneLabel.frame = Rect(x: 16, y: 72, width: 120, height: 31)
         doneSwitch.frame = Rect(x: width - 16 - 51, y: 72, width: 51, height: 31)
+        mirrorIfRightToLeft([doneLabel, doneSwitch], in: view)
     }
 
     func confirmDelete() {
@@ -183,4 +186,12 @@ final class TodoApp {
 ExampleCommandLine.main(program: "todo", screenshot: "todo.png", make: { _ in TodoApp() }) { app, headless in
     app.window.show()
     if headless { app.window.isFullscreen = true }
+}
+
+/// Right to left (an Arabic or Hebrew session), frames laid out from the left
+/// are mirrored: the controls mirror themselves, the app's own frames are its to mirror.
+@MainActor
+func mirrorIfRightToLeft(_ views: [View], in container: View) {
+    guard container.effectiveUserInterfaceLayoutDirection == .rightToLeft else { return }
+    for v in views { v.frame.origin.x = container.bounds.width - v.frame.maxX }
 }

@@ -44,16 +44,17 @@ extension Application {
         guard let scheme = url.scheme?.lowercased(), Self.isOpenable(scheme: scheme) else { throw .unsupportedURL(url.absoluteString) }
         let portal: DesktopPortal
         do { portal = try desktopPortal() } catch { throw .portal(error) }
+        var fd: Int32 = -1
+        if url.isFileURL {
+            fd = Glibc.open(url.path(percentEncoded: false), O_RDONLY | O_CLOEXEC)
+            guard fd >= 0 else { throw .fileNotFound(url) }
+        }
+        defer { if fd >= 0 { Glibc.close(fd) } }
         let parent = await keyboardFocusWindow?.portalParent() ?? ""
-
-        do {
-            if url.isFileURL {
-                let path = url.path(percentEncoded: false)
-                let fd = Glibc.open(path, O_RDONLY | O_CLOEXEC)
-                guard !path.isEmpty, fd >= 0 else { throw OpenURLError.fileNotFound(url) }
-                defer { Glibc.close(fd) }
+        do throws(PortalError) {
+            if fd >= 0 {
+                // The descriptor is the message's first (index 0).
                 _ = try await portal.request("org.freedesktop.portal.OpenURI", "OpenFile", fileDescriptor: fd) { _ in
-                    // The descriptor is the message's first (index 0).
                     [g_variant_new_string(parent), g_variant_new_handle(0)]
                 }
             } else {
@@ -62,12 +63,10 @@ extension Application {
                     [g_variant_new_string(parent), g_variant_new_string(text)]
                 }
             }
-        } catch let error as OpenURLError {
-            throw error
-        } catch PortalError.cancelled {
+        } catch .cancelled {
             throw .cancelled
         } catch {
-            throw .portal(error as! PortalError)
+            throw .portal(error)
         }
     }
 

@@ -114,10 +114,12 @@ public final class DocumentPicker {
             if let accept { g_variant_dict_insert_value(options, "accept_label", g_variant_new_string(accept)) }
             if let folder { g_variant_dict_insert_value(options, "current_folder", Self.bytes(folder)) }
             if !filter.patterns.isEmpty {
-                let f = Self.filterVariant(name: filter.name, patterns: filter.patterns)
-                var filters: [OpaquePointer?] = [g_variant_ref(f)]
+                // Held while it goes into both (each takes its own reference).
+                let f = g_variant_ref_sink(Self.filterVariant(name: filter.name, patterns: filter.patterns))
+                var filters: [OpaquePointer?] = [f]
                 g_variant_dict_insert_value(options, "filters", g_variant_new_array(nil, &filters, 1))
                 g_variant_dict_insert_value(options, "current_filter", f)
+                g_variant_unref(f)
             }
             return [g_variant_new_string(parent), g_variant_new_string(title)]
         }

@@ -67,7 +67,7 @@ final class MenuSession {
         }
         var gravity = gravity
         if isRightToLeft {
-            (anchor, gravity, offset.x) = (anchor.mirrored, gravity.mirrored, -offset.x)
+            (anchor, gravity, offset.x) = (anchor.flippedX, gravity.flippedX, -offset.x)
         }
         let popup = Popup(on: window, placement: Popup.Placement(size: size, anchorRect: anchorRect, anchor: anchor, gravity: gravity, offset: offset),
                           grabsInput: true, traitsFrom: levels.last?.view ?? source)

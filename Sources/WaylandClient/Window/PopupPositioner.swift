@@ -24,25 +24,12 @@ public struct PopupPositioner: Hashable, Sendable {
         case none = 0, top, bottom, left, right, topLeft, bottomLeft, topRight, bottomRight
 
         var hasLeft: Bool { self == .left || self == .topLeft || self == .bottomLeft }
-
-        /// Left and right swapped (a placement for a right-to-left interface).
-        public var mirrored: Direction {
-            switch self {
-            case .left: .right
-            case .right: .left
-            case .topLeft: .topRight
-            case .topRight: .topLeft
-            case .bottomLeft: .bottomRight
-            case .bottomRight: .bottomLeft
-            case .none, .top, .bottom: self
-            }
-        }
         var hasRight: Bool { self == .right || self == .topRight || self == .bottomRight }
         var hasTop: Bool { self == .top || self == .topLeft || self == .topRight }
         var hasBottom: Bool { self == .bottom || self == .bottomLeft || self == .bottomRight }
 
-        /// Mirrored left to right.
-        var flippedX: Direction {
+        /// Mirrored left to right (also a placement for a right-to-left interface).
+        public var flippedX: Direction {
             switch self {
             case .left: .right
             case .right: .left
