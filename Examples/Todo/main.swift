@@ -95,8 +95,7 @@ final class TodoListController: ViewController, ListDataSource {
 
     func updateSummary() {
         let open = store.items.filter { !$0.done }.count
-        let towards = view.effectiveUserInterfaceLayoutDirection == .rightToLeft ? "right" : "left"
-        summary.text = "\(open) to do, \(store.items.count - open) done — tap for details, swipe \(towards) to delete"
+        summary.text = "\(open) to do, \(store.items.count - open) done — tap for details, swipe to delete"
     }
 
     func numberOfRows(in list: ListView) -> Int { store.items.count }
