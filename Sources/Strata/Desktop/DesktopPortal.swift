@@ -41,20 +41,14 @@ package final class DesktopPortal: @unchecked Sendable {
 
     package let bus: DBusConnection
     private let nextToken = Atomic(0)
-    /// The requests waiting for an answer (touched on the bus thread): a closed
-    /// connection ends them instead of leaving their tasks waiting.
-    private var waiting: [ObjectIdentifier: PendingRequest] = [:]
 
     package init(address: String?) throws(PortalError) {
         do { bus = try DBusConnection(address: address) } catch { throw .unavailable(error.description) }
     }
 
-    deinit {
-        bus.performAndWait { [waiting] in
-            for request in waiting.values { request.finish(.failure(.unavailable("the connection to the portal was closed"))) }
-        }
-        bus.close()
-    }
+    /// A request in flight holds the portal (its task does): the connection
+    /// closes once nothing waits on it.
+    deinit { bus.close() }
 
     /// Calls `interface`.`method` on the portal with `arguments` (made on the
     /// bus thread; the last one is the options dictionary, to which the handle
@@ -62,12 +56,11 @@ package final class DesktopPortal: @unchecked Sendable {
     package func request(_ interface: String, _ method: String, timeout: Double = 10, fileDescriptor: Int32? = nil,
                          arguments: @escaping @Sendable (_ options: UnsafeMutablePointer<GVariantDict>) -> [OpaquePointer?]) async throws(PortalError) -> Response {
         let token = "strata\(nextToken.add(1, ordering: .relaxed).newValue)"
-        let pending = PendingRequest(bus: bus) { [weak self] done in self?.waiting[ObjectIdentifier(done)] = nil }
+        let pending = PendingRequest(bus: bus)
         let result: Result<Response, PortalError> = await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
                 bus.perform { [bus] in
                     guard pending.begin(continuation) else { return }
-                    self.waiting[ObjectIdentifier(pending)] = pending
                     let sender = bus.uniqueName.dropFirst().replacing(".", with: "_")
                     pending.listen(on: "/org/freedesktop/portal/desktop/request/\(sender)/\(token)")
                     let options = g_variant_dict_new(nil)!
@@ -108,18 +101,13 @@ package final class DesktopPortal: @unchecked Sendable {
     /// `cancel`, which hops there.
     private final class PendingRequest: @unchecked Sendable {
         let bus: DBusConnection
-        /// Told (on the bus thread) when it has answered.
-        private let onFinish: (PendingRequest) -> Void
         private var continuation: CheckedContinuation<Result<Response, PortalError>, Never>?
         private var subscription: guint = 0
         private var path = ""
         private var handle: String?
         private var cancelled = false
 
-        init(bus: DBusConnection, onFinish: @escaping (PendingRequest) -> Void) {
-            self.bus = bus
-            self.onFinish = onFinish
-        }
+        init(bus: DBusConnection) { self.bus = bus }
 
         /// Takes the waiting task (on the bus thread); false when it was cancelled already.
         func begin(_ continuation: CheckedContinuation<Result<Response, PortalError>, Never>) -> Bool {
@@ -191,10 +179,8 @@ package final class DesktopPortal: @unchecked Sendable {
         func finish(_ result: Result<Response, PortalError>) {
             if subscription != 0 { g_dbus_connection_signal_unsubscribe(bus.raw, subscription) }
             subscription = 0
-            guard let continuation else { return }
-            continuation.resume(returning: result)
-            self.continuation = nil
-            onFinish(self)
+            continuation?.resume(returning: result)
+            continuation = nil
         }
     }
 }
