@@ -44,6 +44,13 @@ extension View {
         }
     }
 
+    /// `rect`, laid out from the left, mirrored across the bounds when the view
+    /// lays out right to left: how the toolkit's views place their parts (rule P3).
+    func mirroredForLayoutDirection(_ rect: Rect) -> Rect {
+        guard effectiveUserInterfaceLayoutDirection == .rightToLeft else { return rect }
+        return Rect(x: bounds.width - rect.maxX, y: rect.minY, width: rect.width, height: rect.height)
+    }
+
     /// Whether the toolkit's own decorative motion is left out for this view: the
     /// system asks for less motion in its context (rule P4).
     var reducesMotion: Bool { layer.context.systemReducesMotion }

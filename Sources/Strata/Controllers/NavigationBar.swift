@@ -102,10 +102,8 @@ public final class NavigationBar: View {
         // The title is centred in the bar, and kept clear of the buttons.
         let inset = max(leading, bounds.width - trailing)
         titleLabel.frame = Rect(x: inset, y: 0, width: max(0, bounds.width - 2 * inset), height: h)
-        if effectiveUserInterfaceLayoutDirection == .rightToLeft {
-            for button in (backButton.map { [$0] } ?? []) + leftButtons + rightButtons {
-                button.frame.origin.x = bounds.width - button.frame.maxX
-            }
+        for button in (backButton.map { [$0] } ?? []) + leftButtons + rightButtons {
+            button.frame = mirroredForLayoutDirection(button.frame)
         }
         hairline.frame = Rect(x: 0, y: h - 0.5, width: bounds.width, height: 0.5)
     }

@@ -62,7 +62,7 @@ public final class ListCell: View {
         let b = bounds
         let rightToLeft = effectiveUserInterfaceLayoutDirection == .rightToLeft
         // Laid out leading to trailing, then mirrored right to left.
-        func placed(_ r: Rect) -> Rect { rightToLeft ? Rect(x: b.width - r.maxX, y: r.minY, width: r.width, height: r.height) : r }
+        let placed = mirroredForLayoutDirection
         View.performWithoutAnimation {
             deleteBackground.frame = b
             deleteLabel.frame = placed(Rect(x: 0, y: 0, width: b.width - 16, height: b.height))

@@ -392,9 +392,7 @@ final class MenuRowView: View {
             let detailWidth = detail.text == nil ? 0.0 : detail.intrinsicContentSize.width
             // Leading to trailing: the check column, the title, the shortcut or chevron (mirrored right to left, rule P3).
             let titleWidth = max(0, b.width - Self.leading - Self.trailing - detailWidth - (detailWidth > 0 ? 8 : 0))
-            func placed(_ x: Double, _ width: Double) -> Rect {
-                Rect(x: rightToLeft ? b.width - x - width : x, y: 0, width: width, height: b.height)
-            }
+            func placed(_ x: Double, _ width: Double) -> Rect { mirroredForLayoutDirection(Rect(x: x, y: 0, width: width, height: b.height)) }
             check.frame = placed(6, 20)
             detail.frame = placed(b.width - Self.trailing - detailWidth, detailWidth)
             detail.textAlignment = rightToLeft ? .left : .right
