@@ -104,6 +104,16 @@ struct ClipDamageTests {
         _ = wide
     }
 
+    @Test("a curve out near 10³⁰⁵ counts as flat when it is: flattened to a few points, not halved to 65,536 (products of such coordinates overflowed; the fuzzer's slow frame)")
+    func farCurveIsFlat() {
+        let p = Path()
+        p.move(to: Point(x: 1e6, y: 62.28))
+        p.addQuadCurve(to: Point(x: 1e305, y: 1e305), control: Point(x: 1e305, y: 1e305))
+        p.closeSubpath()
+        let lines = VisibleFlattening.polylines(p, .identity, area: Rect(x: 0, y: 0, width: 48, height: 48), pad: 1e305)
+        #expect(lines.map(\.count).reduce(0, +) < 100, "\(lines.map(\.count))")
+    }
+
     @Test("a mask set on, changed on and removed from a layer whose sublayer draws outside its bounds: each damage-tracked frame equals a full repaint (found by the fuzzer)")
     func maskOverSublayersOutside() {
         let (r, root, clock) = makeRenderer(width: 48, height: 48)
