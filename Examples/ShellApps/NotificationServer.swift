@@ -105,16 +105,11 @@ public final class NotificationServer: @unchecked Sendable {
         registration = g_dbus_connection_register_object(bus.raw, Self.objectPath, node.pointee.interfaces[0], vtable,
                                                          Unmanaged.passUnretained(self).toOpaque(), nil, &error)
         guard registration != 0 else { return .failure(.bus(DBusConnection.message(error))) }
-        // RequestName with DO_NOT_QUEUE (4): 1 means ours, anything else another daemon's.
-        let name = g_variant_new_string(Self.busName), flag = g_variant_new_uint32(4)
-        var args: [OpaquePointer?] = [name, flag]
-        guard let answer = g_dbus_connection_call_sync(bus.raw, "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "RequestName",
-                                                       g_variant_new_tuple(&args, 2), nil, G_DBUS_CALL_FLAGS_NONE, 5000, nil, &error) else {
-            return .failure(.bus(DBusConnection.message(error)))
+        switch bus.requestName(Self.busName) {
+        case .success(true): return .success(())
+        case .success(false): return .failure(.nameTaken)
+        case let .failure(why): return .failure(.bus(why.description))
         }
-        let result = Self.child(answer, 0, g_variant_get_uint32)
-        g_variant_unref(answer)
-        return result == 1 ? .success(()) : .failure(.nameTaken)
     }
 
     /// Stops serving (the bus drops the name when the connection closes).

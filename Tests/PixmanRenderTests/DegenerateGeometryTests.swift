@@ -83,8 +83,9 @@ struct DegenerateGeometryTests {
 @MainActor
 @Suite("Damage when clipping changes", .serialized, .isolatedLayerContext)
 struct ClipDamageTests {
-    @Test("masksToBounds on and off on a moved layer: each damage-tracked frame equals a full repaint")
-    func togglingMasksToBounds() {
+    /// A 16-point layer in a 48-pixel target with a blue sublayer reaching well
+    /// outside it on every side, drawn once.
+    func holderWithWideSublayer() -> (OffscreenRenderer, Layer, ManualMediaClock, Layer, Layer) {
         let (r, root, clock) = makeRenderer(width: 48, height: 48)
         let holder = Layer()
         Transaction.withoutActions {
@@ -94,6 +95,12 @@ struct ClipDamageTests {
         let wide = box(Rect(x: -20, y: -5, width: 60, height: 30), .blue, in: holder)
         Transaction.flush()
         _ = r.render(atTime: clock.now)
+        return (r, root, clock, holder, wide)
+    }
+
+    @Test("masksToBounds on and off on a moved layer: each damage-tracked frame equals a full repaint")
+    func togglingMasksToBounds() {
+        let (r, root, clock, holder, wide) = holderWithWideSublayer()
         for clips in [true, false, true] {
             Transaction.withoutActions { holder.masksToBounds = clips }
             Transaction.flush()
@@ -116,15 +123,7 @@ struct ClipDamageTests {
 
     @Test("a mask set on, changed on and removed from a layer whose sublayer draws outside its bounds: each damage-tracked frame equals a full repaint (found by the fuzzer)")
     func maskOverSublayersOutside() {
-        let (r, root, clock) = makeRenderer(width: 48, height: 48)
-        let holder = Layer()
-        Transaction.withoutActions {
-            holder.frame = Rect(x: 20, y: 10, width: 16, height: 16)
-            root.addSublayer(holder)
-        }
-        let wide = box(Rect(x: -20, y: -5, width: 60, height: 30), .blue, in: holder)
-        Transaction.flush()
-        _ = r.render(atTime: clock.now)
+        let (r, root, clock, holder, wide) = holderWithWideSublayer()
         let nothing = Layer(), part = Layer()
         Transaction.withoutActions {
             nothing.frame = Rect(x: -80, y: -80, width: 10, height: 10)

@@ -22,8 +22,7 @@ struct DesktopPortalTests {
         var bus: SessionBus
 
         init(socketPath: String) throws {
-            var template = Array("/tmp/strata-portal-XXXXXX".utf8CString)
-            directory = String(cString: mkdtemp(&template)!)
+            directory = makeTemporaryDirectory("strata-portal")
             for sub in ["config", "data", "data/applications", "runtime", "files"] { mkdir(directory + "/" + sub, 0o700) }
             environment = ["WAYLAND_DISPLAY": socketPath, "XDG_RUNTIME_DIR": directory + "/runtime", "GDK_BACKEND": "wayland",
                            "XDG_CONFIG_HOME": directory + "/config", "XDG_DATA_HOME": directory + "/data",
@@ -37,7 +36,7 @@ struct DesktopPortalTests {
             bus.stop()
             let deadline = MonotonicMediaClock().now + 5
             while isMounted(directory + "/runtime/doc"), MonotonicMediaClock().now < deadline { usleep(50_000) }
-            _ = try? Subprocess.spawn(["rm", "-rf", directory], environment: [:], directory: "/", logPath: "/dev/null").wait(timeout: 10)
+            removeTemporaryDirectory(directory)
         }
 
         private func isMounted(_ path: String) -> Bool {
@@ -269,12 +268,7 @@ final class StalledPortal: @unchecked Sendable {
                 <node><interface name="org.freedesktop.portal.FileChooser"><method name="OpenFile"><arg direction="in" type="s"/>
                 <arg direction="in" type="s"/><arg direction="in" type="a{sv}"/><arg direction="out" type="o"/></method></interface></node>
                 """)
-            let name = g_variant_new_string("org.freedesktop.portal.Desktop"), flag = g_variant_new_uint32(4)
-            var args: [OpaquePointer?] = [name, flag]
-            guard let answer = g_dbus_connection_call_sync(bus.raw, "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "RequestName",
-                                                           g_variant_new_tuple(&args, 2), nil, G_DBUS_CALL_FLAGS_NONE, 5000, nil, nil) else { return false }
-            g_variant_unref(answer)
-            return true
+            return (try? bus.requestName("org.freedesktop.portal.Desktop").get()) == true
         }
         #expect(ok, "the stalled portal takes the name")
     }
@@ -324,12 +318,11 @@ final class StalledPortal: @unchecked Sendable {
 struct StalledPortalTests {
     @Test("bad input: a portal that never answers the call is unavailable after the call's timeout; one that never responds waits until the task is cancelled, which closes its request")
     func stalled() async throws {
-        var template = Array("/tmp/strata-portal-XXXXXX".utf8CString)
-        let dir = String(cString: mkdtemp(&template)!)
+        let dir = makeTemporaryDirectory("strata-portal")
         var bus = try SessionBus(in: dir)
         defer {
             bus.stop()
-            _ = try? Subprocess.spawn(["rm", "-rf", dir], environment: [:], directory: "/", logPath: "/dev/null").wait(timeout: 10)
+            removeTemporaryDirectory(dir)
         }
 
         let silent = try StalledPortal(address: bus.address, answersCall: false)

@@ -14,9 +14,8 @@ import Testing
 struct SystemAppearanceTests {
     @Test("gsettings turns a running app dark within a frame, then back; text scaling, high contrast and enable-animations follow; a bus without a portal is a fallback, not an error")
     func followsGSettings() async throws {
-        var template = Array("/tmp/strata-portal-XXXXXX".utf8CString)
-        let dir = String(cString: mkdtemp(&template)!)
-        defer { _ = try? Subprocess.spawn(["rm", "-rf", dir], environment: [:], directory: "/", logPath: "/dev/null").wait(timeout: 10) }
+        let dir = makeTemporaryDirectory("strata-portal")
+        defer { removeTemporaryDirectory(dir) }
         mkdir(dir + "/config", 0o700)
         let weston = try HeadlessWeston()
         defer { weston.stop() }
@@ -117,9 +116,8 @@ struct KDEAppearanceTests {
 struct GSettingsAppearanceTests {
     @Test("with no portal, GNOME's settings through GSettings (a keyfile backend here, dconf in a session) give dark, larger text and less motion; a backend with nothing set gives the defaults")
     func readsGSettings() throws {
-        var template = Array("/tmp/strata-gsettings-XXXXXX".utf8CString)
-        let dir = String(cString: mkdtemp(&template)!)
-        defer { _ = try? Subprocess.spawn(["rm", "-rf", dir], environment: [:], directory: "/", logPath: "/dev/null").wait(timeout: 10) }
+        let dir = makeTemporaryDirectory("strata-gsettings")
+        defer { removeTemporaryDirectory(dir) }
         let path = dir + "/keyfile"
         let text = "[org/gnome/desktop/interface]\ncolor-scheme='prefer-dark'\ntext-scaling-factor=1.5\nenable-animations=false\n"
         let file = try #require(fopen(path, "w"))

@@ -1,4 +1,5 @@
 @testable import Strata
+import Glibc
 import PixmanRender
 import StrataTesting
 import WaylandClient
@@ -125,4 +126,16 @@ func showRecordingWindow(_ title: String, _ display: Display, size: Size = Size(
     field.becomeFirstResponder()
     try display.connection.dispatch(until: { window.frameNumber > 0 }, timeout: 5)
     return (window, field)
+}
+
+/// A fresh private directory, `/tmp/PREFIX-XXXXXX` (mkdtemp).
+func makeTemporaryDirectory(_ prefix: String) -> String {
+    var template = Array("/tmp/\(prefix)-XXXXXX".utf8CString)
+    return String(cString: mkdtemp(&template)!)
+}
+
+/// Removes a directory made by ``makeTemporaryDirectory(_:)`` and all in it.
+@MainActor
+func removeTemporaryDirectory(_ path: String) {
+    _ = try? Subprocess.spawn(["rm", "-rf", path], environment: [:], directory: "/", logPath: "/dev/null").wait(timeout: 10)
 }

@@ -353,8 +353,10 @@ final class DamageTracker {
         if drawing != old?.drawing {
             if let b = old?.drawing?.bounds { rects.append(b) }
             if let b = drawing?.bounds { rects.append(b) }
-            let clipsChanged = old?.drawing?.clips != nil && drawing?.clips != nil && old?.drawing?.clips != drawing?.clips
-            if clipsChanged || old?.drawing?.masked == true || drawing?.masked == true, let b = subtreeBounds(id) { rects.append(b) }
+            // What clips the sublayers changed: all they drew is damaged.
+            let clipsChanged = old?.drawing != nil && drawing != nil && old?.drawing?.clips != drawing?.clips
+            let masked = old?.drawing?.masked == true || drawing?.masked == true
+            if clipsChanged || masked, let b = subtreeBounds(id) { rects.append(b) }
         }
         records[id] = Record(inputs: inputs, subtreeVersion: layer.subtreeVersion, drawing: drawing, children: old?.children ?? [],
                              passedDown: old?.passedDown, seen: old?.seen ?? SeenSublayers())

@@ -264,9 +264,11 @@ open class ViewController: Responder {
     /// moved the presenter's view, or one holding it, into this controller's
     /// view): the chain never loops.
     open override var next: Responder? {
-        if let superview = loadedView?.superview, presentation == nil { return superview }
-        if let presenter = presentingViewController, !Self.chain(from: presenter, reaches: self) { return presenter }
-        return loadedView?.superview ?? hostWindow
+        let next = nextWithoutLoopCheck
+        if let presenter = next as? ViewController, presenter === presentingViewController, Self.chain(from: presenter, reaches: self) {
+            return loadedView?.superview ?? hostWindow
+        }
+        return next
     }
 
     /// The chain's rule without the loop check.

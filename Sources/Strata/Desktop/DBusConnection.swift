@@ -84,6 +84,22 @@ package final class DBusConnection: @unchecked Sendable {
     /// This connection's unique name on the bus (`:1.42`).
     package var uniqueName: String { g_dbus_connection_get_unique_name(raw).map { String(cString: $0) } ?? "" }
 
+    /// Asks the bus for the well-known `name` without queueing (`RequestName`
+    /// with DO_NOT_QUEUE): true when this connection owns it now, false when
+    /// another does.
+    package func requestName(_ name: String) -> Result<Bool, ConnectError> {
+        var error: UnsafeMutablePointer<GError>?
+        var args: [OpaquePointer?] = [g_variant_new_string(name), g_variant_new_uint32(4)]
+        guard let answer = g_dbus_connection_call_sync(raw, "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "RequestName",
+                                                       g_variant_new_tuple(&args, 2), variantType("(u)"), G_DBUS_CALL_FLAGS_NONE, 5000, nil, &error) else {
+            return .failure(.failed(Self.message(error)))
+        }
+        defer { g_variant_unref(answer) }
+        let reply = g_variant_get_child_value(answer, 0)!
+        defer { g_variant_unref(reply) }
+        return .success(g_variant_get_uint32(reply) == 1)   // 1: the primary owner
+    }
+
     /// Runs `work` on the loop thread (at once when called there).
     package func perform(_ work: @escaping @Sendable () -> Void) {
         if isLoopThread { work(); return }

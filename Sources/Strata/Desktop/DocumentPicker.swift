@@ -183,13 +183,10 @@ public final class DocumentPicker {
 
     /// A filter for the portal: glob patterns (0) and MIME types (1), and
     /// whether folders are what is picked.
-    struct Filter: Equatable {
+    struct Filter {
         var name = ""
         var patterns: [(kind: UInt32, pattern: String)] = []
         var directory = false
-        static func == (a: Filter, b: Filter) -> Bool {
-            a.name == b.name && a.directory == b.directory && a.patterns.elementsEqual(b.patterns) { $0 == $1 }
-        }
     }
 
     static let identifiers: [String: String?] = [
