@@ -1,38 +1,51 @@
 // An analog clock: views for the face, the marks and the hands; every second the
-// hands move to the time with a springy block animation.
+// hands move to the time with a springy block animation. The face follows the
+// desktop's light or dark style; it is not mirrored right to left (a clock's
+// hands turn the same way in every language).
 // Usage: clock [--seconds N] [--socket NAME] [--screenshot PATH]; STRATA_OFFSCREEN=DIR renders offscreen.
 import Glibc
 import Strata
 import StrataTesting
 
+/// The clock's face: its rim is a layer's border, which (as in UIKit) holds a
+/// resolved colour, so the face resolves it again when its traits change.
+final class Face: View {
+    static let ink = Color(light: Color(rgba8: 0x44, 0x4a, 0x52), dark: Color(rgba8: 0xb8, 0xbe, 0xc6))
+
+    override func traitCollectionDidChange(_ previousTraitCollection: TraitCollection?) {
+        super.traitCollectionDidChange(previousTraitCollection)
+        layer.borderColor = Self.ink.resolvedColor(with: traitCollection)
+    }
+}
+
 @MainActor
 final class Clock {
     let window = Window(title: "Strata clock", size: Size(width: 320, height: 320))
-    let face = View(frame: Rect(x: 20, y: 20, width: 280, height: 280))
+    let face = Face(frame: Rect(x: 20, y: 20, width: 280, height: 280))
     let hour = View(), minute = View(), second = View()
     /// Whole turns so far, so the hands never run backwards at 12.
     var lastSeconds: Double?
 
     init() {
-        window.backgroundColor = Color(rgba8: 0x20, 0x24, 0x28)
-        face.backgroundColor = Color(rgba8: 0xf4, 0xf1, 0xea)
+        window.backgroundColor = .systemGroupedBackground
+        face.backgroundColor = Color(light: Color(rgba8: 0xf4, 0xf1, 0xea), dark: Color(rgba8: 0x2c, 0x31, 0x38))
         face.layer.cornerRadius = 140
         face.layer.borderWidth = 6
-        face.layer.borderColor = Color(rgba8: 0x44, 0x4a, 0x52)
         window.rootView.addSubview(face)
+        face.traitCollectionDidChange(nil)
         let centre = Point(x: 140, y: 140)
         for i in 0..<60 {
             let major = i % 5 == 0
             let mark = View(frame: Rect(x: 0, y: 0, width: major ? 6 : 2, height: major ? 18 : 8))
-            mark.backgroundColor = Color(rgba8: 0x44, 0x4a, 0x52)
+            mark.backgroundColor = Face.ink
             mark.layer.anchorPoint = Point(x: 0.5, y: 0)
             mark.center = centre
             // Out to the rim, then turned to its minute.
             mark.transform = AffineTransform(translationX: 0, y: -128).concatenating(AffineTransform(rotationAngle: Double(i) * .pi / 30))
             face.addSubview(mark)
         }
-        for (hand, width, length, color) in [(hour, 10.0, 70.0, Color(rgba8: 0x22, 0x26, 0x2b)),
-                                              (minute, 6.0, 105.0, Color(rgba8: 0x22, 0x26, 0x2b)),
+        let hands = Color(light: Color(rgba8: 0x22, 0x26, 0x2b), dark: Color(rgba8: 0xee, 0xec, 0xe6))
+        for (hand, width, length, color) in [(hour, 10.0, 70.0, hands), (minute, 6.0, 105.0, hands),
                                               (second, 2.0, 118.0, Color(rgba8: 0xd8, 0x3a, 0x2f))] {
             hand.bounds = Rect(x: 0, y: 0, width: width, height: length)
             hand.backgroundColor = color

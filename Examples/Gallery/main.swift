@@ -5,7 +5,9 @@
 // · 5 contents pushed in by a delegate's transition · 6 border keyframes in a
 // group · 7 actions disabled by a transaction (left) and by a NullAction entry
 // (middle), next to an implicit move (right) · 8 a spring · 9 a property
-// animator scrubbed back and forth.
+// animator scrubbed back and forth. The tiles follow the desktop's light or
+// dark style, and run from the right in a right-to-left session (LANG=he_IL.UTF-8);
+// what happens inside a tile is spatial and stays as it is.
 // Usage: gallery [--seconds N] [--socket NAME] [--screenshot PATH]; STRATA_OFFSCREEN=DIR renders offscreen.
 import Glibc
 import Strata
@@ -17,8 +19,9 @@ final class Tile {
     let panel: View
     var play: () -> Void = {}
     init(_ index: Int, in root: View) {
-        panel = View(frame: Rect(x: 20 + Double(index % 3) * 205, y: 15 + Double(index / 3) * 155, width: 190, height: 140))
-        panel.backgroundColor = Color(rgba8: 0x2c, 0x31, 0x38)
+        let column = Double(Application.localeLayoutDirection == .rightToLeft ? 2 - index % 3 : index % 3)
+        panel = View(frame: Rect(x: 20 + column * 205, y: 15 + Double(index / 3) * 155, width: 190, height: 140))
+        panel.backgroundColor = .secondarySystemGroupedBackground
         panel.layer.cornerRadius = 10
         panel.clipsToBounds = true
         root.addSubview(panel)
@@ -67,7 +70,7 @@ final class Gallery {
     var round = 0
 
     init() {
-        window.backgroundColor = Color(rgba8: 0x1a, 0x1d, 0x21)
+        window.backgroundColor = .systemGroupedBackground
         tiles = (0..<9).map { Tile($0, in: window.rootView) }
         setUp()
     }

@@ -1,26 +1,50 @@
 // Strata's main demo: views animated the UIKit way — a stack view closing a
 // gap, a card flipped by a view transition, a spring, keyframes round a track
 // and a property animator scrubbed back and forth — in a window redrawn only at
-// frame callbacks while something moves. With no compositor named it starts a
+// frame callbacks while something moves. It follows the desktop's light or dark
+// style, and is mirrored in a right-to-left session (LANG=he_IL.UTF-8): the
+// stack view mirrors itself, the other frames here are the app's. With no compositor named it starts a
 // headless weston and saves a screenshot; with STRATA_OFFSCREEN=DIR it renders
 // offscreen. Usage: strata-demo [--seconds N] [--socket NAME] [--screenshot PATH]
 import Glibc
 import Strata
 import StrataTesting
 
+/// A view with a border in a dynamic colour: a layer's border holds a resolved
+/// colour (as in UIKit), so it is resolved again when the traits change.
+final class BorderedView: View {
+    var borderColor: Color = .separator { didSet { traitCollectionDidChange(nil) } }
+
+    override func traitCollectionDidChange(_ previousTraitCollection: TraitCollection?) {
+        super.traitCollectionDidChange(previousTraitCollection)
+        layer.borderColor = borderColor.resolvedColor(with: traitCollection)
+    }
+}
+
+/// The demo's page is 640 points wide, laid out from the left; in a
+/// right-to-left session its frames and points are mirrored across it.
+@MainActor enum Page {
+    static let rightToLeft = Application.localeLayoutDirection == .rightToLeft
+    static func x(_ x: Double) -> Double { rightToLeft ? 640 - x : x }
+    static func point(_ x: Double, _ y: Double) -> Point { Point(x: Page.x(x), y: y) }
+    static func rect(_ x: Double, _ y: Double, _ width: Double, _ height: Double) -> Rect {
+        Rect(x: rightToLeft ? 640 - x - width : x, y: y, width: width, height: height)
+    }
+}
+
 @MainActor
 final class Demo {
     let window = Window(title: "Strata demo", size: Size(width: 640, height: 480))
     let row = StackView(arrangedSubviews: [])
-    let card = View(frame: Rect(x: 40, y: 150, width: 200, height: 140))
-    let ball = View(frame: Rect(x: 300, y: 160, width: 44, height: 44))
+    let card = BorderedView(frame: Page.rect(40, 150, 200, 140))
+    let ball = View(frame: Page.rect(300, 160, 44, 44))
     let runner = View(frame: Rect(x: 0, y: 0, width: 28, height: 28))
-    let slider = View(frame: Rect(x: 40, y: 420, width: 40, height: 24))
+    let slider = View(frame: Page.rect(40, 420, 40, 24))
     var scrubber: ViewPropertyAnimator?
     var step = 0
 
     init() {
-        window.backgroundColor = Color(rgba8: 0x20, 0x24, 0x28)
+        window.backgroundColor = .systemBackground
         let root = window.rootView
         let palette: [Color] = [.red, .orange, .yellow, .green, .cyan, .blue]
         for color in palette {
@@ -37,25 +61,25 @@ final class Demo {
         card.backgroundColor = .magenta
         card.layer.cornerRadius = 22
         card.layer.borderWidth = 4
-        card.layer.borderColor = .white
+        card.borderColor = .systemBackground
         root.addSubview(card)
 
-        ball.backgroundColor = .white
+        ball.backgroundColor = .label
         ball.layer.cornerRadius = 22
         root.addSubview(ball)
 
-        let track = View(frame: Rect(x: 380, y: 150, width: 220, height: 220))
+        let track = BorderedView(frame: Page.rect(380, 150, 220, 220))
         track.layer.borderWidth = 2
-        track.layer.borderColor = Color.white.withAlpha(0.3)
+        track.borderColor = .tertiaryLabel
         track.layer.cornerRadius = 8
         root.addSubview(track)
         runner.backgroundColor = .yellow
         runner.layer.cornerRadius = 6
-        runner.center = Point(x: 380, y: 150)
+        runner.center = Page.point(380, 150)
         root.addSubview(runner)
 
         let rail = View(frame: Rect(x: 40, y: 430, width: 560, height: 4))
-        rail.backgroundColor = Color.white.withAlpha(0.3)
+        rail.backgroundColor = .tertiaryLabel
         root.addSubview(rail)
         slider.backgroundColor = .cyan
         slider.layer.cornerRadius = 12
@@ -75,11 +99,11 @@ final class Demo {
         }
         // A spring overshoots on its way to the other side.
         View.animate(duration: 0.9, dampingRatio: 0.45) {
-            ball.center = Point(x: 322, y: step % 2 == 0 ? 182 : 340)
+            ball.center = Page.point(322, step % 2 == 0 ? 182 : 340)
         }
         // Keyframes take a square round the track.
         View.animateKeyframes(withDuration: 1.1, animations: {
-            let corners = [Point(x: 600, y: 150), Point(x: 600, y: 370), Point(x: 380, y: 370), Point(x: 380, y: 150)]
+            let corners = [Page.point(600, 150), Page.point(600, 370), Page.point(380, 370), Page.point(380, 150)]
             for (i, corner) in corners.enumerated() {
                 View.addKeyframe(withRelativeStartTime: Double(i) / 4, relativeDuration: 0.25) { runner.center = corner }
             }
@@ -90,7 +114,7 @@ final class Demo {
     func scrub(at time: Double) {
         if scrubber == nil {
             let animator = ViewPropertyAnimator(duration: 1, curve: .easeInOut) {
-                self.slider.center.x = 580
+                self.slider.center.x = Page.x(580)
                 self.slider.transform = AffineTransform(rotationAngle: .pi)
             }
             animator.pauseAnimation()

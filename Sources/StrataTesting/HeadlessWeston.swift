@@ -178,7 +178,7 @@ package func tail(of path: String, lines: Int = 8) -> String {
     return all.suffix(lines).joined()
 }
 
-func listDirectory(_ path: String) -> [String] {
+package func listDirectory(_ path: String) -> [String] {
     guard let d = opendir(path) else { return [] }
     defer { closedir(d) }
     var names: [String] = []

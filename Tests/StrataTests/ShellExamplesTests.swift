@@ -336,7 +336,7 @@ struct ShellExamplesOffscreenTests {
 @MainActor
 @Suite("Shell examples on compositors", .isolatedLayerContext)
 struct ShellExamplesOnCompositorsTests {
-    static func binary(_ name: String) throws -> String {
+    nonisolated static func binary(_ name: String) throws -> String {
         let cwd = getcwd(nil, 0).map { p in defer { free(p) }; return String(cString: p) } ?? "."
         let path = cwd + "/.build/debug/" + name
         try #require(access(path, X_OK) == 0, "build the examples first (swift build --build-tests)")

@@ -135,7 +135,6 @@ func makeTemporaryDirectory(_ prefix: String) -> String {
 }
 
 /// Removes a directory made by ``makeTemporaryDirectory(_:)`` and all in it.
-@MainActor
 func removeTemporaryDirectory(_ path: String) {
     _ = try? Subprocess.spawn(["rm", "-rf", path], environment: [:], directory: "/", logPath: "/dev/null").wait(timeout: 10)
 }

@@ -72,14 +72,14 @@ struct ExampleTests {
         let weston = try HeadlessWeston()   // for its private directory; the apps do not connect
         let dir = weston.runtimeDirectory + "/offscreen"
         for name in ["gallery", "clock", "strata-demo"] {
-            let (status, output) = try weston.runClient([".build/debug/\(name)"],
+            let (status, output) = try weston.runClient([".build/debug/\(name)", "--appearance", "dark"],
                                                         environment: ["STRATA_OFFSCREEN": dir, "STRATA_OFFSCREEN_DURATION": "0.5",
                                                                       "WAYLAND_DISPLAY": "strata-nothing-here"], timeout: 30)
             #expect(status == 0, "\(name): \(output)")
         }
         let gallery = try RenderedImage(contentsOfFile: dir + "/Strata-gallery.png")
         #expect(gallery.width == 640 && gallery.height == 480)
-        #expect(gallery.rgba8(x: 30, y: 25) == (0x2c, 0x31, 0x38, 255))          // a tile's panel
+        #expect(gallery.rgba8(x: 30, y: 25) == (0x1c, 0x1c, 0x1e, 255))          // a tile's panel: dark secondary grouped background
         let clock = try RenderedImage(contentsOfFile: dir + "/Strata-clock.png")
         #expect(clock.width == 320 && clock.rgba8(x: 160, y: 160).r == 0xd8)      // the red pin in the middle
         let strip = try RenderedImage(contentsOfFile: dir + "/Strata-demo-filmstrip.png")
