@@ -24,6 +24,42 @@ struct SwayTests {
         #expect(window.width == 640 && window.height == 480)
     }
 
+    @Test("a window's exported handle (for a portal's dialog) is one another client imports with xdg-foreign v1, as the GTK portal backends do: its window becomes the child (sway floats it); a made-up handle is refused")
+    func exportedHandleImports() throws {
+        let sway = try HeadlessSway()
+        let display = try sway.connect()
+        #expect(display.exporterV1 != nil && display.exporter != nil, "wlroots offers both versions")
+        let window = ToplevelWindow(display: display, title: "parent")
+        window.onDraw = { ctx in paint(ctx, rgb: 0x2266AA); return .full }
+        try display.connection.dispatch(until: { window.frameNumber > 0 }, timeout: 5)
+        var handle: String?
+        window.exportHandle { handle = $0 }
+        try display.connection.dispatch(until: { handle != nil }, timeout: 5)
+        var again: String?
+        window.exportHandle { again = $0 }
+        #expect(again == handle, "the second ask is answered at once with the same handle")
+
+        // Another client, as the portal's backend would be.
+        let other = try sway.connect()
+        let importer = try other.registry.bind(ZxdgImporterV1.self)
+        let dialog = ToplevelWindow(display: other, title: "dialog")
+        dialog.onDraw = { ctx in paint(ctx, rgb: 0xCC6633); return .full }
+        var refused = false, made: [Bool] = []
+        let imported = importer.import(handle: try #require(handle))
+        imported.onEvent = { if case .destroyed = $0 { made.append(false) } }
+        imported.setParentOf(surface: dialog.surface)
+        let bogus = importer.import(handle: "no-such-handle")
+        bogus.onEvent = { if case .destroyed = $0 { refused = true } }
+        try other.connection.dispatch(until: { dialog.frameNumber > 0 && refused }, timeout: 5)
+        try other.connection.roundtrip()
+        #expect(made.isEmpty, "the real handle was not refused")
+        let tree = try sway.tree()
+        let dialogNode = try #require(tree.firstRange(of: "\"name\": \"dialog\""), "\(tree)")
+        // The node's own type comes before its name in sway's tree.
+        let type = try #require(tree[..<dialogNode.lowerBound].ranges(of: "\"type\": \"").last)
+        #expect(tree[type.upperBound...].hasPrefix("floating_con"), "the child floats: \(tree)")
+    }
+
     @Test("the window's pixels reach the screen (grim capture)")
     func pixelsOnSway() throws {
         let sway = try HeadlessSway()

@@ -25,6 +25,9 @@ public final class Display {
     /// Handles naming toplevels to other clients (`zxdg_exporter_v2`: a portal's
     /// dialog made the child of an app's window), when offered.
     public let exporter: ZxdgExporterV2?
+    /// The first version of the same (`zxdg_exporter_v1`), which GTK 3 and GTK 4.8
+    /// — the portal backends of GNOME and GTK in Debian 12 — import from.
+    public let exporterV1: ZxdgExporterV1?
     /// Shell layers for panels and overlays (`zwlr_layer_shell_v1`), when offered.
     public let layerShell: ZwlrLayerShellV1?
     /// Session locks (`ext_session_lock_manager_v1`), where the compositor offers them.
@@ -69,6 +72,7 @@ public final class Display {
         activation = registry.bindIfOffered(XdgActivationV1.self)
         dialogManager = registry.bindIfOffered(XdgWmDialogV1.self)
         exporter = registry.bindIfOffered(ZxdgExporterV2.self)
+        exporterV1 = registry.bindIfOffered(ZxdgExporterV1.self)
         layerShell = registry.bindIfOffered(ZwlrLayerShellV1.self)
         sessionLockManager = registry.bindIfOffered(ExtSessionLockManagerV1.self)
         dataDeviceManager = registry.bindIfOffered(WlDataDeviceManager.self)

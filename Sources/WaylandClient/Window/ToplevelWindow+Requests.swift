@@ -84,24 +84,49 @@ extension ToplevelWindow {
         return true
     }
 
-    /// A handle naming this window to other clients (`zxdg_exporter_v2`), for
-    /// another process to make its dialog a child of it — xdg-desktop-portal
-    /// takes it as `wayland:HANDLE`. `done` gets it once the compositor sends it
-    /// (at once after the first time), or nil where no exporter is offered. The
-    /// handle stays valid while the window lives.
+    /// A handle naming this window to other clients (xdg-foreign), for another
+    /// process to make its dialog a child of it — xdg-desktop-portal takes it as
+    /// `wayland:HANDLE`. `done` gets it once the compositor sends it (at once
+    /// after the first time), or nil where no exporter is offered. The handle
+    /// stays valid while the window lives. Exported with `zxdg_exporter_v1` where
+    /// offered, since the GTK-based portal backends import only those (mutter and
+    /// wlroots offer both versions); else with `zxdg_exporter_v2` (kwin, whose
+    /// portal backend imports v2).
     public func exportHandle(_ done: @escaping (String?) -> Void) {
-        if let handle = exported?.handle { return done(handle) }
-        guard let exporter = display.exporter else { return done(nil) }
-        if exported == nil {
+        if let exported { return exported.whenHandled(done) }
+        let export = ExportedToplevel()
+        if let exporter = display.exporterV1 {
+            let object = exporter.export(surface: surface)
+            object.onEvent = { [weak export] in if case let .handle(handle) = $0 { export?.received(handle) } }
+            export.destroy = object.destroy
+        } else if let exporter = display.exporter {
             let object = exporter.exportToplevel(surface: surface)
-            exported = (object, nil)
+            object.onEvent = { [weak export] in if case let .handle(handle) = $0 { export?.received(handle) } }
+            export.destroy = object.destroy
+        } else {
+            return done(nil)
         }
-        let previous = exported!.object.onEvent
-        exported!.object.onEvent = { [weak self] event in
-            previous?(event)
-            guard case let .handle(handle) = event else { return }
-            self?.exported?.handle = handle
-            done(handle)
-        }
+        exported = export
+        export.whenHandled(done)
+    }
+}
+
+/// A toplevel exported for other clients: the handle once the compositor sent
+/// it, and who waits for it.
+final class ExportedToplevel {
+    private(set) var handle: String?
+    private var waiting: [(String?) -> Void] = []
+    /// Destroys the exported object (which this closure keeps alive until then).
+    var destroy: () -> Void = {}
+
+    func whenHandled(_ done: @escaping (String?) -> Void) {
+        if let handle { done(handle) } else { waiting.append(done) }
+    }
+
+    func received(_ handle: String) {
+        self.handle = handle
+        let waiting = self.waiting
+        self.waiting = []
+        for done in waiting { done(handle) }
     }
 }

@@ -23,7 +23,7 @@ public final class ToplevelWindow {
     /// The dialog hints object, once the window said it is modal or not (``setModal(_:)``).
     var dialog: XdgDialogV1?
     /// The window exported for other clients (``exportHandle(_:)``), kept while the window lives.
-    var exported: (object: ZxdgExportedV2, handle: String?)?
+    var exported: ExportedToplevel?
     public var pool: ShmBufferPool { framed.pool }
     public var statistics: FrameStatistics { framed.statistics }
 
@@ -241,7 +241,7 @@ public final class ToplevelWindow {
 
     /// Destroys the window's objects; the window must not be used afterwards.
     public func close() {
-        exported?.object.destroy()
+        exported?.destroy()
         dialog?.destroy()
         decoration?.destroy()
         toplevel.destroy()
