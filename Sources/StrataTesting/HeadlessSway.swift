@@ -64,6 +64,18 @@ public final class HeadlessSway {
         try swaymsg(["-t", "get_tree"], timeout: timeout, lines: 1_000_000).output
     }
 
+    /// The type of the first node in ``tree()`` whose JSON has `member` (such as
+    /// `"name": "Open"`): `con` for a tiled window, `floating_con` for a floating
+    /// one (a child window: a dialog with a parent); nil when there is none.
+    public func nodeType(with member: String) throws(CompositorError) -> String? {
+        let tree = try tree()
+        guard let node = tree.firstRange(of: member) else { return nil }
+        // Each node's own type comes before its other members in sway's JSON, and
+        // the objects in between (its rectangles) have no type.
+        guard let type = tree[..<node.lowerBound].ranges(of: "\"type\": \"").last else { return nil }
+        return String(tree[type.upperBound...].prefix { $0 != "\"" })
+    }
+
     private func swaymsg(_ arguments: [String], timeout: Double, lines: Int = 50) throws(CompositorError) -> (status: Int32?, output: String) {
         guard let ipc = listDirectory(runtimeDirectory).first(where: { $0.hasPrefix("sway-ipc.") }) else {
             throw .notReady("no sway IPC socket in \(runtimeDirectory)")

@@ -157,6 +157,32 @@ struct DesktopPortalTests {
         #expect(ClipboardTests.contents(of: files + "/exported.txt") == "notes ✓\n")
     }
 
+    @Test("on sway the portal's dialog is the app window's child (the window's exported handle, which GTK's backend imports): sway floats it; the cancelled task closes it")
+    func dialogIsTheWindowsChild() async throws {
+        let (sway, _) = try appOnSway()
+        defer { withExtendedLifetime(sway) { Application.shared.disconnect() } }
+        var session = try PortalSession(socketPath: sway.socketPath)
+        defer { session.stop() }
+        let app = Application.shared
+        app.desktopBusAddress = session.bus.address
+        defer { app.desktopBusAddress = nil }
+        let window = Window(title: "documents", size: Size(width: 200, height: 100))
+        window.show()
+        try await Self.pump("the window drawn") { window.frameNumber > 0 }
+        let picker = DocumentPicker(forOpeningContentTypes: ["txt"])
+        picker.title = "Strata parent check"
+        let task = Task { @MainActor in try await picker.present(in: window) }
+        var type: String?
+        try await Self.pump("the dialog in sway's tree") {
+            type = try? sway.nodeType(with: "\"name\": \"Strata parent check\"")
+            return type != nil
+        }
+        #expect(type == "floating_con", "a child floats; a dialog without a parent would tile: \((try? sway.tree()) ?? "")")
+        task.cancel()
+        await #expect(throws: DocumentPicker.PickerError.cancelled) { try await task.value }
+        try await Self.pump("the dialog closed") { (try? sway.nodeType(with: "\"name\": \"Strata parent check\"")) == nil }
+    }
+
     @Test("open(_:) hands a link and a local file to the handler the desktop has for them, through OpenURI; odd schemes, missing files and a bus without a portal are clear errors")
     func openURLs() async throws {
         let (kwin, _) = try appOnKWin(width: 1280, height: 1024)

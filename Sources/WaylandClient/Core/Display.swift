@@ -25,8 +25,8 @@ public final class Display {
     /// Handles naming toplevels to other clients (`zxdg_exporter_v2`: a portal's
     /// dialog made the child of an app's window), when offered.
     public let exporter: ZxdgExporterV2?
-    /// The first version of the same (`zxdg_exporter_v1`), which GTK 3 and GTK 4.8
-    /// — the portal backends of GNOME and GTK in Debian 12 — import from.
+    /// The first version of the same (`zxdg_exporter_v1`), for compositors that
+    /// offer only it.
     public let exporterV1: ZxdgExporterV1?
     /// Shell layers for panels and overlays (`zwlr_layer_shell_v1`), when offered.
     public let layerShell: ZwlrLayerShellV1?

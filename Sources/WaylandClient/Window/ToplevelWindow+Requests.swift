@@ -88,19 +88,19 @@ extension ToplevelWindow {
     /// process to make its dialog a child of it — xdg-desktop-portal takes it as
     /// `wayland:HANDLE`. `done` gets it once the compositor sends it (at once
     /// after the first time), or nil where no exporter is offered. The handle
-    /// stays valid while the window lives. Exported with `zxdg_exporter_v1` where
-    /// offered, since the GTK-based portal backends import only those (mutter and
-    /// wlroots offer both versions); else with `zxdg_exporter_v2` (kwin, whose
-    /// portal backend imports v2).
+    /// stays valid while the window lives. Exported with `zxdg_exporter_v2`, else
+    /// with `zxdg_exporter_v1` where only that is offered. (wlroots keeps one set
+    /// of handles for both versions, so GTK's portal backend, which imports with
+    /// v1, takes a v2 handle.)
     public func exportHandle(_ done: @escaping (String?) -> Void) {
         if let exported { return exported.whenHandled(done) }
         let export = ExportedToplevel()
-        if let exporter = display.exporterV1 {
-            let object = exporter.export(surface: surface)
+        if let exporter = display.exporter {
+            let object = exporter.exportToplevel(surface: surface)
             object.onEvent = { [weak export] in if case let .handle(handle) = $0 { export?.received(handle) } }
             export.destroy = object.destroy
-        } else if let exporter = display.exporter {
-            let object = exporter.exportToplevel(surface: surface)
+        } else if let exporter = display.exporterV1 {
+            let object = exporter.export(surface: surface)
             object.onEvent = { [weak export] in if case let .handle(handle) = $0 { export?.received(handle) } }
             export.destroy = object.destroy
         } else {
