@@ -13,4 +13,16 @@ public enum Accessibility {
     /// Whether the person asked for more contrast (`isDarkerSystemColorsEnabled`):
     /// the system colours take their high-contrast values.
     public static var isDarkerSystemColorsEnabled: Bool { LayerContext.current.systemTraits.accessibilityContrast == .high }
+
+    /// Tells assistive technologies something (`UIAccessibility.post(notification:argument:)`):
+    /// an ``AccessibilityNotification/announcement`` says its `String` argument;
+    /// a layout or screen change has them read the window again. Nothing
+    /// happens while no assistive technology listens.
+    public static func post(notification: AccessibilityNotification, argument: Any?) {
+        guard let exporter = Application.shared.accessibilityExporter else { return }
+        switch notification {
+        case .announcement: if let text = argument as? String { exporter.announce(text) }
+        case .layoutChanged, .screenChanged: exporter.windowsChanged()
+        }
+    }
 }

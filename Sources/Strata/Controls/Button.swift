@@ -7,6 +7,10 @@
 /// `touchUpInside` and `primaryActionTriggered`.
 @MainActor
 public final class Button: Control {
+    // A button read by its title, else its image's label (rule Y2).
+    override var defaultAccessibilityLabel: String? { currentTitle ?? imageView.accessibilityLabel }
+    override var defaultAccessibilityTraits: AccessibilityTraits { super.defaultAccessibilityTraits.union(.button) }
+
     public enum Style: Hashable, Sendable { case plain, filled }
 
     public let style: Style

@@ -10,6 +10,22 @@
 /// Disabled controls swallow touches and take no focus.
 @MainActor
 open class Control: View {
+    // An element whose traits follow its state; activated as Space or Return
+    // would (rules Y2, Y4).
+    override var defaultIsAccessibilityElement: Bool { true }
+    override var defaultAccessibilityTraits: AccessibilityTraits {
+        var traits: AccessibilityTraits = []
+        if !isEnabled { traits.insert(.notEnabled) }
+        if isSelected { traits.insert(.selected) }
+        return traits
+    }
+
+    open override func accessibilityActivate() -> Bool {
+        guard isEnabled else { return false }
+        keyboardActivated()
+        return true
+    }
+
     /// What happened to a control (`UIControl.Event`).
     public struct Event: OptionSet, Hashable, Sendable {
         public let rawValue: UInt

@@ -3,6 +3,10 @@
 /// load with `Image(contentsOfFile:)` (libpng). Image views take no input, as UIKit's.
 @MainActor
 public final class ImageView: View {
+    // An image is an element once it has a label (rule Y1).
+    override var defaultIsAccessibilityElement: Bool { accessibility.label != nil }
+    override var defaultAccessibilityTraits: AccessibilityTraits { .image }
+
     /// The image shown; nil shows nothing. One image pixel is one point.
     public var image: Image? {
         didSet {

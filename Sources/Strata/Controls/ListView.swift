@@ -11,6 +11,30 @@ public protocol ListDataSource: AnyObject {
 /// swiped. Cells are reused: configure everything the row shows each time.
 @MainActor
 public final class ListCell: View {
+    // A list item read by its text; activating it selects the row, and a list
+    // that deletes rows offers Delete (rules Y2, Y4).
+    override var defaultIsAccessibilityElement: Bool { true }
+    override var defaultAccessibilityLabel: String? { textLabel.text }
+    override var defaultAccessibilityValue: String? { (accessoryView?.isAccessibilityElement ?? false) ? accessoryView?.accessibilityValue : nil }
+    override var accessibilityRole: AccessibilityRole? { .listItem }
+    public override func accessibilityActivate() -> Bool {
+        guard let list, let select = list.onSelectRow else { return false }
+        select(list, row)
+        return true
+    }
+    public override var accessibilityCustomActions: [AccessibilityCustomAction]? {
+        get {
+            guard let list, list.onDeleteRow != nil else { return super.accessibilityCustomActions }
+            let delete = AccessibilityCustomAction(name: "Delete") { [weak self] _ in
+                guard let self, let list = self.list else { return false }
+                list.onDeleteRow?(list, self.row)
+                return true
+            }
+            return (super.accessibilityCustomActions ?? []) + [delete]
+        }
+        set { super.accessibilityCustomActions = newValue }
+    }
+
     public let contentView = View(frame: .zero)
     public let textLabel = Label(frame: .zero)
     /// A view at the trailing edge (a switch, say).
@@ -137,6 +161,10 @@ public final class ListCell: View {
 /// (``onDeleteRow``); a tap selects it (``onSelectRow``).
 @MainActor
 public final class ListView: ScrollView {
+    // A list of its visible rows (rule Y1).
+    override var defaultAccessibilityContainerType: AccessibilityContainerType { .list }
+    override var accessibilityRole: AccessibilityRole? { .list }
+
     public weak var dataSource: ListDataSource? { didSet { reloadData() } }
     /// The height of every row: at least ``minimumRowHeight``; a smaller, NaN or
     /// infinite height is refused with a diagnostic and the old one kept.

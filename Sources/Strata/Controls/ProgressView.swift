@@ -2,6 +2,15 @@
 /// ``progress`` is clamped to 0…1; NaN is refused with a diagnostic.
 @MainActor
 public final class ProgressView: View {
+    // A progress bar: its value as a percentage (rule Y2).
+    override var defaultIsAccessibilityElement: Bool { true }
+    override var defaultAccessibilityTraits: AccessibilityTraits { .updatesFrequently }
+    override var defaultAccessibilityValue: String? { "\(Int((progress * 100).rounded()))%" }
+    override var accessibilityRole: AccessibilityRole? { .progressBar }
+    override var accessibilityNumericValue: AccessibilityNumericValue? {
+        AccessibilityNumericValue(minimum: 0, maximum: 1, current: progress, step: 0)
+    }
+
     public var progress: Double {
         get { storedProgress }
         set { setProgress(newValue, animated: false) }

@@ -12,6 +12,9 @@ import Glibc
 /// computed from the media clock, so it plays the same under a `ManualMediaClock`.
 @MainActor
 open class ScrollView: View {
+    // A scroll pane holding its content's elements.
+    override var accessibilityRole: AccessibilityRole? { .scrollArea }
+
     /// The size of the scrollable content.
     public var contentSize = Size.zero {
         didSet {

@@ -9,6 +9,18 @@
 /// the other way round), so the range is never empty.
 @MainActor
 public final class Slider: Control {
+    // Adjustable: its value as a percentage of the range, stepped by a tenth of
+    // it as VoiceOver's swipes do (rules Y2, Y4).
+    override var defaultAccessibilityTraits: AccessibilityTraits { super.defaultAccessibilityTraits.union(.adjustable) }
+    override var defaultAccessibilityValue: String? { "\(Int((fraction * 100).rounded()))%" }
+    override var accessibilityNumericValue: AccessibilityNumericValue? {
+        AccessibilityNumericValue(minimum: minimumValue, maximum: maximumValue, current: storedValue, step: 0)
+    }
+    public override func accessibilityIncrement() { if isEnabled { userSet(storedValue + (maximumValue - minimumValue) / 10, animated: true) } }
+    /// An assistive technology set the value (AT-SPI's `CurrentValue`), as a drag to it would.
+    func accessibilitySetValue(_ value: Double) { userSet(value, animated: false) }
+    public override func accessibilityDecrement() { if isEnabled { userSet(storedValue - (maximumValue - minimumValue) / 10, animated: true) } }
+
     public var value: Double {
         get { storedValue }
         set { setValue(newValue, animated: false) }

@@ -6,6 +6,10 @@
 /// `valueChanged` is sent for the user's flips only: ``setOn(_:animated:)`` sends nothing.
 @MainActor
 public final class Switch: Control {
+    // A toggle button whose value is "1" or "0", as UIKit's (rule Y2).
+    override var defaultAccessibilityTraits: AccessibilityTraits { super.defaultAccessibilityTraits.union([.button, .toggleButton]) }
+    override var defaultAccessibilityValue: String? { on ? "1" : "0" }
+
     public static let size = Size(width: 51, height: 31)
 
     /// Whether the switch is on; setting it moves the thumb without animation.

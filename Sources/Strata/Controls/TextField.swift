@@ -14,6 +14,13 @@
 /// Offsets inside are UTF-8 offsets into ``text`` on grapheme boundaries.
 @MainActor
 public final class TextField: Control, TextInputClient {
+    // Editable text: named by its placeholder unless labelled, its value the
+    // text; activating it starts editing (rules Y2, Y4).
+    override var defaultAccessibilityLabel: String? { placeholder }
+    override var defaultAccessibilityValue: String? { text }
+    override var accessibilityRole: AccessibilityRole? { .textField }
+    public override func accessibilityActivate() -> Bool { isEnabled && becomeFirstResponder() }
+
     public enum BorderStyle: Hashable, Sendable { case none, roundedRect }
 
     /// The text. Setting it puts the caret at the end, clears undo and sends no event.

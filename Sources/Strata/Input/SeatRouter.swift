@@ -7,7 +7,9 @@ import WaylandClient
 @MainActor
 final class SeatRouter {
     private weak var pointerWindow: Window?
-    private(set) weak var keyboardWindow: Window?
+    private(set) weak var keyboardWindow: Window? {
+        didSet { if keyboardWindow !== oldValue { Application.shared.accessibilityExporter?.activeWindowChanged(from: oldValue, to: keyboardWindow) } }
+    }
     private var touchWindows: [Int32: Window] = [:]
     /// The compositor's key repeat, for windows shown later too.
     private(set) var repeatInfo: (rate: Double, delay: Double)?

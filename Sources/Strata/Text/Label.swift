@@ -9,6 +9,11 @@
 /// layer's contents, redrawn only when something it shows changes.
 @MainActor
 public final class Label: View {
+    // Static text read by its text (rule Y2).
+    override var defaultIsAccessibilityElement: Bool { true }
+    override var defaultAccessibilityLabel: String? { text }
+    override var defaultAccessibilityTraits: AccessibilityTraits { isEnabled ? .staticText : [.staticText, .notEnabled] }
+
     /// The text (`text`); setting it replaces ``attributedText``.
     public var text: String? {
         get { content?.string }

@@ -326,6 +326,110 @@ open class View: Responder, LayerDelegate {
     /// whose drawing depends on the size redraw here (`contentMode = .redraw`).
     func boundsSizeDidChange() {}
 
+    // MARK: Accessibility (rules Y1–Y4; the tree and its export are in Accessibility/)
+
+    var accessibility = AccessibilityAttributes()
+
+    /// Whether assistive technologies see this view as one element
+    /// (`isAccessibilityElement`, rule Y1): true by default for labels, controls
+    /// and images, false for plain views, whose elements are read instead.
+    open var isAccessibilityElement: Bool {
+        get { accessibility.isElement ?? defaultIsAccessibilityElement }
+        set { accessibility.isElement = newValue }
+    }
+    /// What the element is called (`accessibilityLabel`, rule Y2): by default a
+    /// label's text, a button's title, a field's placeholder.
+    open var accessibilityLabel: String? {
+        get { accessibility.label ?? defaultAccessibilityLabel }
+        set { accessibility.label = newValue; accessibilityDidChange(.name) }
+    }
+    /// What activating it does, when the label does not say (`accessibilityHint`).
+    open var accessibilityHint: String? {
+        get { accessibility.hint }
+        set { accessibility.hint = newValue; accessibilityDidChange(.description) }
+    }
+    /// Its value as text (`accessibilityValue`): by default a switch's "1" or
+    /// "0", a slider's percentage, a field's text.
+    open var accessibilityValue: String? {
+        get { accessibility.value ?? defaultAccessibilityValue }
+        set { accessibility.value = newValue; accessibilityDidChange(.value) }
+    }
+    /// What it is and how it behaves (`accessibilityTraits`, rule Y2).
+    open var accessibilityTraits: AccessibilityTraits {
+        get { accessibility.traits ?? defaultAccessibilityTraits }
+        set { accessibility.traits = newValue; accessibilityDidChange(.states) }
+    }
+    /// A name for tests and tools, never read to the person (`accessibilityIdentifier`).
+    open var accessibilityIdentifier: String? {
+        get { accessibility.identifier }
+        set { accessibility.identifier = newValue }
+    }
+    /// The language of its label and value, a BCP 47 tag (`accessibilityLanguage`).
+    open var accessibilityLanguage: String? {
+        get { accessibility.language }
+        set { accessibility.language = newValue }
+    }
+    /// Where it is, in window coordinates (`accessibilityFrame`, rule Y3; UIKit's
+    /// are the screen's, which a Wayland client cannot know): set, else the
+    /// bounds through every transform to the window.
+    open var accessibilityFrame: Rect {
+        get { accessibility.frame ?? convert(bounds, to: nil) }
+        set { accessibility.frame = newValue }
+    }
+    /// The elements this container holds, in reading order
+    /// (`accessibilityElements`): views and ``AccessibilityElement``s; nil reads
+    /// the subviews, top to bottom, then leading to trailing (rule Y1).
+    open var accessibilityElements: [Any]? {
+        get { accessibility.elements }
+        set { accessibility.elements = newValue; accessibilityDidChange(.children) }
+    }
+    /// Hides this view's elements from assistive technologies (`accessibilityElementsHidden`).
+    open var accessibilityElementsHidden: Bool {
+        get { accessibility.elementsHidden }
+        set { accessibility.elementsHidden = newValue; accessibilityDidChange(.children) }
+    }
+    /// While shown, its siblings and their elements are hidden
+    /// (`accessibilityViewIsModal`, rule Y3): alerts and dialogs.
+    open var accessibilityViewIsModal: Bool {
+        get { accessibility.viewIsModal }
+        set { accessibility.viewIsModal = newValue; accessibilityDidChange(.children) }
+    }
+    /// Reads its elements as one group before moving on
+    /// (`shouldGroupAccessibilityChildren`): exported as a grouping node.
+    open var shouldGroupAccessibilityChildren: Bool {
+        get { accessibility.groupsChildren }
+        set { accessibility.groupsChildren = newValue }
+    }
+    /// What kind of container it is (`accessibilityContainerType`): lists and
+    /// scroll views say so by default.
+    open var accessibilityContainerType: AccessibilityContainerType {
+        get { accessibility.containerType ?? defaultAccessibilityContainerType }
+        set { accessibility.containerType = newValue }
+    }
+    /// Actions beyond activating it (`accessibilityCustomActions`).
+    open var accessibilityCustomActions: [AccessibilityCustomAction]? {
+        get { accessibility.customActions }
+        set { accessibility.customActions = newValue }
+    }
+    /// Activates the element as a tap would (`accessibilityActivate()`, rule Y4):
+    /// controls run their actions when enabled; returns whether it was handled.
+    open func accessibilityActivate() -> Bool { false }
+    /// Steps an adjustable element up (`accessibilityIncrement()`): a slider by a tenth of its range.
+    open func accessibilityIncrement() {}
+    /// Steps an adjustable element down (`accessibilityDecrement()`).
+    open func accessibilityDecrement() {}
+
+    // The toolkit's own views give their defaults here.
+    var defaultIsAccessibilityElement: Bool { false }
+    var defaultAccessibilityLabel: String? { nil }
+    var defaultAccessibilityValue: String? { nil }
+    var defaultAccessibilityTraits: AccessibilityTraits { [] }
+    var defaultAccessibilityContainerType: AccessibilityContainerType { .none }
+    /// The kind of element it is beyond its traits (a text field, a progress bar).
+    var accessibilityRole: AccessibilityRole? { nil }
+    /// A number it holds, for an adjustable element or a progress bar.
+    var accessibilityNumericValue: AccessibilityNumericValue? { nil }
+
     // MARK: LayerDelegate
 
     /// The action search's first step for the backing layer (rules V2, V3): inside

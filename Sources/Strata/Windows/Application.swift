@@ -40,6 +40,11 @@ public final class Application: Responder {
     public var followsSystemAppearance = true
     /// The desktop's settings, while the app follows them.
     var settingsPortal: SettingsPortal?
+    /// Whether ``connect(socket:)`` starts exporting the app to assistive
+    /// technologies when one asks (``followAccessibilityStatus(busAddress:)``).
+    public var exportsAccessibility = true
+    /// Whether an assistive technology asks, and the export while it does.
+    var accessibilityWatcher: AccessibilityStatusWatcher?
     /// The connection file choosers and opened links go through, made when first needed.
     var portal: DesktopPortal?
     /// The bus xdg-desktop-portal is reached on for file choosers and opened
@@ -100,6 +105,7 @@ public final class Application: Responder {
         guard display == nil else { return }
         use(try Display(socket: socket))
         if followsSystemAppearance { followSystemAppearance() }
+        if exportsAccessibility { followAccessibilityStatus() }
     }
 
     /// Uses a display connected elsewhere (a test's headless compositor) and an
@@ -177,6 +183,8 @@ public final class Application: Responder {
         loop = nil
         settingsPortal?.stop()
         settingsPortal = nil
+        accessibilityWatcher?.stop()
+        accessibilityWatcher = nil
         portal = nil
         LayerContext.main.endOfTurnScheduler = { body in Task { @MainActor in body() } }
     }
@@ -277,10 +285,12 @@ public final class Application: Responder {
     func windowDidShow(_ window: Window) {
         guard !windows.contains(where: { $0 === window }) else { return }
         windows.append(window)
+        accessibilityExporter?.windowsChanged()
     }
 
     func windowDidClose(_ window: Window) {
         windows.removeAll { $0 === window }
+        accessibilityExporter?.windowsChanged()
         if windows.isEmpty && quitsWhenLastWindowCloses && isRunning { stop() }
     }
 }

@@ -136,6 +136,7 @@ public class Window: Responder {
     public internal(set) var firstResponder: Responder? {
         didSet {
             guard firstResponder !== oldValue else { return }
+            Application.shared.accessibilityExporter?.focusMoved(from: oldValue, to: firstResponder)
             input.stopRepeat()
             updateTextInput()
         }

@@ -1,0 +1,30 @@
+/// What an app set on an element (nil: the class's default), as UIKit keeps
+/// for every object: stored once per view or ``AccessibilityElement``.
+struct AccessibilityAttributes {
+    var isElement: Bool?
+    var label: String?
+    var hint: String?
+    var value: String?
+    var identifier: String?
+    var language: String?
+    var traits: AccessibilityTraits?
+    /// In window coordinates (rule Y3).
+    var frame: Rect?
+    var elements: [Any]?
+    var elementsHidden = false
+    var viewIsModal = false
+    var groupsChildren = false
+    var containerType: AccessibilityContainerType?
+    var customActions: [AccessibilityCustomAction]?
+}
+
+/// What kind of container a view is to assistive technologies
+/// (`UIAccessibilityContainerType`): a container that is not `.none` is
+/// exported as a node of its own (a list, a table, a group) holding its elements.
+public enum AccessibilityContainerType: Hashable, Sendable {
+    case none
+    case dataTable
+    case list
+    case landmark
+    case semanticGroup
+}

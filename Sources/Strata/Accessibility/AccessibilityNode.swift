@@ -1,0 +1,374 @@
+/// What kind of thing an exported node is (rule Y2): from the element's traits,
+/// unless its class says more (a text field, a progress bar, a list).
+enum AccessibilityRole: Hashable, Sendable {
+    case application, window, dialog, alert
+    case button, toggleButton, slider, progressBar, textField, label, heading, link, image
+    case list, listItem, scrollArea, group, panel, tab, tabList, menu, menuItem
+}
+
+/// The states of a node an assistive technology reads (rule Y2).
+enum AccessibilityState: Hashable, Sendable {
+    case active, enabled, sensitive, visible, showing, focusable, focused
+    case checkable, checked, selectable, selected, editable, singleLine, multiLine
+    case modal, horizontal, readOnly, defunct
+}
+
+/// What changed on an element: the exporter turns it into an event.
+enum AccessibilityChange: Hashable, Sendable {
+    case name, description, value, states, children, text
+}
+
+/// A number an adjustable element or a progress bar holds (AT-SPI's Value).
+struct AccessibilityNumericValue: Equatable {
+    var minimum: Double
+    var maximum: Double
+    var current: Double
+    /// The smallest step; 0 when continuous.
+    var step: Double
+}
+
+/// One node of the tree assistive technologies see (rule Y1): a window, a view
+/// that is an element or a container of its own, or an ``AccessibilityElement``.
+/// Made fresh from the views each time it is asked for, so it is never stale.
+@MainActor
+enum AccessibilityNode {
+    case window(Window)
+    case view(View)
+    case element(AccessibilityElement)
+
+    /// The object the node stands for: its identity to the exporter.
+    var object: AnyObject {
+        switch self {
+        case let .window(w): w
+        case let .view(v): v
+        case let .element(e): e
+        }
+    }
+
+    // MARK: The tree (rule Y1)
+
+    /// The nodes below this one, in reading order.
+    var children: [AccessibilityNode] {
+        switch self {
+        case let .window(w): Self.contents(of: w.rootView)
+        case let .view(v): v.isAccessibilityElement ? [] : Self.contents(of: v)
+        case .element: []
+        }
+    }
+
+    /// What `view` puts into its container's children: itself when it is an
+    /// element or a container of its own, else its contents; nothing when hidden.
+    static func exposed(_ view: View) -> [AccessibilityNode] {
+        guard isShown(view) else { return [] }
+        if view.isAccessibilityElement || view.isAccessibilityContainerNode {
+            return [.view(view)]
+        }
+        return contents(of: view)
+    }
+
+    /// A container's elements: ``View/accessibilityElements`` when set, else the
+    /// subviews in reading order — rows from the top, each from the leading
+    /// edge — only the frontmost modal one among siblings that has one (rule Y3).
+    static func contents(of view: View) -> [AccessibilityNode] {
+        if view.accessibilityElementsHidden { return [] }
+        if let elements = view.accessibilityElements {
+            return elements.flatMap { item -> [AccessibilityNode] in
+                if let v = item as? View { return exposed(v) }
+                if let e = item as? AccessibilityElement, e.isAccessibilityElement { return [.element(e)] }
+                return []
+            }
+        }
+        var subviews = view.subviews.filter(isShown)
+        if let modal = subviews.last(where: \.accessibilityViewIsModal) { subviews = [modal] }
+        return readingOrder(subviews, rightToLeft: view.effectiveUserInterfaceLayoutDirection == .rightToLeft).flatMap(exposed)
+    }
+
+    /// Top to bottom, then leading to trailing: views whose tops lie above the
+    /// middle of a row's first view join that row.
+    static func readingOrder(_ views: [View], rightToLeft: Bool) -> [View] {
+        let framed = views.map { ($0, $0.convert($0.bounds, to: nil)) }.sorted { $0.1.minY < $1.1.minY }
+        var rows: [[(View, Rect)]] = []
+        for item in framed {
+            if let first = rows.last?.first, item.1.minY < first.1.midY { rows[rows.count - 1].append(item) } else { rows.append([item]) }
+        }
+        return rows.flatMap { row in
+            row.sorted { rightToLeft ? $0.1.maxX > $1.1.maxX : $0.1.minX < $1.1.minX }.map(\.0)
+        }
+    }
+
+    static func isShown(_ view: View) -> Bool { !view.isHidden && view.alpha > 0.01 }
+
+    /// The node's parent in the exported tree: the nearest ancestor that is a
+    /// node of its own, else the window; nil for a window (the application holds it).
+    var parent: AccessibilityNode? {
+        var container: View?
+        switch self {
+        case .window: return nil
+        case let .view(v): container = v.superview
+        case let .element(e):
+            guard let view = e.accessibilityContainer as? View else { return nil }
+            if view.isAccessibilityContainerNode { return .view(view) }
+            container = view.superview
+        }
+        while let view = container {
+            if let window = view.hostWindow, window.rootView === view { return .window(window) }
+            if view.isAccessibilityContainerNode || view.isAccessibilityElement { return .view(view) }
+            container = view.superview
+        }
+        return window.map { .window($0) }
+    }
+
+    /// Whether the node is still in a shown window's tree: a node the
+    /// assistive technology holds after its view left is defunct.
+    var isAttached: Bool {
+        switch self {
+        case let .window(w): w.isVisible
+        case let .view(v): v.window?.isVisible == true
+        case let .element(e): (e.accessibilityContainer as? View)?.window?.isVisible == true
+        }
+    }
+
+    /// The window the node is in.
+    var window: Window? {
+        switch self {
+        case let .window(w): w
+        case let .view(v): v.window
+        case let .element(e): (e.accessibilityContainer as? View)?.window
+        }
+    }
+
+    // MARK: What it says (rule Y2)
+
+    var name: String {
+        switch self {
+        case let .window(w): w.title
+        case let .view(v): v.accessibilityLabel ?? ""
+        case let .element(e): e.accessibilityLabel ?? ""
+        }
+    }
+
+    var hint: String {
+        switch self {
+        case .window: ""
+        case let .view(v): v.accessibilityHint ?? ""
+        case let .element(e): e.accessibilityHint ?? ""
+        }
+    }
+
+    var value: String? {
+        switch self {
+        case .window: nil
+        case let .view(v): v.accessibilityValue
+        case let .element(e): e.accessibilityValue
+        }
+    }
+
+    var traits: AccessibilityTraits {
+        switch self {
+        case .window: []
+        case let .view(v): v.accessibilityTraits
+        case let .element(e): e.accessibilityTraits
+        }
+    }
+
+    var identifier: String? {
+        switch self {
+        case .window: nil
+        case let .view(v): v.accessibilityIdentifier
+        case let .element(e): e.accessibilityIdentifier
+        }
+    }
+
+    var language: String? {
+        switch self {
+        case .window: nil
+        case let .view(v): v.accessibilityLanguage
+        case let .element(e): e.accessibilityLanguage
+        }
+    }
+
+    var role: AccessibilityRole {
+        switch self {
+        case let .window(w): return w.isModal ? .dialog : .window
+        case let .view(v):
+            if let role = v.accessibilityRole { return role }
+            if v.isAccessibilityElement { return Self.role(for: v.accessibilityTraits) }
+            switch v.accessibilityContainerType {
+            case .list, .dataTable: return .list
+            case .landmark, .semanticGroup: return .group
+            case .none: return v.shouldGroupAccessibilityChildren ? .group : .panel
+            }
+        case let .element(e): return Self.role(for: e.accessibilityTraits)
+        }
+    }
+
+    /// An element's role from its traits, the way VoiceOver reads them; plain
+    /// elements are text.
+    static func role(for traits: AccessibilityTraits) -> AccessibilityRole {
+        if traits.contains(.toggleButton) { return .toggleButton }
+        if traits.contains(.adjustable) { return .slider }
+        if traits.contains(.tabBar) { return .tab }
+        if traits.contains(.link) { return .link }
+        if traits.contains(.button) || traits.contains(.keyboardKey) { return .button }
+        if traits.contains(.searchField) { return .textField }
+        if traits.contains(.header) { return .heading }
+        if traits.contains(.image) { return .image }
+        return .label
+    }
+
+    /// Where it is, in its window's coordinates (rule Y3).
+    var frame: Rect {
+        switch self {
+        case let .window(w): Rect(origin: .zero, size: w.size)
+        case let .view(v): v.accessibilityFrame
+        case let .element(e): e.accessibilityFrame
+        }
+    }
+
+    var states: Set<AccessibilityState> {
+        guard isAttached else { return [.defunct] }
+        var states: Set<AccessibilityState> = [.visible, .showing]
+        if case let .window(w) = self {
+            states.formUnion([.enabled, .sensitive])
+            if Application.shared.keyboardFocusWindow === w { states.insert(.active) }
+            if w.isModal { states.insert(.modal) }
+            return states
+        }
+        let traits = traits, role = role
+        if !traits.contains(.notEnabled) { states.formUnion([.enabled, .sensitive]) }
+        if role == .toggleButton {
+            // A toggle is on when selected, or (UIKit's switch) when its value is "1".
+            states.insert(.checkable)
+            if traits.contains(.selected) || value == "1" { states.insert(.checked) }
+        } else if traits.contains(.selected) {
+            states.insert(.selected)
+        }
+        if [.tab, .listItem].contains(role) { states.insert(.selectable) }
+        if role == .slider || role == .progressBar { states.insert(.horizontal) }
+        if role == .textField { states.formUnion([.editable, .singleLine]) }
+        if case let .view(v) = self {
+            if v.canBecomeFirstResponder { states.insert(.focusable) }
+            if v.isFirstResponder { states.insert(.focused) }
+            if v.accessibilityViewIsModal { states.insert(.modal) }
+        }
+        return states
+    }
+
+    /// A number it holds: a slider's or a progress bar's.
+    var numericValue: AccessibilityNumericValue? {
+        if case let .view(v) = self { return v.accessibilityNumericValue }
+        return nil
+    }
+
+    // MARK: What it does (rule Y4)
+
+    /// Its actions' names: a press for what is pressed, increment and decrement
+    /// for what is adjustable, then its custom actions.
+    var actionNames: [String] {
+        var names: [String] = []
+        switch role {
+        case .button, .link, .tab, .listItem, .menuItem: names.append("click")
+        case .toggleButton: names.append("toggle")
+        case .textField: names.append("activate")
+        case .slider: names += ["increment", "decrement"]
+        default: break
+        }
+        return names + customActions.map(\.name)
+    }
+
+    private var customActions: [AccessibilityCustomAction] {
+        switch self {
+        case .window: []
+        case let .view(v): v.accessibilityCustomActions ?? []
+        case let .element(e): e.accessibilityCustomActions ?? []
+        }
+    }
+
+    /// Performs the action at `index` through the same path as the person's
+    /// input; refused (false) when the element is not enabled or the index is out of range.
+    func performAction(at index: Int) -> Bool {
+        let names = actionNames
+        guard names.indices.contains(index), isAttached, !traits.contains(.notEnabled) else { return false }
+        let custom = customActions
+        let builtIn = names.count - custom.count
+        if index >= builtIn { return custom[index - builtIn].actionHandler(custom[index - builtIn]) }
+        switch (self, names[index]) {
+        case let (.view(v), "increment"): v.accessibilityIncrement(); return true
+        case let (.view(v), "decrement"): v.accessibilityDecrement(); return true
+        case let (.element(e), "increment"): e.accessibilityIncrement(); return true
+        case let (.element(e), "decrement"): e.accessibilityDecrement(); return true
+        case let (.view(v), _): return v.accessibilityActivate()
+        case let (.element(e), _): return e.accessibilityActivate()
+        case (.window, _): return false
+        }
+    }
+
+    /// Gives it the keyboard focus (AT-SPI's `GrabFocus`).
+    func grabFocus() -> Bool {
+        guard case let .view(v) = self, isAttached, v.canBecomeFirstResponder else { return false }
+        return v.becomeFirstResponder()
+    }
+}
+
+extension View {
+    /// Whether this view, not being an element, is a node of its own holding its
+    /// elements: a list, a scroll pane, a group.
+    var isAccessibilityContainerNode: Bool {
+        accessibilityContainerType != .none || shouldGroupAccessibilityChildren || (!isAccessibilityElement && accessibilityRole != nil)
+    }
+
+    /// Something about the element changed: the app's exporter, when one runs,
+    /// sends the event at the end of the turn.
+    func accessibilityDidChange(_ change: AccessibilityChange) {
+        Application.shared.accessibilityExporter?.changed(self, change)
+    }
+}
+
+// MARK: Text (AT-SPI's Text and EditableText), offsets in characters (Unicode scalars)
+
+extension AccessibilityNode {
+    /// The text a label shows or a field holds.
+    var text: String? {
+        guard case let .view(v) = self else { return nil }
+        if let field = v as? TextField { return field.text ?? "" }
+        if let label = v as? Label { return label.text ?? "" }
+        return nil
+    }
+
+    /// A field's selection (the caret where it is empty).
+    var textSelection: Range<Int>? {
+        guard case let .view(v) = self, let field = v as? TextField, let text = field.text else { return nil }
+        let range = field.selectedTextRange
+        let scalars = text.unicodeScalars
+        return scalars.distance(from: scalars.startIndex, to: range.lowerBound)..<scalars.distance(from: scalars.startIndex, to: range.upperBound)
+    }
+
+    /// Selects `range` of a field (clamped); false for anything else.
+    func selectText(_ range: Range<Int>) -> Bool {
+        guard case let .view(v) = self, let field = v as? TextField, let text = field.text else { return false }
+        field.selectedTextRange = Self.indices(range, in: text)
+        return true
+    }
+
+    /// Replaces `range` of a field's text as typing would (rule Y4); refused
+    /// when the field is not enabled.
+    func replaceText(_ range: Range<Int>, with replacement: String) -> Bool {
+        guard case let .view(v) = self, let field = v as? TextField, field.isEnabled, let text = field.text else { return false }
+        field.selectedTextRange = Self.indices(range, in: text)
+        if replacement.isEmpty {
+            if !field.selectedTextRange.isEmpty { field.deleteBackward() }
+        } else {
+            field.insertText(replacement)
+        }
+        return true
+    }
+
+    static func indices(_ range: Range<Int>, in text: String) -> Range<String.Index> {
+        let scalars = text.unicodeScalars
+        func index(_ offset: Int) -> String.Index {
+            scalars.index(scalars.startIndex, offsetBy: min(max(0, offset), scalars.count))
+        }
+        let lower = index(range.lowerBound)
+        return lower..<max(lower, index(range.upperBound))
+    }
+}

@@ -1,0 +1,169 @@
+@testable import Strata
+import StrataTesting
+import Testing
+
+/// UIKit's accessibility model on Strata's views: what is an element, in what
+/// order, with which role, states and actions (rules Y1–Y4), before any export.
+@MainActor
+@Suite("Accessibility: the element tree", .isolatedLayerContext)
+struct AccessibilityTests {
+    /// A small form: a heading, a row of a label and a switch, a slider, a field, a button.
+    @MainActor
+    struct Form {
+        let f = ViewFixture()
+        let heading = Label(frame: Rect(x: 20, y: 10, width: 200, height: 24))
+        let wifi = Label(frame: Rect(x: 20, y: 50, width: 100, height: 30))
+        let toggle = Switch(frame: Rect(x: 300, y: 48, width: 51, height: 31))
+        let volume = Slider(frame: Rect(x: 20, y: 100, width: 200, height: 30))
+        let name = TextField(frame: Rect(x: 20, y: 150, width: 200, height: 30))
+        let add = Button(frame: Rect(x: 20, y: 200, width: 100, height: 30))
+        var presses = 0
+
+        init() {
+            heading.text = "Settings"
+            heading.accessibilityTraits.insert(.header)
+            wifi.text = "Wi-Fi"
+            name.placeholder = "Name"
+            add.setTitle("Add", for: .normal)
+            // Added out of reading order: the tree reads by position.
+            for v in [add, name, volume, toggle, wifi, heading] as [View] { f.window.rootView.addSubview(v) }
+        }
+
+        var window: AccessibilityNode { .window(f.window) }
+    }
+
+    @Test("rule Y1: labels and controls are elements in reading order (rows from the top, each from the leading edge); plain containers are not nodes; hidden and transparent views and hidden subtrees are left out")
+    func readingOrder() {
+        let form = Form()
+        let container = View(frame: Rect(x: 0, y: 240, width: 400, height: 40))
+        let inner = Label(frame: Rect(x: 10, y: 5, width: 100, height: 30))
+        inner.text = "Inside"
+        container.addSubview(inner)
+        form.f.window.rootView.addSubview(container)
+        #expect(form.window.children.map(\.name) == ["Settings", "Wi-Fi", "", "", "Name", "Add", "Inside"])
+        #expect(form.window.children.map(\.role) == [.heading, .label, .toggleButton, .slider, .textField, .button, .label])
+        #expect(form.window.children.first { $0.object === inner }?.parent?.object === form.f.window, "a plain container is not a node: its element's parent is the window")
+
+        form.wifi.isHidden = true
+        form.volume.alpha = 0
+        container.accessibilityElementsHidden = true
+        #expect(form.window.children.map(\.name) == ["Settings", "", "Name", "Add"])
+        // Right to left, a row reads from the right.
+        form.f.window.traitOverrides.layoutDirection = .rightToLeft
+        form.wifi.isHidden = false
+        #expect(form.window.children.map(\.name).prefix(3) == ["Settings", "", "Wi-Fi"])
+    }
+
+    @Test("rule Y1: accessibilityElements replaces the subviews, views and AccessibilityElements alike; a grouping container is a node of its own with its elements as children")
+    func elementsAndContainers() {
+        let form = Form()
+        let chart = View(frame: Rect(x: 0, y: 240, width: 400, height: 60))
+        let bars = (0..<3).map { i -> AccessibilityElement in
+            let bar = AccessibilityElement(accessibilityContainer: chart)
+            bar.accessibilityLabel = "Bar \(i + 1)"
+            bar.accessibilityValue = "\(10 * (i + 1))"
+            bar.accessibilityFrameInContainerSpace = Rect(x: Double(i) * 50, y: 0, width: 40, height: 60)
+            return bar
+        }
+        chart.accessibilityElements = bars.reversed()
+        form.f.window.rootView.addSubview(chart)
+        let names = form.window.children.map(\.name)
+        #expect(names.suffix(3) == ["Bar 3", "Bar 2", "Bar 1"], "in the order given")
+        let bar = form.window.children.last!
+        #expect(bar.frame == Rect(x: 0, y: 240, width: 40, height: 60), "frame in container space, taken to the window")
+        #expect(bar.value == "10" && bar.role == .label)
+
+        chart.shouldGroupAccessibilityChildren = true
+        let group = form.window.children.last!
+        #expect(group.object === chart && group.role == .group)
+        #expect(group.children.map(\.name) == ["Bar 3", "Bar 2", "Bar 1"])
+        #expect(group.children.first?.parent?.object === chart)
+    }
+
+    @Test("rule Y2: controls' defaults — names from titles, text and placeholders; values; traits as roles and states; an app's own label and traits win")
+    func defaults() {
+        let form = Form()
+        let toggle = AccessibilityNode.view(form.toggle)
+        #expect(form.toggle.accessibilityValue == "0" && toggle.states.isSuperset(of: [.checkable, .enabled, .sensitive, .focusable]) && !toggle.states.contains(.checked))
+        form.toggle.isOn = true
+        #expect(form.toggle.accessibilityValue == "1" && toggle.states.contains(.checked))
+        form.toggle.accessibilityLabel = "Wi-Fi"
+        #expect(toggle.name == "Wi-Fi")
+
+        form.volume.value = 0.25
+        #expect(form.volume.accessibilityValue == "25%")
+        #expect(AccessibilityNode.view(form.volume).numericValue == AccessibilityNumericValue(minimum: 0, maximum: 1, current: 0.25, step: 0))
+
+        form.name.text = "Ada"
+        let field = AccessibilityNode.view(form.name)
+        #expect(field.name == "Name" && field.value == "Ada" && field.text == "Ada" && field.states.isSuperset(of: [.editable, .singleLine]))
+
+        form.add.isEnabled = false
+        let add = AccessibilityNode.view(form.add)
+        #expect(form.add.accessibilityTraits == [.button, .notEnabled])
+        #expect(!add.states.contains(.enabled) && !add.states.contains(.sensitive))
+        form.add.accessibilityTraits = [.link]
+        #expect(add.role == .link, "set traits replace the defaults")
+
+        let image = ImageView(image: Image(width: 4, height: 4, color: .red))
+        form.f.window.rootView.addSubview(image)
+        #expect(!image.isAccessibilityElement, "an image without a label is not read")
+        image.accessibilityLabel = "Logo"
+        #expect(image.isAccessibilityElement && AccessibilityNode.view(image).role == .image)
+    }
+
+    @Test("rule Y3: a modal view hides its siblings; frames are in window coordinates through transforms")
+    func modalAndFrames() {
+        let form = Form()
+        let sheet = View(frame: Rect(x: 50, y: 50, width: 200, height: 100))
+        let ok = Button(frame: Rect(x: 10, y: 10, width: 80, height: 30))
+        ok.setTitle("OK", for: .normal)
+        sheet.addSubview(ok)
+        sheet.transform = AffineTransform(scaleX: 2, y: 2)
+        form.f.window.rootView.addSubview(sheet)
+        #expect(form.window.children.count == 7)
+        sheet.accessibilityViewIsModal = true
+        #expect(form.window.children.map(\.name) == ["OK"])
+        // Scaled 2× about the sheet's centre (150, 100): (10, 10) in the sheet is (−50, 0) + 2 × (10, 10).
+        #expect(AccessibilityNode.view(ok).frame == Rect(x: -30, y: 20, width: 160, height: 60))
+    }
+
+    @Test("rule Y4: actions go the way of the person's input — a press runs the button's action, a toggle flips the switch and sends valueChanged, increment steps a slider by a tenth; disabled elements refuse; a removed view is defunct")
+    func actions() {
+        let form = Form()
+        var pressed = 0, changed = 0
+        form.add.addAction(for: .primaryActionTriggered) { _ in pressed += 1 }
+        form.toggle.addAction(for: .valueChanged) { _ in changed += 1 }
+        let add = AccessibilityNode.view(form.add)
+        #expect(add.actionNames == ["click"])
+        #expect(add.performAction(at: 0) && pressed == 1)
+        #expect(!add.performAction(at: 1), "no such action")
+        form.add.isEnabled = false
+        #expect(!add.performAction(at: 0) && pressed == 1, "refused while disabled")
+
+        let toggle = AccessibilityNode.view(form.toggle)
+        #expect(toggle.actionNames == ["toggle"] && toggle.performAction(at: 0))
+        #expect(form.toggle.isOn && changed == 1)
+
+        let volume = AccessibilityNode.view(form.volume)
+        #expect(volume.actionNames == ["increment", "decrement"])
+        form.volume.value = 0.5
+        #expect(volume.performAction(at: 0) && abs(form.volume.value - 0.6) < 1e-9)
+        #expect(volume.performAction(at: 1) && volume.performAction(at: 1) && abs(form.volume.value - 0.4) < 1e-9)
+
+        let field = AccessibilityNode.view(form.name)
+        #expect(field.performAction(at: 0) && form.name.isFirstResponder && field.states.contains(.focused))
+        #expect(field.replaceText(0..<0, with: "Grace") && form.name.text == "Grace")
+        #expect(field.replaceText(0..<5, with: "Ada") && form.name.text == "Ada")
+        #expect(field.selectText(1..<2) && field.textSelection == 1..<2)
+
+        var deleted = false
+        let custom = AccessibilityCustomAction(name: "Delete") { _ in deleted = true; return true }
+        form.heading.accessibilityCustomActions = [custom]
+        let heading = AccessibilityNode.view(form.heading)
+        #expect(heading.actionNames == ["Delete"] && heading.performAction(at: 0) && deleted)
+
+        form.add.removeFromSuperview()
+        #expect(add.states == [.defunct] && !add.performAction(at: 0))
+    }
+}
