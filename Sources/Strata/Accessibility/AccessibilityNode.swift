@@ -216,10 +216,11 @@ enum AccessibilityNode {
         return .label
     }
 
-    /// Where it is, in its window's coordinates (rule Y3).
+    /// Where it is, in its window's coordinates (rule Y3): the surface's, title
+    /// bar and shadow included, as GTK 4 reports them.
     var frame: Rect {
         switch self {
-        case let .window(w): Rect(origin: .zero, size: w.size)
+        case let .window(w): w.surfaceLayer.bounds
         case let .view(v): v.accessibilityFrame
         case let .element(e): e.accessibilityFrame
         }

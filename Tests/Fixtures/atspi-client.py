@@ -1,0 +1,108 @@
+#!/usr/bin/python3
+# An assistive technology for the tests: reads and operates one application
+# through pyatspi (libatspi, as Orca and accerciser do) and prints what it
+# finds as JSON, one object per line.
+#
+#   atspi-client.py APP tree                     the application's tree
+#   atspi-client.py APP do NAME ACTION           performs an element's action
+#   atspi-client.py APP set-value NAME VALUE     sets a Value's CurrentValue
+#   atspi-client.py APP set-text NAME TEXT       EditableText.SetTextContents
+#   atspi-client.py APP grab-focus NAME          Component.GrabFocus
+#   atspi-client.py APP listen SECONDS EVENT...  events of the app for a while
+#
+# Elements are found by name, or by "role:ROLE NAME" (the first such).
+import json
+import sys
+
+import pyatspi
+from gi.repository import GLib
+
+
+def application(name, tries=50):
+    for _ in range(tries):
+        desktop = pyatspi.Registry.getDesktop(0)
+        for i in range(desktop.childCount):
+            app = desktop.getChildAtIndex(i)
+            if app is not None and app.name == name:
+                return app
+        GLib.usleep(100000)
+    sys.exit("no application called %r on the bus" % name)
+
+
+def states(acc):
+    return sorted(pyatspi.stateToString(s) if hasattr(pyatspi, "stateToString") else str(s)
+                  for s in acc.getState().getStates())
+
+
+def describe(acc):
+    node = {"role": acc.getRoleName(), "name": acc.name, "states": states(acc)}
+    interfaces = pyatspi.listInterfaces(acc)
+    if "Component" in interfaces:
+        box = acc.queryComponent().getExtents(pyatspi.WINDOW_COORDS)
+        node["extents"] = [box.x, box.y, box.width, box.height]
+    if "Action" in interfaces:
+        action = acc.queryAction()
+        node["actions"] = [action.getName(i) for i in range(action.nActions)]
+    if "Value" in interfaces:
+        value = acc.queryValue()
+        node["value"] = [value.minimumValue, value.currentValue, value.maximumValue]
+    if "Text" in interfaces:
+        text = acc.queryText()
+        node["text"] = text.getText(0, -1)
+        node["caret"] = text.caretOffset
+    if acc.description:
+        node["description"] = acc.description
+    node["children"] = [describe(acc.getChildAtIndex(i)) for i in range(acc.childCount)]
+    return node
+
+
+def find(acc, wanted):
+    role, _, name = wanted.partition(":")[2].partition(" ") if wanted.startswith("role:") else (None, None, wanted)
+    if acc.name == name and (role is None or acc.getRoleName() == role):
+        return acc
+    for i in range(acc.childCount):
+        found = find(acc.getChildAtIndex(i), wanted)
+        if found is not None:
+            return found
+    return None
+
+
+def element(app, wanted):
+    found = find(app, wanted)
+    if found is None:
+        sys.exit("no element %r" % wanted)
+    return found
+
+
+def main():
+    app = application(sys.argv[1])
+    command, args = sys.argv[2], sys.argv[3:]
+    if command == "tree":
+        print(json.dumps(describe(app)))
+    elif command == "do":
+        action = element(app, args[0]).queryAction()
+        names = [action.getName(i) for i in range(action.nActions)]
+        print(json.dumps({"done": action.doAction(names.index(args[1])) if args[1] in names else False}))
+    elif command == "set-value":
+        element(app, args[0]).queryValue().currentValue = float(args[1])
+        print(json.dumps({"done": True}))
+    elif command == "set-text":
+        print(json.dumps({"done": element(app, args[0]).queryEditableText().setTextContents(args[1])}))
+    elif command == "grab-focus":
+        print(json.dumps({"done": element(app, args[0]).queryComponent().grabFocus()}))
+    elif command == "listen":
+        def heard(event):
+            if event.source is not None and event.host_application is not None and event.host_application.name == sys.argv[1]:
+                print(json.dumps({"type": event.type, "source": event.source.name, "role": event.source.getRoleName(),
+                                  "detail1": event.detail1, "data": event.any_data if isinstance(event.any_data, (str, int, float)) else None}),
+                      flush=True)
+        for kind in args[1:]:
+            pyatspi.Registry.registerEventListener(heard, kind)
+        print(json.dumps({"listening": True}), flush=True)
+        GLib.timeout_add(int(float(args[0]) * 1000), lambda: pyatspi.Registry.stop())
+        pyatspi.Registry.start()
+    else:
+        sys.exit("unknown command %r" % command)
+
+
+main()

@@ -1,0 +1,152 @@
+@testable import Strata
+import FoundationEssentials
+import Glibc
+import StrataTesting
+import Testing
+
+/// The app as assistive technologies see it: exported over AT-SPI on a private
+/// session bus with at-spi2-core's bus launcher and registry, read and operated
+/// through libatspi (pyatspi, as Orca and accerciser do), on a headless weston.
+@MainActor
+@Suite("Accessibility over AT-SPI", .mainLayerContext)
+struct AccessibilityExportTests {
+    /// A private session bus where at-spi2-core starts on demand.
+    @MainActor
+    struct AccessibilitySession {
+        let directory: String
+        var bus: SessionBus
+
+        init() throws {
+            directory = makeTemporaryDirectory("strata-a11y")
+            bus = try SessionBus(in: directory, environment: ["XDG_RUNTIME_DIR": directory, "HOME": directory, "GSETTINGS_BACKEND": "memory"])
+        }
+
+        /// Sets `org.a11y.Status.IsEnabled`, as accerciser does (it starts the bus launcher).
+        func setEnabled(_ enabled: Bool) throws {
+            let p = try Subprocess.spawn(["gdbus", "call", "--address", bus.address, "--dest", "org.a11y.Bus", "--object-path", "/org/a11y/bus",
+                                          "--method", "org.freedesktop.DBus.Properties.Set", "org.a11y.Status", "IsEnabled", enabled ? "<true>" : "<false>"],
+                                         environment: [:], directory: directory, logPath: directory + "/gdbus.log")
+            #expect(p.wait(timeout: 30) == 0, "\(tail(of: directory + "/gdbus.log", lines: 5))")
+        }
+
+        mutating func stop() {
+            bus.stop()
+            removeTemporaryDirectory(directory)
+        }
+    }
+
+    static let appName = "org.strata.AccessibilityTest"
+
+    /// Runs the test's assistive technology with `arguments`, turning the app's
+    /// loop meanwhile (the calls are answered there); its output lines.
+    static func client(_ session: AccessibilitySession, _ arguments: [String], timeout: Double = 60) async throws -> [String] {
+        let script = getcwd(nil, 0).map { p in defer { free(p) }; return String(cString: p) }! + "/Tests/Fixtures/atspi-client.py"
+        let log = session.directory + "/client-\(UInt64(MonotonicMediaClock().now * 1e6)).log"
+        let child = try Subprocess.spawn(["/usr/bin/python3", script, appName] + arguments,
+                                         environment: ["DBUS_SESSION_BUS_ADDRESS": session.bus.address, "NO_AT_BRIDGE": "1"],
+                                         directory: session.directory, logPath: log)
+        var status: Int32?
+        try await until("the AT-SPI client \(arguments)", timeout: timeout) {
+            try? Application.shared.loop?.turn(timeout: 0.01)
+            status = child.wait(timeout: 0)
+            return status != nil
+        }
+        let output = ClipboardTests.contents(of: log)
+        #expect(status == 0, "\(arguments): \(output)")
+        return output.split(separator: "\n").map(String.init)
+    }
+
+    /// A node of the tree the client printed.
+    struct Node: Decodable {
+        var role: String
+        var name: String
+        var states: [String]
+        var extents: [Int]?
+        var actions: [String]?
+        var value: [Double]?
+        var text: String?
+        var caret: Int?
+        var children: [Node]
+
+        /// The first node, depth first, called `name`.
+        func find(_ name: String) -> Node? {
+            if self.name == name { return self }
+            for child in children { if let found = child.find(name) { return found } }
+            return nil
+        }
+    }
+
+    static func tree(_ session: AccessibilitySession) async throws -> Node {
+        let lines = try await client(session, ["tree"])
+        return try JSONDecoder().decode(Node.self, from: Data(try #require(lines.last).utf8))
+    }
+}
+
+extension AccessibilityExportTests {
+    @Test("libatspi reads the window's tree — roles, names, states, values, text and extents inside the window — and operates it: a press runs the button's action, a toggle flips the switch, a value moves the slider, EditableText sets a field; a disabled button refuses")
+    func readAndOperate() async throws {
+        let (weston, _) = try appOnWeston()
+        defer { withExtendedLifetime(weston) { Application.shared.disconnect() } }
+        var session = try AccessibilitySession()
+        defer { session.stop() }
+        let app = Application.shared
+        let previousID = app.applicationID
+        app.applicationID = Self.appName
+        defer { app.applicationID = previousID }
+
+        let window = Window(title: "Form", size: Size(width: 400, height: 300))
+        let heading = Label(frame: Rect(x: 20, y: 10, width: 200, height: 24))
+        heading.text = "Settings"
+        heading.accessibilityTraits.insert(.header)
+        let wifi = Switch(frame: Rect(x: 300, y: 48, width: 51, height: 31))
+        wifi.accessibilityLabel = "Wi-Fi"
+        let volume = Slider(frame: Rect(x: 20, y: 100, width: 200, height: 30))
+        volume.accessibilityLabel = "Volume"
+        let name = TextField(frame: Rect(x: 20, y: 150, width: 200, height: 30))
+        name.placeholder = "Name"
+        let add = Button(frame: Rect(x: 20, y: 200, width: 100, height: 30))
+        add.setTitle("Add", for: .normal)
+        let off = Button(frame: Rect(x: 140, y: 200, width: 100, height: 30))
+        off.setTitle("Off", for: .normal)
+        off.isEnabled = false
+        var added = 0
+        add.addAction(for: .primaryActionTriggered) { _ in added += 1 }
+        for v in [heading, wifi, volume, name, add, off] as [View] { window.rootView.addSubview(v) }
+        window.show()
+        try await until("the window's first frame") { try? app.loop?.turn(timeout: 0.01); return window.frameNumber > 0 }
+
+        try session.setEnabled(true)
+        app.followAccessibilityStatus(busAddress: session.bus.address)
+        try await until("the export to start") { try? app.loop?.turn(timeout: 0.01); return app.isAccessibilityExported }
+
+        let root = try await Self.tree(session)
+        #expect(root.role == "application" && root.name == Self.appName)
+        let frame = try #require(root.children.first)
+        #expect(frame.role == "frame" && frame.name == "Form")
+        #expect(frame.children.map(\.name) == ["Settings", "Wi-Fi", "Volume", "Name", "Add", "Off"])
+        #expect(frame.children.map(\.role) == ["heading", "toggle button", "slider", "text", "push button", "push button"])
+        let wifiNode = try #require(frame.find("Wi-Fi"))
+        #expect(wifiNode.states.contains("checkable") && !wifiNode.states.contains("checked") && wifiNode.states.contains("enabled"))
+        let origin = window.rootView.convert(Point(x: 300, y: 48), to: nil)
+        #expect(origin.x > 300 && origin.y > 48, "the window's frame (title bar, shadow) lies around its content")
+        #expect(wifiNode.extents == [Int(origin.x), Int(origin.y), 51, 31], "the window surface's coordinates")
+        #expect(frame.find("Volume")?.value == [0, 0, 1])
+        #expect(frame.find("Name")?.states.contains("editable") == true)
+        #expect(frame.find("Add")?.actions == ["click"])
+        #expect(frame.find("Off").map { !$0.states.contains("sensitive") && !$0.states.contains("enabled") } == true)
+        #expect(frame.find("Settings")?.text == "Settings")
+
+        #expect(try await Self.client(session, ["do", "Add", "click"]).last == #"{"done": true}"#)
+        #expect(added == 1)
+        #expect(try await Self.client(session, ["do", "Off", "click"]).last == #"{"done": false}"#, "a disabled button refuses")
+        #expect(try await Self.client(session, ["do", "Wi-Fi", "toggle"]).last == #"{"done": true}"#)
+        #expect(wifi.isOn)
+        #expect(try await Self.tree(session).find("Wi-Fi")?.states.contains("checked") == true)
+        _ = try await Self.client(session, ["set-value", "Volume", "0.8"])
+        #expect(abs(volume.value - 0.8) < 1e-9)
+        #expect(try await Self.client(session, ["set-text", "Name", "Ada Lovelace"]).last == #"{"done": true}"#)
+        #expect(name.text == "Ada Lovelace")
+        let field = try #require(try await Self.tree(session).find("Name"))
+        #expect(field.text == "Ada Lovelace" && field.caret == 12)
+    }
+}
