@@ -8,6 +8,7 @@ import Glibc
 public struct SessionBus {
     /// What `DBUS_SESSION_BUS_ADDRESS` is for its clients.
     public let address: String
+    private let directory: String
     private var process: Subprocess?
 
     /// Starts the bus and waits (at most `timeout` seconds) until it accepts
@@ -16,6 +17,7 @@ public struct SessionBus {
     /// demand (a portal, dconf) get this process's environment plus `environment`.
     public init(in directory: String, environment: [String: String] = [:], timeout: Double = 10) throws(CompositorError) {
         address = "unix:path=\(directory)/bus"
+        self.directory = directory
         let process = try Subprocess.spawn(["setpriv", "--pdeathsig", "KILL", "--", "dbus-daemon", "--session", "--nofork", "--address=\(address)"],
                                            environment: environment, directory: directory, logPath: directory + "/dbus.log")
         self.process = process
@@ -38,8 +40,31 @@ public struct SessionBus {
         } == 0
     }
 
+    /// Ends the bus and what it started that would outlive it: at-spi2-core's
+    /// accessibility bus (its dbus-daemon ignores SIGTERM) and registry keep
+    /// running after the session bus is gone (other services exit with it).
+    /// They are told by this bus's directory in their environment.
     public mutating func stop() {
         process?.terminate()
         process = nil
+        let marker = Array("/\(directory.split(separator: "/").last ?? "")/".utf8), atSpi = Array("at-spi".utf8)
+        for name in listDirectory("/proc") {
+            guard let pid = pid_t(name), pid != getpid(), Self.contents(of: "/proc/\(name)/cmdline").contains(atSpi),
+                  Self.contents(of: "/proc/\(name)/environ").contains(marker) else { continue }
+            kill(pid, SIGKILL)
+        }
+    }
+
+    /// A file's bytes (a process's environment: NUL-separated `NAME=value`).
+    private static func contents(of path: String) -> [UInt8] {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return [] }
+        defer { close(fd) }
+        var bytes: [UInt8] = [], buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let n = read(fd, &buffer, buffer.count)
+            if n <= 0 { return bytes }
+            bytes += buffer[..<n]
+        }
     }
 }
