@@ -94,7 +94,7 @@ def main():
         def heard(event):
             if event.source is not None and event.host_application is not None and event.host_application.name == sys.argv[1]:
                 print(json.dumps({"type": event.type, "source": event.source.name, "role": event.source.getRoleName(),
-                                  "detail1": event.detail1, "data": event.any_data if isinstance(event.any_data, (str, int, float)) else None}),
+                                  "detail1": event.detail1, "data": event.any_data if isinstance(event.any_data, str) else None}),
                       flush=True)
         for kind in args[1:]:
             pyatspi.Registry.registerEventListener(heard, kind)

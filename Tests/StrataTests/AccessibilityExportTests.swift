@@ -37,14 +37,20 @@ struct AccessibilityExportTests {
 
     static let appName = "org.strata.AccessibilityTest"
 
-    /// Runs the test's assistive technology with `arguments`, turning the app's
-    /// loop meanwhile (the calls are answered there); its output lines.
-    static func client(_ session: AccessibilitySession, _ arguments: [String], timeout: Double = 60) async throws -> [String] {
+    /// Starts the test's assistive technology with `arguments`; its process and output file.
+    static func startClient(_ session: AccessibilitySession, _ arguments: [String]) throws -> (Subprocess, String) {
         let script = getcwd(nil, 0).map { p in defer { free(p) }; return String(cString: p) }! + "/Tests/Fixtures/atspi-client.py"
         let log = session.directory + "/client-\(UInt64(MonotonicMediaClock().now * 1e6)).log"
         let child = try Subprocess.spawn(["/usr/bin/python3", script, appName] + arguments,
                                          environment: ["DBUS_SESSION_BUS_ADDRESS": session.bus.address, "NO_AT_BRIDGE": "1"],
                                          directory: session.directory, logPath: log)
+        return (child, log)
+    }
+
+    /// Runs the test's assistive technology with `arguments`, turning the app's
+    /// loop meanwhile (the calls are answered there); its output lines.
+    static func client(_ session: AccessibilitySession, _ arguments: [String], timeout: Double = 60) async throws -> [String] {
+        let (child, log) = try startClient(session, arguments)
         var status: Int32?
         try await until("the AT-SPI client \(arguments)", timeout: timeout) {
             try? Application.shared.loop?.turn(timeout: 0.01)
@@ -148,5 +154,86 @@ extension AccessibilityExportTests {
         #expect(name.text == "Ada Lovelace")
         let field = try #require(try await Self.tree(session).find("Name"))
         #expect(field.text == "Ada Lovelace" && field.caret == 12)
+    }
+}
+
+extension AccessibilityExportTests {
+    /// One event the client heard.
+    struct Event: Decodable {
+        var type: String
+        var source: String
+        var role: String
+        var detail1: Int
+        var data: String?
+    }
+
+    @Test("events reach libatspi: focus follows the first responder as Tab moves it, a switch's checked state and a field's text change, an announcement; a modal alert hides the rest of the window; with no assistive technology asking, nothing is exported, and it stops when asked to")
+    func eventsAndModality() async throws {
+        let (weston, _) = try appOnWeston()
+        defer { withExtendedLifetime(weston) { Application.shared.disconnect() } }
+        var session = try AccessibilitySession()
+        defer { session.stop() }
+        let app = Application.shared
+        let previousID = app.applicationID
+        app.applicationID = Self.appName
+        defer { app.applicationID = previousID }
+
+        let window = Window(title: "Events", size: Size(width: 300, height: 200))
+        let name = TextField(frame: Rect(x: 20, y: 20, width: 200, height: 30))
+        name.placeholder = "Name"
+        let wifi = Switch(frame: Rect(x: 20, y: 70, width: 51, height: 31))
+        wifi.accessibilityLabel = "Wi-Fi"
+        let add = Button(frame: Rect(x: 20, y: 120, width: 100, height: 30))
+        add.setTitle("Add", for: .normal)
+        for v in [name, wifi, add] as [View] { window.rootView.addSubview(v) }
+        window.show()
+        try await until("the window's first frame") { try? app.loop?.turn(timeout: 0.01); return window.frameNumber > 0 }
+
+        // Nobody asks yet: no export, no accessibility bus.
+        app.followAccessibilityStatus(busAddress: session.bus.address)
+        try await Task.sleep(for: .milliseconds(500))
+        for _ in 0..<20 { try? app.loop?.turn(timeout: 0.01) }
+        #expect(!app.isAccessibilityExported)
+        try session.setEnabled(true)
+        try await until("the export to start when asked") { try? app.loop?.turn(timeout: 0.01); return app.isAccessibilityExported }
+
+        let (listener, log) = try Self.startClient(session, ["listen", "6", "object:state-changed:focused", "object:state-changed:checked",
+                                                             "object:text-changed", "object:announcement"])
+        defer { listener.terminate() }
+        try await until("the listener to listen") { try? app.loop?.turn(timeout: 0.01); return ClipboardTests.contents(of: log).contains("listening") }
+        try await Task.sleep(for: .milliseconds(300))
+        let keys = InputDriver(window: window)
+        name.becomeFirstResponder()
+        keys.type("Ada")
+        keys.pressKey(keysym: 0xff09)      // Tab: to the switch
+        keys.releaseKey(keysym: 0xff09)
+        keys.pressKey(keysym: 0x20)        // Space: on
+        keys.releaseKey(keysym: 0x20)
+        Accessibility.post(notification: .announcement, argument: "Saved")
+        try await until("the listener to finish", timeout: 30) {
+            try? app.loop?.turn(timeout: 0.01)
+            return listener.wait(timeout: 0) != nil
+        }
+        let events = ClipboardTests.contents(of: log).split(separator: "\n").compactMap { try? JSONDecoder().decode(Event.self, from: Data($0.utf8)) }
+        let focus = events.filter { $0.type == "object:state-changed:focused" }.map { "\($0.source) \($0.detail1)" }
+        #expect(focus == ["Name 1", "Name 0", "Wi-Fi 1"], "\(ClipboardTests.contents(of: log))")
+        #expect(events.contains { $0.type == "object:state-changed:checked" && $0.source == "Wi-Fi" && $0.detail1 == 1 }, "\(events)")
+        #expect(events.contains { $0.type.hasPrefix("object:text-changed") && $0.source == "Name" }, "\(events)")
+        #expect(events.contains { $0.type == "object:announcement" && $0.data == "Saved" }, "\(events)")
+
+        // A modal alert: only it is in reach.
+        let host = ViewController()
+        window.rootViewController = host
+        let alert = AlertController(title: "Delete?", message: "It cannot be undone.", preferredStyle: .alert)
+        alert.addAction(AlertAction(title: "Cancel", style: .cancel, handler: nil))
+        alert.addAction(AlertAction(title: "Delete", style: .destructive, handler: nil))
+        host.present(alert, animated: false)
+        let frame = try #require(try await Self.tree(session).children.first)
+        #expect(frame.children.map(\.role) == ["alert"], "\(frame.children.map(\.name))")
+        #expect(frame.children.first?.name == "Delete?")
+        #expect(frame.children.first?.children.map(\.name) == ["Delete?", "It cannot be undone.", "Cancel", "Delete"])
+
+        try session.setEnabled(false)
+        try await until("the export to stop") { try? app.loop?.turn(timeout: 0.01); return !app.isAccessibilityExported }
     }
 }

@@ -15,7 +15,7 @@ enum AccessibilityState: Hashable, Sendable {
 
 /// What changed on an element: the exporter turns it into an event.
 enum AccessibilityChange: Hashable, Sendable {
-    case name, description, value, states, children, text
+    case name, description, value, states, children, text, caret
 }
 
 /// A number an adjustable element or a progress bar holds (AT-SPI's Value).

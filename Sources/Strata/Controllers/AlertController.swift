@@ -118,6 +118,9 @@ public final class AlertController: ViewController {
 @MainActor
 final class AlertView: View {
     unowned let alert: AlertController
+    // An alert node named by its title, holding its text and buttons (rule Y2).
+    override var accessibilityRole: AccessibilityRole? { .alert }
+    override var defaultAccessibilityLabel: String? { alert.title ?? alert.message }
     let titleLabel = Label(frame: .zero)
     let messageLabel = Label(frame: .zero)
     private(set) var buttons: [Button] = []

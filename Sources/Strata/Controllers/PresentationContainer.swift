@@ -65,6 +65,8 @@ final class PresentationContainer: View {
         }
         addSubview(card)
         card.addSubview(presented.view)
+        // What a sheet or an alert covers is out of reach until it goes (rule Y3).
+        accessibilityViewIsModal = (self.style.isSheet && self.style != .popover) || alertStyle != nil
     }
 
     /// Where the card goes in `bounds`, by style.

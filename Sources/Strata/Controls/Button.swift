@@ -59,6 +59,7 @@ public final class Button: Control {
     public func setTitle(_ title: String?, for state: State) {
         titles[state] = title
         updateLook(animated: false)
+        accessibilityDidChange(.name)
     }
 
     public func title(for state: State) -> String? { titles[state] ?? titles[.normal] }

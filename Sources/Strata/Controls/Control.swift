@@ -127,6 +127,7 @@ open class Control: View {
     open func stateDidChange() {}
 
     private func stateChanged() {
+        accessibilityDidChange(.states)
         updateFocusRing()
         stateDidChange()
     }

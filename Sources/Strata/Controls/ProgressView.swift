@@ -40,6 +40,7 @@ public final class ProgressView: View {
         guard !value.isNaN else {
             return Diagnostics.report(.invalidView("ProgressView progress NaN refused; it stays \(storedProgress)"))
         }
+        if min(1, max(0, value)) != storedProgress { accessibilityDidChange(.value) }
         storedProgress = min(1, max(0, value))
         if animated {
             View.animate(duration: 0.25, options: [.beginFromCurrentState, .allowUserInteraction]) { self.layoutBar() }

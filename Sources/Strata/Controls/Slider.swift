@@ -71,7 +71,9 @@ public final class Slider: Control {
         guard !newValue.isNaN else {
             return Diagnostics.report(.invalidView("Slider value NaN refused; it stays \(storedValue)"))
         }
+        let old = storedValue
         storedValue = min(maximumValue, max(minimumValue, newValue))
+        if storedValue != old { accessibilityDidChange(.value) }
         if animated {
             View.animate(duration: 0.25, options: [.allowUserInteraction, .beginFromCurrentState]) { self.layoutTrack() }
         } else {

@@ -46,6 +46,7 @@ public final class Switch: Control {
 
     /// Sets the state; animated, the thumb slides and the colour fades. Sends no event.
     public func setOn(_ newValue: Bool, animated: Bool) {
+        if newValue != on { accessibilityDidChange(.states) }
         on = newValue
         dragFraction = nil
         if animated {

@@ -356,6 +356,7 @@ public final class TextField: Control, TextInputClient {
     }
 
     private func textChanged() {
+        accessibilityDidChange(.text)
         shown = nil
         setNeedsDisplay()
         scrollToCaret()
@@ -543,6 +544,7 @@ public final class TextField: Control, TextInputClient {
         let end = storage.utf8.count
         selection = min(range.lowerBound, end)..<min(range.upperBound, end)
         self.anchor = min(anchor, end)
+        accessibilityDidChange(.caret)
         scrollToCaret()
         updateCaret(restartBlink: true)
         setNeedsDisplay()

@@ -50,7 +50,13 @@ public final class Label: View {
     /// Disabled labels draw their text greyed (`isEnabled`).
     public var isEnabled = true { didSet { if isEnabled != oldValue { setNeedsDisplay() } } }
 
-    private var content: AttributedText? { didSet { if content != oldValue { textChanged() } } }
+    private var content: AttributedText? {
+        didSet {
+            guard content != oldValue else { return }
+            textChanged()
+            accessibilityDidChange(.name)
+        }
+    }
     /// The layouts last made (for measuring and for the bounds), with their width and height.
     private var cached: [(width: Double?, height: Double?, layout: TextLayout)] = []
     /// Layouts made so far (tests check that unchanged text is not laid out again).

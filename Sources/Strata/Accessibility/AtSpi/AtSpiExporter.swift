@@ -134,10 +134,17 @@ final class AtSpiExporter {
         scheduleFlush()
     }
 
-    /// The first responder moved: focus events for both ends.
+    /// The first responder moved: focus events for both ends, at once and in
+    /// order (a focus that came and went within one turn is still told).
     func focusMoved(from old: Responder?, to new: Responder?) {
-        if let old = old as? View { changed(old, .states) }
-        if let new = new as? View { changed(new, .states) }
+        for (responder, focused) in [(old, false), (new, true)] {
+            guard let view = responder as? View, view.isAccessibilityElement || view.isAccessibilityContainerNode else { continue }
+            let node = AccessibilityNode.view(view), id = id(of: view)
+            var states = knownStates[id] ?? node.states
+            if focused { states.insert(.focused) } else { states.remove(.focused) }
+            knownStates[id] = states
+            emit(node, "org.a11y.atspi.Event.Object", "StateChanged", detail: "focused", detail1: focused ? 1 : 0)
+        }
     }
 
     /// A window was shown or closed, or the app asked for its windows to be read again.
@@ -198,7 +205,8 @@ final class AtSpiExporter {
         case .states:
             let id = id(of: node.object)
             let now = node.states
-            let before = knownStates[id] ?? []
+            // Not known before: only what is now on among the states that come and go.
+            let before = knownStates[id] ?? now.subtracting([.checked, .selected, .focused])
             knownStates[id] = now
             for state in now.symmetricDifference(before).sorted(by: { AtSpiMapping.state($0) < AtSpiMapping.state($1) }) {
                 emit(node, "org.a11y.atspi.Event.Object", "StateChanged", detail: AtSpiMapping.stateName(state), detail1: now.contains(state) ? 1 : 0)
@@ -206,8 +214,11 @@ final class AtSpiExporter {
         case .children:
             emit(node, "org.a11y.atspi.Event.Object", "ChildrenChanged", detail: "add", detail1: -1, data: reference(node))
         case .text:
+            // The whole text, replaced: what was there is not kept.
             emit(node, "org.a11y.atspi.Event.Object", "TextChanged", detail: "insert", detail1: 0, detail2: Int32(node.text?.unicodeScalars.count ?? 0),
                  data: g_variant_new_string(node.text ?? ""))
+            emit(node, "org.a11y.atspi.Event.Object", "PropertyChange", detail: "accessible-value", data: g_variant_new_string(node.value ?? ""))
+        case .caret:
             if let caret = node.textSelection?.upperBound {
                 emit(node, "org.a11y.atspi.Event.Object", "TextCaretMoved", detail: "", detail1: Int32(caret))
             }
@@ -240,13 +251,14 @@ final class AtSpiExporter {
     }
 
     func handle(_ call: Call) {
+        // Nothing is cached ahead: assistive technologies ask for what they read.
+        if call.interface == AtSpiInterfaces.cache { return call.reply([Variant.emptyArray("a((so)(so)(so)iiassusau)")]) }
         let target = target(at: call.path)
         if case .defunct = target, !(call.interface == AtSpiInterfaces.accessible && call.method == "GetState") {
             return call.fail("org.freedesktop.DBus.Error.UnknownObject", "\(call.path) is gone")
         }
         switch call.interface {
         case AtSpiInterfaces.properties: handleProperties(call, target)
-        case AtSpiInterfaces.cache: call.reply([Variant.emptyArray("a((so)(so)(so)iiassusau)")])
         default: handleMethod(call, target)
         }
     }
