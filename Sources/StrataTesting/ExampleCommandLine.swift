@@ -90,6 +90,7 @@ public struct ExampleCommandLine {
         let (display, headless) = try Self.connectOrStart(socket: socket, start)
         defer { headless?.stop() }
         app.use(display)
+        if app.exportsAccessibility { app.followAccessibilityStatus() }
         prepare(headless != nil)
         if let loop = app.loop { Self.stop(loop, after: seconds ?? (headless == nil ? .infinity : 2.5)) }
         try app.run(mode: .compositor)

@@ -237,3 +237,100 @@ extension AccessibilityExportTests {
         try await until("the export to stop") { try? app.loop?.turn(timeout: 0.01); return !app.isAccessibilityExported }
     }
 }
+
+extension AccessibilityExportTests {
+    /// Orca, the screen reader, with its speech going to its debug log (no sound
+    /// device needed): what it said so far. Orca 43 handles keys through X (its
+    /// modifier key's keymap, libatspi's key device), so it gets an X display
+    /// from Xwayland on the compositor, as on a GNOME or KDE Wayland session.
+    @MainActor
+    struct Orca {
+        let process: Subprocess
+        let xwayland: Subprocess
+        let log: String
+
+        init(_ session: AccessibilitySession, waylandDisplay: String) throws {
+            let number = 40 + Int(getpid() % 50)
+            xwayland = try Subprocess.spawn(["Xwayland", ":\(number)", "-rootless", "-noreset"], environment: ["WAYLAND_DISPLAY": waylandDisplay],
+                                            directory: session.directory, logPath: session.directory + "/xwayland.log")
+            let socket = "/tmp/.X11-unix/X\(number)"
+            let deadline = MonotonicMediaClock().now + 20
+            while access(socket, F_OK) != 0, MonotonicMediaClock().now < deadline { usleep(50_000) }
+            log = session.directory + "/orca.log"
+            mkdir(session.directory + "/orca-prefs", 0o700)
+            // Orca buffers its debug file; line by line, the test reads what it said as it says it.
+            DesktopPortalTests.writeText("import orca.debug\nif orca.debug.debugFile:\n    orca.debug.debugFile = open(orca.debug.debugFile.name, 'a', buffering=1)\n",
+                                         to: session.directory + "/orca-prefs/orca-customizations.py")
+            // Speech off: Orca still logs every utterance, without waiting on a speech server that has no sound device.
+            process = try Subprocess.spawn(["orca", "--disable", "speech", "-u", session.directory + "/orca-prefs", "--debug-file", log],
+                                           environment: ["DBUS_SESSION_BUS_ADDRESS": session.bus.address, "WAYLAND_DISPLAY": waylandDisplay,
+                                                         "DISPLAY": ":\(number)", "HOME": session.directory, "XDG_RUNTIME_DIR": session.directory,
+                                                         "GSETTINGS_BACKEND": "memory"],
+                                           directory: session.directory, logPath: session.directory + "/orca.out")
+        }
+
+        /// Everything Orca said, in order.
+        var spoken: [String] {
+            ClipboardTests.contents(of: log).split(separator: "\n").compactMap { line in
+                guard let start = line.firstRange(of: "SPEECH OUTPUT: '") else { return nil }
+                let rest = line[start.upperBound...]
+                return rest.firstRange(of: "'").map { String(rest[..<$0.lowerBound]) }
+            }
+        }
+
+        func stop() {
+            process.terminate()
+            xwayland.terminate()
+        }
+    }
+
+    @Test("Orca reads the app: it says the window when it becomes active, then each element as focus lands on it — a push button, a text field and its text, a toggle button and its state — and that the switch is on when Space turns it on")
+    func orcaSpeaks() async throws {
+        let (kwin, _) = try appOnKWin()
+        defer { withExtendedLifetime(kwin) { Application.shared.disconnect() } }
+        var session = try AccessibilitySession()
+        defer { session.stop() }
+        let app = Application.shared
+        let previousID = app.applicationID
+        app.applicationID = Self.appName
+        defer { app.applicationID = previousID }
+
+        let orca = try Orca(session, waylandDisplay: kwin.socketPath)
+        defer { orca.stop() }
+        try await until("Orca to start", timeout: 60) { ClipboardTests.contents(of: orca.log).contains("ORCA: ATSPI registry initialized.") }
+        app.followAccessibilityStatus(busAddress: session.bus.address)
+        try await until("the export Orca asked for") { try? app.loop?.turn(timeout: 0.01); return app.isAccessibilityExported }
+
+        let window = Window(title: "Orca check", size: Size(width: 300, height: 200))
+        let add = Button(frame: Rect(x: 20, y: 20, width: 100, height: 30))
+        add.setTitle("Add", for: .normal)
+        let wifi = Switch(frame: Rect(x: 20, y: 70, width: 51, height: 31))
+        wifi.accessibilityLabel = "Wi-Fi"
+        let name = TextField(frame: Rect(x: 20, y: 120, width: 200, height: 30))
+        name.accessibilityLabel = "Name"
+        name.text = "Ada"
+        for v in [add, wifi, name] as [View] { window.rootView.addSubview(v) }
+        window.show()
+        try await until("the window active") { try? app.loop?.turn(timeout: 0.01); return app.keyboardFocusWindow === window }
+        try await until("Orca to say the window", timeout: 30) {
+            try? app.loop?.turn(timeout: 0.01)
+            return orca.spoken.contains { $0.contains("Orca check") }
+        }
+        for (view, words) in [(add, "Add push button."), (name, "Ada."), (wifi, "Wi-Fi toggle button not pressed.")] as [(View, String)] {
+            view.becomeFirstResponder()
+            try await until("Orca to say \(words): \(orca.spoken.suffix(3))", timeout: 30) {
+                try? app.loop?.turn(timeout: 0.01)
+                return orca.spoken.last == words
+            }
+        }
+        // Space on the focused switch turns it on; Orca says so.
+        let keys = InputDriver(window: window)
+        keys.pressKey(keysym: 0x20)
+        keys.releaseKey(keysym: 0x20)
+        try await until("Orca to say the switch is on: \(orca.spoken.suffix(3))", timeout: 30) {
+            try? app.loop?.turn(timeout: 0.01)
+            return orca.spoken.last == "pressed"
+        }
+        #expect(orca.spoken == ["Orca check frame.", "Add push button.", "Name text.", "Ada.", "Wi-Fi toggle button not pressed.", "pressed"])
+    }
+}

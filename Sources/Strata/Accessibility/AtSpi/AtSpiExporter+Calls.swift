@@ -265,9 +265,17 @@ extension AtSpiExporter {
         case "GetCharacterAtOffset":
             let i = Int(call.parameters[0].int32)
             call.reply([Variant.int(scalars.indices.contains(i) ? Int(scalars[i].value) : 0)])
-        case "GetStringAtOffset":
-            let range = Self.unit(around: clamp(call.parameters[0].int32), granularity: call.parameters[1].uint32, in: scalars)
-            call.reply([g_variant_new_string(substring(range.lowerBound, range.upperBound)), Variant.int(range.lowerBound), Variant.int(range.upperBound)])
+        case "GetStringAtOffset", "GetTextAtOffset", "GetTextBeforeOffset", "GetTextAfterOffset":
+            // The older calls name a boundary (0 char, 1–2 word, 3–4 sentence, 5–6 line) instead of a granularity.
+            let kind = call.parameters[1].uint32
+            let granularity: UInt32 = call.method == "GetStringAtOffset" ? kind : [0, 1, 1, 2, 2, 3, 3][Int(min(kind, 6))]
+            var offset = clamp(call.parameters[0].int32)
+            let here = Self.unit(around: offset, granularity: granularity, in: scalars)
+            if call.method == "GetTextBeforeOffset" { offset = here.lowerBound - 1 } else if call.method == "GetTextAfterOffset" { offset = here.upperBound }
+            let range = offset < 0 || offset > scalars.count || (offset == scalars.count && call.method == "GetTextAfterOffset")
+                ? offset..<offset : Self.unit(around: min(max(0, offset), scalars.count), granularity: granularity, in: scalars)
+            let bounded = min(max(0, range.lowerBound), scalars.count)..<min(max(0, range.upperBound), scalars.count)
+            call.reply([g_variant_new_string(substring(bounded.lowerBound, bounded.upperBound)), Variant.int(bounded.lowerBound), Variant.int(bounded.upperBound)])
         case "SetCaretOffset":
             let i = clamp(call.parameters[0].int32)
             call.reply([Variant.bool(node.selectText(i..<i))])
