@@ -33,6 +33,10 @@ final class Clock {
         face.layer.borderWidth = 6
         window.rootView.addSubview(face)
         face.traitCollectionDidChange(nil)
+        // A screen reader reads the clock as one element with the time as its value.
+        face.isAccessibilityElement = true
+        face.accessibilityLabel = "Clock"
+        face.accessibilityTraits = [.image, .updatesFrequently]
         let centre = Point(x: 140, y: 140)
         for i in 0..<60 {
             let major = i % 5 == 0
@@ -79,6 +83,8 @@ final class Clock {
             self.hour.transform = AffineTransform(rotationAngle: s / 43_200 * 2 * .pi)
         }
         if lastSeconds == nil { View.performWithoutAnimation(set) } else { View.animate(duration: 0.4, dampingRatio: 0.4, set) }
+        let t = Int(seconds) % 86_400
+        face.accessibilityValue = "\(t / 3600):" + String("0\(t / 60 % 60)".suffix(2))
         lastSeconds = s
     }
 }

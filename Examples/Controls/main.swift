@@ -39,12 +39,14 @@ final class ControlsShowcase: ListDataSource {
             let toggle = Switch(frame: Rect(x: 160 + Double(i) * 70, y: 70, width: 0, height: 0))
             toggle.isOn = on
             toggle.isEnabled = enabled
+            toggle.accessibilityLabel = "Switch \(i + 1)"
             root.addSubview(toggle)
         }
         caption("Sliders", 120)
         for (i, value) in [0.25, 0.7].enumerated() {
             let slider = Slider(frame: Rect(x: 160 + Double(i) * 200, y: 120, width: 180, height: 31))
             slider.value = value
+            slider.accessibilityLabel = "Slider \(i + 1)"
             if i == 1 { slider.minimumTrackTintColor = .systemOrange }
             root.addSubview(slider)
         }
@@ -52,6 +54,7 @@ final class ControlsShowcase: ListDataSource {
         for (i, value) in [0.3, 0.85].enumerated() {
             let bar = ProgressView(frame: Rect(x: 160 + Double(i) * 200, y: 183, width: 180, height: 4))
             bar.progress = value
+            bar.accessibilityLabel = "Progress \(i + 1)"
             root.addSubview(bar)
         }
         caption("Text fields", 210)
@@ -59,15 +62,18 @@ final class ControlsShowcase: ListDataSource {
         empty.placeholder = "Your name"
         let filled = TextField(frame: Rect(x: 360, y: 210, width: 180, height: 34))
         filled.text = "Selected text"
+        filled.accessibilityLabel = "Text"
         let secure = TextField(frame: Rect(x: 560, y: 210, width: 180, height: 34))
         secure.isSecureTextEntry = true
         secure.text = "password"
+        secure.accessibilityLabel = "Password"
         for field in [empty, filled, secure] { root.addSubview(field) }
         caption("Image", 270)
         let image = ImageView(image: Self.gradient(width: 120, height: 80))
         image.frame = Rect(x: 160, y: 265, width: 120, height: 80)
         image.layer.cornerRadius = 10
         image.clipsToBounds = true
+        image.accessibilityLabel = "A gradient made in code"
         root.addSubview(image)
         caption("List", 360)
         let list = ListView(frame: Rect(x: 160, y: 360, width: 300, height: 140))
@@ -81,8 +87,10 @@ final class ControlsShowcase: ListDataSource {
         editButton.frame.origin = Point(x: 320, y: 270)
         editButton.menu = Menu(children: StandardEditAction.allCases.map(KeyCommand.standard))
         editButton.showsMenuAsPrimaryAction = true
+        editButton.accessibilityLabel = "Edit"
         let size = Button(title: "")
         size.frame = Rect(x: 420, y: 270, width: 140, height: 34)
+        size.accessibilityLabel = "Size"
         size.menu = Menu(children: ["Small", "Medium", "Large"].map { t in MenuAction(title: t, state: t == "Medium" ? .on : .off) { _ in print("size: \(t)") } })
         size.changesSelectionAsPrimaryAction = true
         for b in [editButton, size] { root.addSubview(b) }

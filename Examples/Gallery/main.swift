@@ -18,12 +18,16 @@ import StrataTesting
 final class Tile {
     let panel: View
     var play: () -> Void = {}
-    init(_ index: Int, in root: View) {
+    init(_ index: Int, _ name: String, in root: View) {
         let column = Double(Application.localeLayoutDirection == .rightToLeft ? 2 - index % 3 : index % 3)
         panel = View(frame: Rect(x: 20 + column * 205, y: 15 + Double(index / 3) * 155, width: 190, height: 140))
         panel.backgroundColor = .secondarySystemGroupedBackground
         panel.layer.cornerRadius = 10
         panel.clipsToBounds = true
+        // One picture to a screen reader, named after its scenario.
+        panel.isAccessibilityElement = true
+        panel.accessibilityLabel = name
+        panel.accessibilityTraits = [.image, .updatesFrequently]
         root.addSubview(panel)
     }
 
@@ -71,7 +75,11 @@ final class Gallery {
 
     init() {
         window.backgroundColor = .systemGroupedBackground
-        tiles = (0..<9).map { Tile($0, in: window.rootView) }
+        let names = ["A plain layer fades by itself", "Views change at once outside an animation block and animate inside one",
+                     "Opacity with the block's duration, position with its own", "A ball bounces along a path",
+                     "New contents pushed in by a transition", "Border widths and colours in keyframes",
+                     "Moves with actions turned off, beside an implicit one", "A spring", "A property animator scrubbed back and forth"]
+        tiles = names.enumerated().map { Tile($0.offset, $0.element, in: window.rootView) }
         setUp()
     }
 

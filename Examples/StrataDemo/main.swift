@@ -84,6 +84,13 @@ final class Demo {
         slider.backgroundColor = .cyan
         slider.layer.cornerRadius = 12
         root.addSubview(slider)
+        // To a screen reader each moving part is a picture, named for what it does.
+        for (view, name) in [(row, "A row of tiles closing a gap"), (card, "A card flipping over"), (ball, "A ball on a spring"),
+                             (track, "A square going round a track"), (slider, "A handle scrubbed along a rail")] as [(View, String)] {
+            view.isAccessibilityElement = true
+            view.accessibilityLabel = name
+            view.accessibilityTraits = [.image, .updatesFrequently]
+        }
     }
 
     /// One round of changes, every 1.2 s.

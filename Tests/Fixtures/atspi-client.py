@@ -9,6 +9,8 @@
 #   atspi-client.py APP set-text NAME TEXT       EditableText.SetTextContents
 #   atspi-client.py APP grab-focus NAME          Component.GrabFocus
 #   atspi-client.py APP listen SECONDS EVENT...  events of the app for a while
+#   atspi-client.py APP walk TIMES               seconds to read the whole tree (name, role,
+#                                                states, extents of every node), each time
 #
 # Elements are found by name, or by "role:ROLE NAME" (the first such).
 import json
@@ -90,6 +92,14 @@ def main():
         print(json.dumps({"done": element(app, args[0]).queryEditableText().setTextContents(args[1])}))
     elif command == "grab-focus":
         print(json.dumps({"done": element(app, args[0]).queryComponent().grabFocus()}))
+    elif command == "walk":
+        import time
+        seconds = []
+        for _ in range(int(args[0])):
+            start = time.monotonic()
+            count = len(json.dumps(describe(app)))
+            seconds.append(time.monotonic() - start)
+        print(json.dumps({"seconds": seconds, "bytes": count}))
     elif command == "listen":
         def heard(event):
             if event.source is not None and event.host_application is not None and event.host_application.name == sys.argv[1]:

@@ -38,10 +38,10 @@ struct AccessibilityExportTests {
     static let appName = "org.strata.AccessibilityTest"
 
     /// Starts the test's assistive technology with `arguments`; its process and output file.
-    static func startClient(_ session: AccessibilitySession, _ arguments: [String]) throws -> (Subprocess, String) {
+    static func startClient(_ session: AccessibilitySession, _ arguments: [String], app: String = appName) throws -> (Subprocess, String) {
         let script = getcwd(nil, 0).map { p in defer { free(p) }; return String(cString: p) }! + "/Tests/Fixtures/atspi-client.py"
         let log = session.directory + "/client-\(UInt64(MonotonicMediaClock().now * 1e6)).log"
-        let child = try Subprocess.spawn(["/usr/bin/python3", script, appName] + arguments,
+        let child = try Subprocess.spawn(["/usr/bin/python3", script, app] + arguments,
                                          environment: ["DBUS_SESSION_BUS_ADDRESS": session.bus.address, "NO_AT_BRIDGE": "1"],
                                          directory: session.directory, logPath: log)
         return (child, log)
@@ -49,8 +49,8 @@ struct AccessibilityExportTests {
 
     /// Runs the test's assistive technology with `arguments`, turning the app's
     /// loop meanwhile (the calls are answered there); its output lines.
-    static func client(_ session: AccessibilitySession, _ arguments: [String], timeout: Double = 60) async throws -> [String] {
-        let (child, log) = try startClient(session, arguments)
+    static func client(_ session: AccessibilitySession, _ arguments: [String], app: String = appName, timeout: Double = 60) async throws -> [String] {
+        let (child, log) = try startClient(session, arguments, app: app)
         var status: Int32?
         try await until("the AT-SPI client \(arguments)", timeout: timeout) {
             try? Application.shared.loop?.turn(timeout: 0.01)
@@ -332,5 +332,57 @@ extension AccessibilityExportTests {
             return orca.spoken.last == "pressed"
         }
         #expect(orca.spoken == ["Orca check frame.", "Add push button.", "Name text.", "Ada.", "Wi-Fi toggle button not pressed.", "pressed"])
+    }
+}
+
+extension AccessibilityExportTests {
+    @Test("a screen-reader user adds, checks and deletes a to-do in the todo example, through AT-SPI alone: EditableText into the field, the Add button's press, the row's toggle, the row's Delete action")
+    func todoWithoutSight() async throws {
+        let weston = try HeadlessWeston()
+        defer { weston.stop() }
+        var session = try AccessibilitySession()
+        defer { session.stop() }
+        try session.setEnabled(true)
+        let todo = try Subprocess.spawn([ShellExamplesOnCompositorsTests.binary("todo"), "--seconds", "120", "--appearance", "light"],
+                                        environment: ["WAYLAND_DISPLAY": weston.socketName, "XDG_RUNTIME_DIR": weston.runtimeDirectory,
+                                                      "DBUS_SESSION_BUS_ADDRESS": session.bus.address],
+                                        directory: nil, logPath: session.directory + "/todo.log")
+        defer { todo.terminate() }
+        let app = "org.strata.todo"
+        func tree() async throws -> Node {
+            let lines = try await Self.client(session, ["tree"], app: app)
+            return try JSONDecoder().decode(Node.self, from: Data(try #require(lines.last).utf8))
+        }
+        /// Reads the tree until `condition` holds of it (the list animates rows in and out), at most 20 s.
+        func eventually(_ what: String, _ condition: (Node) -> Bool) async throws {
+            let deadline = MonotonicMediaClock().now + 20
+            while MonotonicMediaClock().now < deadline {
+                if condition(try await tree()) { return }
+                try await Task.sleep(for: .milliseconds(200))
+            }
+            Issue.record("timed out waiting for \(what)")
+        }
+        func items(_ root: Node) -> [Node] {
+            var found: [Node] = []
+            func walk(_ n: Node) { if n.role == "list item" { found.append(n) }; n.children.forEach(walk) }
+            walk(root)
+            return found
+        }
+        let before = try await tree()
+        #expect(items(before).map(\.name).prefix(2) == ["Buy oat milk", "Water the plants"], "\(items(before).map(\.name))")
+        #expect(items(before).first { $0.name == "Water the plants" }?.states.contains("checked") == true)
+
+        #expect(try await Self.client(session, ["set-text", "Something to do", "Buy bread"], app: app).last == #"{"done": true}"#)
+        #expect(try await Self.client(session, ["do", "Add", "click"], app: app).last == #"{"done": true}"#)
+        try await eventually("the new row") { items($0).first?.name == "Buy bread" }
+        let added = try #require(items(try await tree()).first)
+        #expect(added.actions == ["click", "toggle", "Delete"] && added.states.contains("checkable") && !added.states.contains("checked"))
+
+        #expect(try await Self.client(session, ["do", "Buy bread", "toggle"], app: app).last == #"{"done": true}"#)
+        #expect(items(try await tree()).first { $0.name == "Buy bread" }?.states.contains("checked") == true)
+        #expect(try await tree().find("3 to do, 2 done — tap for details, swipe to delete") != nil, "the summary counts it done")
+
+        #expect(try await Self.client(session, ["do", "Buy bread", "Delete"], app: app).last == #"{"done": true}"#)
+        try await eventually("the row gone") { !items($0).contains { $0.name == "Buy bread" } }
     }
 }

@@ -97,6 +97,10 @@ struct AccessibilityTests {
         form.name.text = "Ada"
         let field = AccessibilityNode.view(form.name)
         #expect(field.name == "Name" && field.value == "Ada" && field.text == "Ada" && field.states.isSuperset(of: [.editable, .singleLine]))
+        form.name.isSecureTextEntry = true
+        #expect(field.role == .passwordField && field.value == "•••" && field.text == "•••" && field.textSelection == 3..<3,
+                "a secure field gives bullets, never its characters")
+        form.name.isSecureTextEntry = false
 
         form.add.isEnabled = false
         let add = AccessibilityNode.view(form.add)

@@ -2,7 +2,7 @@
 /// unless its class says more (a text field, a progress bar, a list).
 enum AccessibilityRole: Hashable, Sendable {
     case application, window, dialog, alert
-    case button, toggleButton, slider, progressBar, textField, label, heading, link, image
+    case button, toggleButton, slider, progressBar, textField, passwordField, label, heading, link, image
     case list, listItem, scrollArea, group, panel, tab, tabList, menu, menuItem
 }
 
@@ -237,7 +237,7 @@ enum AccessibilityNode {
         }
         let traits = traits, role = role
         if !traits.contains(.notEnabled) { states.formUnion([.enabled, .sensitive]) }
-        if role == .toggleButton {
+        if role == .toggleButton || traits.contains(.toggleButton) {
             // A toggle is on when selected, or (UIKit's switch) when its value is "1".
             states.insert(.checkable)
             if traits.contains(.selected) || value == "1" { states.insert(.checked) }
@@ -246,7 +246,7 @@ enum AccessibilityNode {
         }
         if [.tab, .listItem].contains(role) { states.insert(.selectable) }
         if role == .slider || role == .progressBar { states.insert(.horizontal) }
-        if role == .textField { states.formUnion([.editable, .singleLine]) }
+        if role == .textField || role == .passwordField { states.formUnion([.editable, .singleLine]) }
         if case let .view(v) = self {
             if v.canBecomeFirstResponder { states.insert(.focusable) }
             if v.isFirstResponder { states.insert(.focused) }
@@ -270,10 +270,12 @@ enum AccessibilityNode {
         switch role {
         case .button, .link, .tab, .listItem, .menuItem: names.append("click")
         case .toggleButton: names.append("toggle")
-        case .textField: names.append("activate")
+        case .textField, .passwordField: names.append("activate")
         case .slider: names += ["increment", "decrement"]
         default: break
         }
+        // A row with a switch in it toggles it too.
+        if role != .toggleButton, traits.contains(.toggleButton) { names.append("toggle") }
         return names + customActions.map(\.name)
     }
 
@@ -294,6 +296,7 @@ enum AccessibilityNode {
         let builtIn = names.count - custom.count
         if index >= builtIn { return custom[index - builtIn].actionHandler(custom[index - builtIn]) }
         switch (self, names[index]) {
+        case let (.view(v), "toggle") where role != .toggleButton: return v.accessibilityToggle()
         case let (.view(v), "increment"): v.accessibilityIncrement(); return true
         case let (.view(v), "decrement"): v.accessibilityDecrement(); return true
         case let (.element(e), "increment"): e.accessibilityIncrement(); return true
@@ -331,7 +334,7 @@ extension AccessibilityNode {
     /// The text a label shows or a field holds.
     var text: String? {
         guard case let .view(v) = self else { return nil }
-        if let field = v as? TextField { return field.text ?? "" }
+        if let field = v as? TextField { return field.accessibilityText }
         if let label = v as? Label { return label.text ?? "" }
         return nil
     }
@@ -339,6 +342,7 @@ extension AccessibilityNode {
     /// A field's selection (the caret where it is empty).
     var textSelection: Range<Int>? {
         guard case let .view(v) = self, let field = v as? TextField, let text = field.text else { return nil }
+        if field.isSecureTextEntry { return text.count..<text.count }   // where the caret is, no more
         let range = field.selectedTextRange
         let scalars = text.unicodeScalars
         return scalars.distance(from: scalars.startIndex, to: range.lowerBound)..<scalars.distance(from: scalars.startIndex, to: range.upperBound)

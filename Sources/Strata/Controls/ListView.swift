@@ -17,6 +17,12 @@ public final class ListCell: View {
     override var defaultAccessibilityLabel: String? { textLabel.text }
     override var defaultAccessibilityValue: String? { (accessoryView?.isAccessibilityElement ?? false) ? accessoryView?.accessibilityValue : nil }
     override var accessibilityRole: AccessibilityRole? { .listItem }
+    /// A switch in the row makes the row a toggle as well (UIKit reads a cell
+    /// with a switch as one element whose activation flips it).
+    override var defaultAccessibilityTraits: AccessibilityTraits {
+        accessoryView.map { $0.isAccessibilityElement ? $0.accessibilityTraits.intersection(.toggleButton) : [] } ?? []
+    }
+    override func accessibilityToggle() -> Bool { accessoryView?.accessibilityActivate() ?? false }
     public override func accessibilityActivate() -> Bool {
         guard let list, let select = list.onSelectRow else { return false }
         select(list, row)

@@ -17,8 +17,13 @@ public final class TextField: Control, TextInputClient {
     // Editable text: named by its placeholder unless labelled, its value the
     // text; activating it starts editing (rules Y2, Y4).
     override var defaultAccessibilityLabel: String? { placeholder }
-    override var defaultAccessibilityValue: String? { text }
-    override var accessibilityRole: AccessibilityRole? { .textField }
+    override var defaultAccessibilityValue: String? { accessibilityText }
+    override var accessibilityRole: AccessibilityRole? { isSecureTextEntry ? .passwordField : .textField }
+    /// The text as assistive technologies get it: a secure field's as bullets, never the characters.
+    var accessibilityText: String {
+        let text = text ?? ""
+        return isSecureTextEntry ? String(repeating: "•", count: text.count) : text
+    }
     public override func accessibilityActivate() -> Bool { isEnabled && becomeFirstResponder() }
 
     public enum BorderStyle: Hashable, Sendable { case none, roundedRect }

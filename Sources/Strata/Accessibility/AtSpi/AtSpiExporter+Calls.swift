@@ -121,7 +121,7 @@ extension AtSpiExporter {
         case let (AtSpiInterfaces.component, .node(node)): componentMethod(call, node)
         case let (AtSpiInterfaces.action, .node(node)): actionMethod(call, node)
         case let (AtSpiInterfaces.text, .node(node)) where node.text != nil: textMethod(call, node)
-        case let (AtSpiInterfaces.editableText, .node(node)) where node.role == .textField: editableTextMethod(call, node)
+        case let (AtSpiInterfaces.editableText, .node(node)) where [.textField, .passwordField].contains(node.role): editableTextMethod(call, node)
         default: call.fail("org.freedesktop.DBus.Error.UnknownMethod", "\(call.interface).\(call.method) is not offered by \(call.path)")
         }
     }
@@ -180,7 +180,7 @@ extension AtSpiExporter {
         if !node.actionNames.isEmpty { names.append(AtSpiInterfaces.action) }
         if node.numericValue != nil { names.append(AtSpiInterfaces.value) }
         if node.text != nil { names.append(AtSpiInterfaces.text) }
-        if node.role == .textField { names.append(AtSpiInterfaces.editableText) }
+        if [.textField, .passwordField].contains(node.role) { names.append(AtSpiInterfaces.editableText) }
         return names
     }
 

@@ -13,6 +13,7 @@ enum AtSpiMapping {
         case .slider: (51, "slider")
         case .progressBar: (42, "progress bar")
         case .textField: (61, "text")
+        case .passwordField: (40, "password text")
         case .label: (29, "label")
         case .heading: (83, "heading")
         case .link: (88, "link")
