@@ -154,6 +154,19 @@ extension AccessibilityExportTests {
         #expect(name.text == "Ada Lovelace")
         let field = try #require(try await Self.tree(session).find("Name"))
         #expect(field.text == "Ada Lovelace" && field.caret == 12)
+
+        // Bad input: a label of 1 MB is read whole; an assistive technology that goes away in the
+        // middle of a walk leaves the app answering the next one.
+        let long = Label(frame: Rect(x: 20, y: 250, width: 300, height: 30))
+        long.text = String(repeating: "a", count: 1_000_000)
+        window.rootView.addSubview(long)
+        #expect(try await Self.tree(session).children.first?.children.last?.name.count == 1_000_000)
+        long.removeFromSuperview()
+        let (walker, _) = try Self.startClient(session, ["walk", "100"])
+        let started = MonotonicMediaClock().now
+        while MonotonicMediaClock().now - started < 1 { try? app.loop?.turn(timeout: 0.01) }   // under way
+        walker.terminate()
+        #expect(try await Self.tree(session).children.first?.children.count == 6)
     }
 }
 

@@ -170,4 +170,28 @@ struct AccessibilityTests {
         form.add.removeFromSuperview()
         #expect(add.states == [.defunct] && !add.performAction(at: 0))
     }
+
+    @Test("bad input: a list of 100,000 rows exports its visible rows only; a bus that is not there is one diagnostic, and the app runs on unexported")
+    func badInput() throws {
+        let form = Form()
+        final class Rows: ListDataSource {
+            func numberOfRows(in list: ListView) -> Int { 100_000 }
+            func listView(_ list: ListView, configure cell: ListCell, forRow row: Int) { cell.textLabel.text = "Row \(row)" }
+        }
+        let rows = Rows()
+        let list = ListView(frame: Rect(x: 0, y: 0, width: 300, height: 440))
+        list.dataSource = rows
+        form.f.window.rootView.addSubview(list)
+        list.layoutIfNeeded()
+        let node = try #require(form.window.children.first { $0.object === list })
+        #expect(node.role == .list)
+        #expect((1...20).contains(node.children.count) && node.children.first?.name == "Row 0", "\(node.children.count) rows")
+        #expect(node.children.allSatisfy { $0.role == .listItem })
+
+        // (The watcher the app would make, made here: the app's own is another test's.)
+        var watcher: AccessibilityStatusWatcher?
+        let diagnostics = Diagnostics.recording { watcher = AccessibilityStatusWatcher(address: "unix:path=/nonexistent/strata-bus") }
+        #expect(watcher == nil)
+        #expect(diagnostics.count == 1 && "\(diagnostics)".contains("accessibility"), "\(diagnostics)")
+    }
 }
