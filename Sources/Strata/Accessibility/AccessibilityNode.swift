@@ -50,7 +50,7 @@ enum AccessibilityNode {
     /// The nodes below this one, in reading order.
     var children: [AccessibilityNode] {
         switch self {
-        case let .window(w): Self.contents(of: w.rootView)
+        case let .window(w): (w.decorations.map(Self.contents(of:)) ?? []) + Self.contents(of: w.rootView)
         case let .view(v): v.isAccessibilityElement ? [] : Self.contents(of: v)
         case .element: []
         }

@@ -41,6 +41,7 @@ final class WindowDecorations: View {
         titleLabel.font = .systemFont(ofSize: 13, weight: .semibold)
         titleLabel.textColor = Color(light: Color(rgba8: 0x3a, 0x3a, 0x3c), dark: Color(rgba8: 0xe5, 0xe5, 0xea))
         titleLabel.textAlignment = .center
+        titleLabel.isAccessibilityElement = false   // the window itself is named by its title
         titleBar.addSubview(titleLabel)
         for (button, request) in [(minimizeButton, DecorationRequest.minimize), (maximizeButton, .toggleMaximized), (closeButton, .close)] {
             button.onPress = { [unowned self] in onRequest?(request) }
@@ -137,8 +138,25 @@ final class DecorationButton: View {
     enum Glyph { case close, maximize, minimize }
     override class var layerClass: Layer.Type { ShapeLayer.self }
     var onPress: () -> Void = {}
+    let glyph: Glyph
+
+    // A push button named for what it does (rule Y2); activating it presses it.
+    override var defaultIsAccessibilityElement: Bool { true }
+    override var defaultAccessibilityTraits: AccessibilityTraits { .button }
+    override var defaultAccessibilityLabel: String? {
+        switch glyph {
+        case .close: "Close"
+        case .maximize: "Maximize"
+        case .minimize: "Minimize"
+        }
+    }
+    override func accessibilityActivate() -> Bool {
+        onPress()
+        return true
+    }
 
     init(glyph: Glyph) {
+        self.glyph = glyph
         super.init(frame: Rect(x: 0, y: 0, width: 24, height: 24))
         layer.cornerRadius = 12
         let shape = layer as! ShapeLayer
