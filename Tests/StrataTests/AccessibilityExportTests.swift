@@ -298,7 +298,7 @@ extension AccessibilityExportTests {
         }
     }
 
-    @Test("Orca reads the app: it says the window when it becomes active, then each element as focus lands on it — a push button, a text field and its text, a toggle button and its state — and that the switch is on when Space turns it on")
+    @Test("Orca reads the app: it says the window when it becomes active, then each element as focus lands on it — a push button, a text field and its text, a toggle button and its state —, that the switch is on when Space turns it on, and a menu's items as the highlight moves")
     func orcaSpeaks() async throws {
         let (kwin, _) = try appOnKWin()
         defer { withExtendedLifetime(kwin) { Application.shared.disconnect() } }
@@ -323,7 +323,11 @@ extension AccessibilityExportTests {
         let name = TextField(frame: Rect(x: 20, y: 120, width: 200, height: 30))
         name.accessibilityLabel = "Name"
         name.text = "Ada"
-        for v in [add, wifi, name] as [View] { window.rootView.addSubview(v) }
+        let size = Button(title: "Size")
+        size.frame = Rect(x: 140, y: 20, width: 100, height: 30)
+        size.menu = Menu(children: ["Small", "Medium", "Large"].map { t in MenuAction(title: t) { _ in } })
+        size.showsMenuAsPrimaryAction = true
+        for v in [add, wifi, name, size] as [View] { window.rootView.addSubview(v) }
         window.show()
         try await until("the window active") { try? app.loop?.turn(timeout: 0.01); return app.keyboardFocusWindow === window }
         try await until("Orca to say the window", timeout: 30) {
@@ -345,7 +349,24 @@ extension AccessibilityExportTests {
             try? app.loop?.turn(timeout: 0.01)
             return orca.spoken.last == "pressed"
         }
-        #expect(orca.spoken == ["Orca check frame.", "Add push button.", "Name text.", "Ada.", "Wi-Fi toggle button not pressed.", "pressed"])
+        // A pull-down menu (its button takes no focus, as the focused control keeps it): Down
+        // highlights its first item, then the next; the highlighted item is the focused one.
+        keys.click(at: Point(x: 190, y: 35))
+        try await until("the menu open") { try? app.loop?.turn(timeout: 0.01); return (window.popupWindows.first?.frameNumber ?? 0) > 0 }
+        keys.pressKey(keysym: 0xff54)
+        keys.releaseKey(keysym: 0xff54)
+        try await until("Orca to say the first item: \(orca.spoken.suffix(3))", timeout: 30) {
+            try? app.loop?.turn(timeout: 0.01)
+            return orca.spoken.contains { $0.hasPrefix("Small") }
+        }
+        keys.pressKey(keysym: 0xff54)
+        keys.releaseKey(keysym: 0xff54)
+        try await until("Orca to say the next item: \(orca.spoken.suffix(3))", timeout: 30) {
+            try? app.loop?.turn(timeout: 0.01)
+            return orca.spoken.last?.hasPrefix("Medium") == true
+        }
+        #expect(orca.spoken == ["Orca check frame.", "Add push button.", "Name text.", "Ada.", "Wi-Fi toggle button not pressed.", "pressed",
+                                "menu", "Small.", "Medium."])
     }
 }
 

@@ -194,4 +194,38 @@ struct AccessibilityTests {
         #expect(watcher == nil)
         #expect(diagnostics.count == 1 && "\(diagnostics)".contains("accessibility"), "\(diagnostics)")
     }
+
+    @Test("rule Y2: an open menu is a popup window listed after its window, holding a menu of menu items — named by their titles, the chosen one selected, a disabled one not enabled, the highlighted one focused; activating an item chooses it")
+    func menus() throws {
+        let f = ViewFixture()
+        let driver = InputDriver(window: f.window)
+        var chosen: [String] = []
+        let pull = Button(title: "Size")
+        pull.frame = Rect(x: 20, y: 20, width: 80, height: 32)
+        pull.menu = Menu(children: [MenuAction(title: "Small") { _ in chosen.append("Small") },
+                                    MenuAction(title: "Medium", state: .on) { _ in chosen.append("Medium") },
+                                    MenuAction(title: "Large", attributes: .disabled) { _ in chosen.append("Large") }])
+        pull.showsMenuAsPrimaryAction = true
+        f.window.rootView.addSubview(pull)
+        Transaction.flush()
+        driver.click(at: Point(x: 60, y: 36))
+        let popup = try #require(f.window.popupWindows.first)
+        let window = AccessibilityNode.window(popup)
+        #expect(window.role == .popupWindow)
+        let menu = try #require(window.children.first)
+        #expect(menu.role == .menu)
+        let items = menu.children
+        #expect(items.map(\.name) == ["Small", "Medium", "Large"] && items.allSatisfy { $0.role == .menuItem })
+        #expect(items[1].states.contains(.selected) && !items[0].states.contains(.selected))
+        #expect(!items[2].states.contains(.enabled) && items[0].states.contains(.enabled))
+        #expect(items[0].parent?.object === menu.object)
+        #expect(items[0].frame.width > 0 && items[0].frame.height == MenuView.rowHeight)
+        driver.pressKey(keysym: 0xff54)   // Down: the first item
+        driver.releaseKey(keysym: 0xff54)
+        #expect(items[0].states.contains(.focused) && !items[1].states.contains(.focused))
+        #expect(!items[2].performAction(at: 0), "a disabled item refuses")
+        #expect(items[0].actionNames == ["click"] && items[0].performAction(at: 0))
+        Transaction.flush()
+        #expect(chosen == ["Small"])
+    }
 }

@@ -67,6 +67,11 @@ open class AccessibilityElement {
         get { accessibility.customActions }
         set { accessibility.customActions = newValue }
     }
+    /// The kind of element it is beyond its traits (a menu item), for the toolkit's own elements.
+    var accessibilityRole: AccessibilityRole? { nil }
+    /// Whether it has the keyboard focus, for the toolkit's own elements (a highlighted menu item).
+    var accessibilityIsFocused: Bool { false }
+
     /// Activates it (`accessibilityActivate()`): return true when handled.
     open func accessibilityActivate() -> Bool { false }
     /// Steps an adjustable element up (`accessibilityIncrement()`).

@@ -1,7 +1,7 @@
 /// What kind of thing an exported node is (rule Y2): from the element's traits,
 /// unless its class says more (a text field, a progress bar, a list).
 enum AccessibilityRole: Hashable, Sendable {
-    case application, window, dialog, alert
+    case application, window, popupWindow, dialog, alert
     case button, toggleButton, slider, progressBar, textField, passwordField, label, heading, link, image
     case list, listItem, scrollArea, group, panel, tab, tabList, menu, menuItem
 }
@@ -189,7 +189,7 @@ enum AccessibilityNode {
 
     var role: AccessibilityRole {
         switch self {
-        case let .window(w): return w.isModal ? .dialog : .window
+        case let .window(w): return w.popupHost != nil ? .popupWindow : w.isModal ? .dialog : .window
         case let .view(v):
             if let role = v.accessibilityRole { return role }
             if v.isAccessibilityElement { return Self.role(for: v.accessibilityTraits) }
@@ -198,7 +198,7 @@ enum AccessibilityNode {
             case .landmark, .semanticGroup: return .group
             case .none: return v.shouldGroupAccessibilityChildren ? .group : .panel
             }
-        case let .element(e): return Self.role(for: e.accessibilityTraits)
+        case let .element(e): return e.accessibilityRole ?? Self.role(for: e.accessibilityTraits)
         }
     }
 
@@ -247,10 +247,15 @@ enum AccessibilityNode {
         if [.tab, .listItem].contains(role) { states.insert(.selectable) }
         if role == .slider || role == .progressBar { states.insert(.horizontal) }
         if role == .textField || role == .passwordField { states.formUnion([.editable, .singleLine]) }
-        if case let .view(v) = self {
+        switch self {
+        case let .view(v):
             if v.canBecomeFirstResponder { states.insert(.focusable) }
             if v.isFirstResponder { states.insert(.focused) }
             if v.accessibilityViewIsModal { states.insert(.modal) }
+        case let .element(e):
+            if role == .menuItem { states.insert(.focusable) }
+            if e.accessibilityIsFocused { states.insert(.focused) }
+        case .window: break
         }
         return states
     }

@@ -34,10 +34,16 @@ final class MenuView: ScrollView {
     /// Which level of the session's menus this is (0: the menu that opened).
     let level: Int
 
-    /// The row the highlight is on.
+    /// The row the highlight is on: to assistive technologies, the focused item.
     private(set) var highlighted: Int? {
-        didSet { if highlighted != oldValue { updateVisibleRows() } }
+        didSet {
+            guard highlighted != oldValue else { return }
+            updateVisibleRows()
+            Application.shared.accessibilityExporter?.focusMoved(from: oldValue.flatMap(itemElement(at:)), to: highlighted.flatMap(itemElement(at:)))
+        }
     }
+    /// The items as accessibility elements, made when first asked for and again after the rows change.
+    private var itemElements: [Int: MenuItemElement]?
     private var typed = ""
     private var typedAt = -Double.infinity
     private var rowViews: [MenuRowView] = []
@@ -75,7 +81,34 @@ final class MenuView: ScrollView {
         for row in rows { tops.append(tops[tops.count - 1] + Self.height(of: row)) }
         contentSize = Size(width: 0, height: (tops.last ?? 0) + Self.padding)
         if let h = highlighted, h >= rows.count || !isChoosable(h) { highlighted = nil }
+        itemElements = nil
         updateVisibleRows()
+    }
+
+    // MARK: Accessibility (rule Y2): a menu of menu items, the highlighted one focused
+
+    override var accessibilityRole: AccessibilityRole? { .menu }
+    override var defaultAccessibilityLabel: String? { menu.title.isEmpty ? nil : menu.title }
+
+    override var accessibilityElements: [Any]? {
+        get { rows.indices.compactMap(itemElement(at:)) }
+        set { super.accessibilityElements = newValue }
+    }
+
+    func itemElement(at row: Int) -> MenuItemElement? {
+        guard rows.indices.contains(row), case .item = rows[row] else { return nil }
+        if let element = itemElements?[row] { return element }
+        let element = MenuItemElement(menuView: self, row: row)
+        itemElements = (itemElements ?? [:]).merging([row: element]) { $1 }
+        return element
+    }
+
+    var highlightedRow: Int? { highlighted }
+
+    /// The element of row `row`, when it is an item.
+    func element(ofRow row: Int) -> MenuElement? {
+        guard rows.indices.contains(row), case let .item(element, _) = rows[row] else { return nil }
+        return element
     }
 
     /// Deferred elements' elements, as they loaded for this menu.

@@ -335,7 +335,7 @@ open class View: Responder, LayerDelegate {
     /// and images, false for plain views, whose elements are read instead.
     open var isAccessibilityElement: Bool {
         get { accessibility.isElement ?? defaultIsAccessibilityElement }
-        set { accessibility.isElement = newValue }
+        set { accessibility.isElement = newValue; accessibilityDidChange(.children) }
     }
     /// What the element is called (`accessibilityLabel`, rule Y2): by default a
     /// label's text, a button's title, a field's placeholder.

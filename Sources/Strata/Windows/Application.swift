@@ -79,6 +79,7 @@ public final class Application: Responder {
                 window.onscreen?.transactionCommitted()
                 for popup in window.popupsInStackingOrder { popup.window.onscreen?.transactionCommitted() }
             }
+            accessibilityExporter?.treeCommitted()
             scheduleEventWakeUp()
         }
     }

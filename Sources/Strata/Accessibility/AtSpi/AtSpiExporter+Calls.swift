@@ -69,7 +69,7 @@ extension AtSpiExporter {
             case "Name": return g_variant_new_string(node.name)
             case "Description": return g_variant_new_string(node.hint)
             case "Parent": return reference(node.parent)
-            case "ChildCount": return Variant.int(node.children.count)
+            case "ChildCount": return Variant.int(children(of: node).count)
             case "Locale": return g_variant_new_string(node.language ?? "")
             case "AccessibleId": return g_variant_new_string(node.identifier ?? "")
             default: return nil
@@ -147,12 +147,12 @@ extension AtSpiExporter {
     private func accessibleMethod(_ call: Call, _ node: AccessibilityNode) {
         switch call.method {
         case "GetChildAtIndex":
-            let children = node.children, i = Int(call.parameters[0].int32)
+            let children = children(of: node), i = Int(call.parameters[0].int32)
             call.reply([children.indices.contains(i) ? reference(children[i]) : Variant.reference("", AtSpiInterfaces.nullPath)])
-        case "GetChildren": call.reply([Variant.array("(so)", node.children.map { reference($0) })])
+        case "GetChildren": call.reply([Variant.array("(so)", children(of: node).map { reference($0) })])
         case "GetIndexInParent":
             let index: Int? = if case let .window(w) = node { windows.firstIndex { $0 === w } } else {
-                node.parent?.children.firstIndex { $0.object === node.object }
+                node.parent.flatMap { children(of: $0).firstIndex { $0.object === node.object } }
             }
             call.reply([Variant.int(index ?? -1)])
         case "GetRelationSet": call.reply([Variant.emptyArray("a(ua(so))")])
@@ -224,7 +224,7 @@ extension AtSpiExporter {
 
     /// The deepest node under `node` whose frame holds `point`.
     private func deepest(at point: Point, in node: AccessibilityNode) -> AccessibilityNode? {
-        for child in node.children.reversed() where child.frame.contains(point) {
+        for child in children(of: node).reversed() where child.frame.contains(point) {
             return deepest(at: point, in: child) ?? child
         }
         return nil

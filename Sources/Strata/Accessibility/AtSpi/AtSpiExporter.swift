@@ -26,6 +26,11 @@ final class AtSpiExporter {
     /// States last told or asked, to send only what changed.
     var knownStates: [Int: Set<AccessibilityState>] = [:]
     private var pendingChanges: [(Weak, AccessibilityChange)] = []
+    /// Children worked out since the views last changed: an assistive technology
+    /// asks for a node's children one index at a time, and working them out sorts
+    /// every subview. Dropped at each commit (a view moved, came or went) and
+    /// each change an element reports.
+    private var childrenCache: [ObjectIdentifier: [AccessibilityNode]] = [:]
     private var flushScheduled = false
 
     private struct Weak { weak var object: AnyObject? }
@@ -113,6 +118,15 @@ final class AtSpiExporter {
         ids = ids.filter { objects[$0.value] != nil }
     }
 
+    /// A node's children (``AccessibilityNode/children``), the same for every call queued with this one.
+    func children(of node: AccessibilityNode) -> [AccessibilityNode] {
+        let key = ObjectIdentifier(node.object)
+        if let known = childrenCache[key] { return known }
+        let children = node.children
+        childrenCache[key] = children
+        return children
+    }
+
     func path(of node: AccessibilityNode) -> String { AtSpiInterfaces.basePath + "/\(id(of: node.object))" }
 
     /// `(so)`: this connection's name and the node's path.
@@ -121,25 +135,35 @@ final class AtSpiExporter {
         return Variant.reference(bus.uniqueName, path(of: node))
     }
 
-    /// The application's windows: the ones it shows.
-    var windows: [Window] { Application.shared.windows.filter(\.isVisible) }
+    /// The application's windows: the ones it shows, each followed by its open
+    /// popups (menus, popovers, tooltips), as GTK lists its popup windows.
+    var windows: [Window] { Application.shared.windows.filter(\.isVisible).flatMap { [$0] + $0.popupWindows } }
 
     var applicationName: String { Application.shared.applicationID }
 
     // MARK: Events (sent once per turn)
 
+    /// A transaction committed: what the views show may have changed.
+    func treeCommitted() { childrenCache = [:] }
+
     /// Something about `view` changed.
     func changed(_ object: AnyObject, _ change: AccessibilityChange) {
+        childrenCache = [:]
         pendingChanges.append((Weak(object: object), change))
         scheduleFlush()
     }
 
-    /// The first responder moved: focus events for both ends, at once and in
-    /// order (a focus that came and went within one turn is still told).
-    func focusMoved(from old: Responder?, to new: Responder?) {
-        for (responder, focused) in [(old, false), (new, true)] {
-            guard let view = responder as? View, view.isAccessibilityElement || view.isAccessibilityContainerNode else { continue }
-            let node = AccessibilityNode.view(view), id = id(of: view)
+    /// The first responder (or a menu's highlight) moved: focus events for both
+    /// ends, at once and in order (a focus that came and went within one turn is still told).
+    func focusMoved(from old: AnyObject?, to new: AnyObject?) {
+        for (object, focused) in [(old, false), (new, true)] {
+            let node: AccessibilityNode
+            switch object {
+            case let view as View where view.isAccessibilityElement || view.isAccessibilityContainerNode: node = .view(view)
+            case let element as AccessibilityElement: node = .element(element)
+            default: continue
+            }
+            let id = id(of: node.object)
             var states = knownStates[id] ?? node.states
             if focused { states.insert(.focused) } else { states.remove(.focused) }
             knownStates[id] = states

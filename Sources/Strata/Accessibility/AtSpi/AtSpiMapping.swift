@@ -6,6 +6,7 @@ enum AtSpiMapping {
         switch role {
         case .application: (75, "application")
         case .window: (23, "frame")
+        case .popupWindow: (69, "window")
         case .dialog: (16, "dialog")
         case .alert: (2, "alert")
         case .button: (43, "push button")
