@@ -48,17 +48,18 @@ public struct Subprocess: Sendable {
     }
 
     /// Waits up to `timeout` seconds for the process to exit; its exit status, or nil if still running.
+    /// A timeout of 0 only looks, without sleeping (for loops that turn an event loop meanwhile).
     @discardableResult
     public func wait(timeout: Double) -> Int32? {
         let deadline = now() + timeout
-        repeat {
+        while true {
             var status: Int32 = 0
             let r = waitpid(pid, &status, WNOHANG)
             if r == pid { return (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f) }
             if r < 0 { return -1 }
+            guard now() < deadline else { return nil }
             usleep(10_000)
-        } while now() < deadline
-        return nil
+        }
     }
 
     /// Asks the process to stop (SIGTERM), then kills it (SIGKILL) if it has not within `grace` seconds.

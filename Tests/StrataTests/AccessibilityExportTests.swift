@@ -421,3 +421,42 @@ extension AccessibilityExportTests {
         try await eventually("the row gone") { !items($0).contains { $0.name == "Buy bread" } }
     }
 }
+
+extension AccessibilityExportTests {
+    @Test("libatspi reads the controls example as UIKit's rules predict: every control with its role, name, state and value, the list's rows, the secure field as password text without its characters")
+    func controlsExample() async throws {
+        let weston = try HeadlessWeston(width: 1024, height: 768)
+        defer { weston.stop() }
+        var session = try AccessibilitySession()
+        defer { session.stop() }
+        try session.setEnabled(true)
+        let controls = try Subprocess.spawn([ShellExamplesOnCompositorsTests.binary("controls"), "--seconds", "120", "--appearance", "light"],
+                                            environment: ["WAYLAND_DISPLAY": weston.socketName, "XDG_RUNTIME_DIR": weston.runtimeDirectory,
+                                                          "DBUS_SESSION_BUS_ADDRESS": session.bus.address, "LANG": "en_US.UTF-8"],
+                                            directory: nil, logPath: session.directory + "/controls.log")
+        defer { controls.terminate() }
+        let lines = try await Self.client(session, ["tree"], app: "org.strata.controls")
+        let root = try JSONDecoder().decode(Node.self, from: Data(try #require(lines.last).utf8))
+        let frame = try #require(root.children.first)
+        #expect(frame.role == "frame" && frame.name == "Strata controls")
+        var all: [Node] = []
+        func walk(_ n: Node) { all.append(n); n.children.forEach(walk) }
+        walk(frame)
+        func role(_ name: String) -> String? { all.first { $0.name == name }?.role }
+        func states(_ name: String) -> [String] { all.first { $0.name == name }?.states ?? [] }
+        for name in ["Plain", "Filled", "Pressed", "Disabled", "Edit", "Size"] { #expect(role(name) == "push button", "\(name)") }
+        #expect(!states("Disabled").contains("enabled") && states("Filled").contains("enabled"))
+        #expect(role("Switch 1") == "toggle button" && !states("Switch 1").contains("checked") && states("Switch 2").contains("checked"))
+        #expect(!states("Switch 3").contains("sensitive"), "the disabled switch")
+        #expect(all.first { $0.name == "Slider 1" }?.value == [0, 0.25, 1] && role("Slider 2") == "slider")
+        #expect(all.first { $0.name == "Progress 2" }?.value == [0, 0.85, 1] && role("Progress 2") == "progress bar")
+        #expect(role("Your name") == "text" && role("Text") == "text")
+        let password = try #require(all.first { $0.name == "Password" })
+        #expect(password.role == "password text" && password.text == "••••••••")
+        #expect(role("A gradient made in code") == "image")
+        #expect(role("Buttons") == "label")
+        let list = try #require(all.first { $0.role == "list" })
+        #expect(list.children.prefix(3).map(\.name) == ["Apples", "Bananas", "Cherries"] && list.children.allSatisfy { $0.role == "list item" })
+        #expect(all.allSatisfy { ($0.extents ?? [0, 0, 1, 1]).allSatisfy { $0 >= 0 } }, "extents inside the window")
+    }
+}
