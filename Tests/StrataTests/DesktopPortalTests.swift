@@ -14,7 +14,7 @@ import Testing
 @Suite("Files and links through xdg-desktop-portal", .mainLayerContext)
 struct DesktopPortalTests {
     /// A private session bus whose portal shows its dialogs on the compositor at `socketPath`, with
-    /// private data and configuration directories.
+    /// private data and configuration directories; the app reaches the portal on it until ``stop()``.
     @MainActor
     struct PortalSession {
         let directory: String
@@ -28,11 +28,13 @@ struct DesktopPortalTests {
                            "XDG_CONFIG_HOME": directory + "/config", "XDG_DATA_HOME": directory + "/data",
                            "XDG_CURRENT_DESKTOP": "GNOME", "GSETTINGS_BACKEND": "memory", "HOME": directory]
             bus = try SessionBus(in: directory, environment: environment)
+            Application.shared.desktopBusAddress = bus.address
         }
 
         /// Ends the bus (its services exit with it, the document portal
         /// unmounting its directory) and removes the files.
         mutating func stop() {
+            Application.shared.desktopBusAddress = nil
             bus.stop()
             let deadline = MonotonicMediaClock().now + 5
             while isMounted(directory + "/runtime/doc"), MonotonicMediaClock().now < deadline { usleep(50_000) }
@@ -98,8 +100,6 @@ struct DesktopPortalTests {
         var session = try PortalSession(socketPath: kwin.socketPath)
         defer { session.stop() }
         let app = Application.shared
-        app.desktopBusAddress = session.bus.address
-        defer { app.desktopBusAddress = nil }
         let window = Window(title: "documents", size: Size(width: 200, height: 100))
         window.backgroundColor = Color(rgba8: 0x33, 0x66, 0xcc)
         try MenusOnCompositorsTests.showFullscreen(window, on: kwin)
@@ -164,8 +164,6 @@ struct DesktopPortalTests {
         var session = try PortalSession(socketPath: sway.socketPath)
         defer { session.stop() }
         let app = Application.shared
-        app.desktopBusAddress = session.bus.address
-        defer { app.desktopBusAddress = nil }
         let window = Window(title: "documents", size: Size(width: 200, height: 100))
         window.show()
         try await Self.pump("the window drawn") { window.frameNumber > 0 }
@@ -207,8 +205,6 @@ struct DesktopPortalTests {
         Self.writeText("[Default Applications]\nx-scheme-handler/strata-test=strata-test-handler.desktop\ntext/plain=strata-test-handler.desktop\n",
                   to: dir + "/config/mimeapps.list")
         let app = Application.shared
-        app.desktopBusAddress = session.bus.address
-        defer { app.desktopBusAddress = nil }
         let window = Window(title: "links", size: Size(width: 200, height: 100))
         window.backgroundColor = Color(rgba8: 0x33, 0x66, 0xcc)
         try MenusOnCompositorsTests.showFullscreen(window, on: kwin)

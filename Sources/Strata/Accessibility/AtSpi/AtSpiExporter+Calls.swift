@@ -32,7 +32,7 @@ extension AtSpiExporter {
             let name = call.parameters[1].string, value = call.parameters[2].unboxed
             switch (interface, name, target) {
             case (AtSpiInterfaces.application, "Id", .application):
-                setApplicationID(value.int32)
+                applicationID = value.int32
                 call.reply([])
             case let (AtSpiInterfaces.value, "CurrentValue", .node(node)):
                 guard setValue(value.double, of: node) else { return call.fail("org.freedesktop.DBus.Error.AccessDenied", "not adjustable, or not enabled") }
@@ -53,7 +53,7 @@ extension AtSpiExporter {
             case "ToolkitName": return g_variant_new_string("Strata")
             case "Version": return g_variant_new_string("0.1")
             case "AtspiVersion": return g_variant_new_string("2.1")
-            case "Id": return g_variant_new_int32(applicationIDValue)
+            case "Id": return g_variant_new_int32(applicationID)
             default: return nil
             }
         case (AtSpiInterfaces.accessible, .application):

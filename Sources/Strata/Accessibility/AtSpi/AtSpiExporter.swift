@@ -21,8 +21,8 @@ final class AtSpiExporter {
     private var nextID = 1
     /// The registry's root: the application's parent.
     private(set) var registryRoot = (bus: "", path: AtSpiInterfaces.nullPath)
-    /// The application's id, as the registry set it.
-    private var applicationID: Int32 = 0
+    /// The application's id, as the registry set it (`Application.Id`).
+    var applicationID: Int32 = 0
     /// States last told or asked, to send only what changed.
     var knownStates: [Int: Set<AccessibilityState>] = [:]
     private var pendingChanges: [(Weak, AccessibilityChange)] = []
@@ -118,7 +118,7 @@ final class AtSpiExporter {
         ids = ids.filter { objects[$0.value] != nil }
     }
 
-    /// A node's children (``AccessibilityNode/children``), the same for every call queued with this one.
+    /// A node's children (``AccessibilityNode/children``), kept until the views change.
     func children(of node: AccessibilityNode) -> [AccessibilityNode] {
         let key = ObjectIdentifier(node.object)
         if let known = childrenCache[key] { return known }
@@ -203,11 +203,12 @@ final class AtSpiExporter {
 
     private func flush() {
         flushScheduled = false
-        var seen = Set<String>()
+        struct Told: Hashable { let object: ObjectIdentifier; let change: AccessibilityChange }
+        var told = Set<Told>()
         let changes = pendingChanges
         pendingChanges = []
         for (entry, change) in changes {
-            guard let object = entry.object, seen.insert("\(ObjectIdentifier(object).hashValue)-\(change)").inserted else { continue }
+            guard let object = entry.object, told.insert(Told(object: ObjectIdentifier(object), change: change)).inserted else { continue }
             let node: AccessibilityNode
             switch object {
             case let v as View: node = .view(v)
@@ -286,11 +287,6 @@ final class AtSpiExporter {
         default: handleMethod(call, target)
         }
     }
-
-    // MARK: Application id (set by the registry)
-
-    func setApplicationID(_ id: Int32) { applicationID = id }
-    var applicationIDValue: Int32 { applicationID }
 }
 
 extension AtSpiExporter.Call {
