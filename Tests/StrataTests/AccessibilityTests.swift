@@ -228,4 +228,25 @@ struct AccessibilityTests {
         Transaction.flush()
         #expect(chosen == ["Small"])
     }
+
+    @Test("rule Y2: a segmented control is a group of buttons, one a segment, the chosen one selected; activating one selects it and sends valueChanged")
+    func segments() {
+        let form = Form()
+        let control = SegmentedControl(items: ["Day", "Week", "Month"])
+        control.frame = Rect(x: 20, y: 240, width: 240, height: 32)
+        control.selectedSegmentIndex = 0
+        var changed = 0
+        control.addAction(for: .valueChanged) { _ in changed += 1 }
+        form.f.window.rootView.addSubview(control)
+        let group = try! #require(form.window.children.first { $0.object === control })
+        #expect(group.role == .group)
+        let segments = group.children
+        #expect(segments.map(\.name) == ["Day", "Week", "Month"] && segments.allSatisfy { $0.role == .button })
+        #expect(segments[0].states.contains(.selected) && !segments[1].states.contains(.selected))
+        #expect(segments[1].frame == Rect(x: 100, y: 240, width: 80, height: 32))
+        #expect(segments[2].performAction(at: 0) && control.selectedSegmentIndex == 2 && changed == 1)
+        #expect(segments[2].states.contains(.selected))
+        control.isEnabled = false
+        #expect(!segments[1].performAction(at: 0) && control.selectedSegmentIndex == 2)
+    }
 }

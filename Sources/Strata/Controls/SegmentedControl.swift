@@ -19,6 +19,49 @@ public final class SegmentedControl: Control {
 
     public var numberOfSegments: Int { titles.count }
 
+    // Each segment is a button of its own, selected when chosen, as VoiceOver
+    // reads UIKit's; the control groups them (rules Y1, Y2).
+    override var defaultIsAccessibilityElement: Bool { false }
+    override var defaultAccessibilityContainerType: AccessibilityContainerType { .semanticGroup }
+    private var segmentElements: [SegmentElement] = []
+    public override var accessibilityElements: [Any]? {
+        get { super.accessibilityElements ?? segmentElements }
+        set { super.accessibilityElements = newValue }
+    }
+
+    /// A segment to assistive technologies: activating it selects it as a tap does.
+    private final class SegmentElement: AccessibilityElement {
+        unowned let control: SegmentedControl
+        let index: Int
+        init(control: SegmentedControl, index: Int) {
+            self.control = control
+            self.index = index
+            super.init(accessibilityContainer: control)
+        }
+        override var accessibilityLabel: String? {
+            get { super.accessibilityLabel ?? control.titleForSegment(at: index) }
+            set { super.accessibilityLabel = newValue }
+        }
+        override var accessibilityTraits: AccessibilityTraits {
+            get {
+                var traits = super.accessibilityTraits.union(.button)
+                if control.selected == index { traits.insert(.selected) }
+                if !control.isEnabled { traits.insert(.notEnabled) }
+                return traits
+            }
+            set { super.accessibilityTraits = newValue }
+        }
+        override var accessibilityFrameInContainerSpace: Rect {
+            get { Rect(x: control.segmentX(index), y: 0, width: control.segmentWidth, height: control.bounds.height) }
+            set {}
+        }
+        override func accessibilityActivate() -> Bool {
+            guard control.isEnabled else { return false }
+            control.userSelect(index)
+            return true
+        }
+    }
+
     /// The selected segment, or ``noSegment``; an index out of range is refused
     /// (with a diagnostic).
     public var selectedSegmentIndex: Int {
@@ -72,6 +115,7 @@ public final class SegmentedControl: Control {
     }
 
     private func rebuild() {
+        segmentElements = titles.indices.map { SegmentElement(control: self, index: $0) }
         for v in labels + dividers { v.removeFromSuperview() }
         labels = titles.map { title in
             let label = Label(frame: .zero)
