@@ -249,4 +249,24 @@ struct AccessibilityTests {
         control.isEnabled = false
         #expect(!segments[1].performAction(at: 0) && control.selectedSegmentIndex == 2)
     }
+
+    @Test("rule Y2: a tab bar is a list of tabs, the selected one selected, a badge as its tab's value; activating a tab selects it")
+    func tabBar() throws {
+        let f = ViewFixture()
+        let mail = ViewController(), notes = ViewController()
+        mail.title = "Mail"
+        notes.title = "Notes"
+        let tabs = TabBarController()
+        tabs.viewControllers = [mail, notes]
+        f.window.rootViewController = tabs
+        notes.tabBarItem.badgeValue = "3"
+        _ = f.window.snapshot()
+        let bar = try #require(AccessibilityNode.window(f.window).children.first { $0.object === tabs.tabBar })
+        #expect(bar.role == .tabList)
+        #expect(bar.children.map(\.name) == ["Mail", "Notes"] && bar.children.allSatisfy { $0.role == .tab })
+        #expect(bar.children[0].states.contains(.selected) && !bar.children[1].states.contains(.selected))
+        #expect(bar.children[1].value == "3")
+        #expect(bar.children[1].performAction(at: 0) && tabs.selectedIndex == 1)
+        #expect(bar.children[1].states.contains(.selected))
+    }
 }

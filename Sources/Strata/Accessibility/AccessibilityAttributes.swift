@@ -15,6 +15,8 @@ struct AccessibilityAttributes {
     var viewIsModal = false
     var groupsChildren = false
     var containerType: AccessibilityContainerType?
+    /// A role the toolkit gives one view of a class that has another (a tab bar's buttons are tabs).
+    var role: AccessibilityRole?
     var customActions: [AccessibilityCustomAction]?
 }
 

@@ -33,6 +33,8 @@ public final class TabBar: View {
     var items: [(TabBarItem, fallbackTitle: String?)] = [] { didSet { itemsChanged() } }
     var selectedIndex = 0 { didSet { updateColors() } }
     var onSelect: ((Int) -> Void)?
+    // A list of tabs, the selected one selected, each read with its badge (rule Y2).
+    override var accessibilityRole: AccessibilityRole? { .tabList }
 
     public override init(frame: Rect) {
         super.init(frame: frame)
@@ -51,6 +53,8 @@ public final class TabBar: View {
             let button = Button(title: item.title ?? fallback ?? "")
             if let image = item.image { button.setImage(image, for: .normal) }
             button.addAction(for: .primaryActionTriggered) { [weak self] _ in self?.onSelect?(i) }
+            button.accessibility.role = .tab
+            button.accessibilityValue = item.badgeValue
             addSubview(button)
             tabs.append(button)
             var badge: Label?
@@ -63,6 +67,7 @@ public final class TabBar: View {
                 label.backgroundColor = .systemRed
                 label.layer.cornerRadius = 9
                 label.clipsToBounds = true
+                label.isAccessibilityElement = false   // the tab's value
                 addSubview(label)
                 badge = label
             }

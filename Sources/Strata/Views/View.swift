@@ -426,7 +426,7 @@ open class View: Responder, LayerDelegate {
     var defaultAccessibilityTraits: AccessibilityTraits { [] }
     var defaultAccessibilityContainerType: AccessibilityContainerType { .none }
     /// The kind of element it is beyond its traits (a text field, a progress bar).
-    var accessibilityRole: AccessibilityRole? { nil }
+    var accessibilityRole: AccessibilityRole? { accessibility.role }
     /// Toggles what the element holds that is on or off (a row's switch).
     func accessibilityToggle() -> Bool { accessibilityActivate() }
     /// A number it holds, for an adjustable element or a progress bar.
