@@ -19,6 +19,7 @@ func sceneAccessibilityWalk() throws -> [Figure] {
     let loop = app.loop!
     var template = Array("/tmp/strata-bench-a11y-XXXXXX".utf8CString)
     let directory = String(cString: mkdtemp(&template)!)
+    defer { _ = try? Subprocess.spawn(["rm", "-rf", directory], environment: [:], directory: "/", logPath: "/dev/null").wait(timeout: 10) }
     var bus = try SessionBus(in: directory, environment: ["XDG_RUNTIME_DIR": directory, "HOME": directory, "GSETTINGS_BACKEND": "memory"])
     defer { bus.stop() }
     app.applicationID = "org.strata.bench"

@@ -171,14 +171,15 @@ struct DesktopPortalTests {
         picker.title = "Strata parent check"
         let task = Task { @MainActor in try await picker.present(in: window) }
         var type: String?
-        try await Self.pump("the dialog in sway's tree") {
+        // The portal starts its GTK backend for this first dialog; beside other suites that takes a while.
+        try await Self.pump("the dialog in sway's tree", timeout: 90) {
             type = try? sway.nodeType(with: "\"name\": \"Strata parent check\"")
             return type != nil
         }
         #expect(type == "floating_con", "a child floats; a dialog without a parent would tile: \((try? sway.tree()) ?? "")")
         task.cancel()
         await #expect(throws: DocumentPicker.PickerError.cancelled) { try await task.value }
-        try await Self.pump("the dialog closed") { (try? sway.nodeType(with: "\"name\": \"Strata parent check\"")) == nil }
+        try await Self.pump("the dialog closed", timeout: 60) { (try? sway.nodeType(with: "\"name\": \"Strata parent check\"")) == nil }
     }
 
     @Test("open(_:) hands a link and a local file to the handler the desktop has for them, through OpenURI; odd schemes, missing files and a bus without a portal are clear errors")
