@@ -99,7 +99,8 @@ final class MenuView: ScrollView {
         guard rows.indices.contains(row), case .item = rows[row] else { return nil }
         if let element = itemElements?[row] { return element }
         let element = MenuItemElement(menuView: self, row: row)
-        itemElements = (itemElements ?? [:]).merging([row: element]) { $1 }
+        itemElements?[row] = element
+        if itemElements == nil { itemElements = [row: element] }
         return element
     }
 
