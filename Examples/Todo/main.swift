@@ -53,6 +53,11 @@ final class TodoListController: ViewController, ListDataSource {
         updateSummary()
     }
 
+    /// Back from an item's details: its row fades from selected, as in UIKit's table view controllers.
+    override func viewWillAppear(_ animated: Bool) {
+        if let row = list.selectedRow { list.deselectRow(row, animated: animated) }
+    }
+
     override func viewWillLayoutSubviews() {
         let size = view.bounds.size
         add.sizeToFit()

@@ -171,7 +171,7 @@ struct AccessibilityTests {
         #expect(add.states == [.defunct] && !add.performAction(at: 0))
     }
 
-    @Test("bad input: a list of 100,000 rows exports its visible rows only; a bus that is not there is one diagnostic, and the app runs on unexported")
+    @Test("bad input: a list of 100,000 rows counts them all but makes an element only for a row asked for — read from a cell filled off screen, not showing, the same object until its row goes; a bus that is not there is one diagnostic, and the app runs on unexported")
     func badInput() throws {
         let form = Form()
         final class Rows: ListDataSource {
@@ -184,15 +184,102 @@ struct AccessibilityTests {
         form.f.window.rootView.addSubview(list)
         list.layoutIfNeeded()
         let node = try #require(form.window.children.first { $0.object === list })
-        #expect(node.role == .list)
-        #expect((1...20).contains(node.children.count) && node.children.first?.name == "Row 0", "\(node.children.count) rows")
-        #expect(node.children.allSatisfy { $0.role == .listItem })
+        #expect(node.role == .list && node.rows === list && list.numberOfRows == 100_000)
+        #expect(list.rowElements.isEmpty, "nothing made before an assistive technology asks")
+        let far = AccessibilityNode.element(list.rowElement(50_000))
+        #expect(far.name == "Row 50000" && far.role == .listItem && far.parent?.object === list)
+        #expect(far.states.contains(.visible) && !far.states.contains(.showing), "a row scrolled away is not showing")
+        #expect(far.frame.minY == 50_000 * list.rowHeight, "where the row would be, in window coordinates")
+        #expect(AccessibilityNode.element(list.rowElement(0)).states.contains(.showing))
+        #expect(list.rowElements.count == 2 && list.cellsMade < 20, "\(list.cellsMade) cells")
+        #expect(list.rowElement(50_000) === far.object, "asked again, the same element")
 
         // (The watcher the app would make, made here: the app's own is another test's.)
         var watcher: AccessibilityStatusWatcher?
         let diagnostics = Diagnostics.recording { watcher = AccessibilityStatusWatcher(address: "unix:path=/nonexistent/strata-bus") }
         #expect(watcher == nil)
         #expect(diagnostics.count == 1 && "\(diagnostics)".contains("accessibility"), "\(diagnostics)")
+    }
+
+    @Test("rule Y2, Y4: a list's rows are list items selected with the row; a tap, an activation and Return select (onSelectRow), the keyboard moves a focused row; Space toggles a row's switch, Delete asks to delete the row; a deleted row's element is defunct and the rows below keep theirs")
+    func listRows() throws {
+        let f = ViewFixture()
+        let driver = InputDriver(window: f.window)
+        final class Items: ListDataSource {
+            var titles = (0..<30).map { "Item \($0)" }
+            var done = Set<Int>()
+            func numberOfRows(in list: ListView) -> Int { titles.count }
+            func listView(_ list: ListView, configure cell: ListCell, forRow row: Int) {
+                cell.textLabel.text = titles[row]
+                let toggle = cell.accessoryView as? Switch ?? Switch()
+                toggle.removeActions(for: .valueChanged)
+                toggle.isOn = done.contains(row)
+                toggle.addAction(for: .valueChanged) { [unowned self, unowned cell] c in
+                    if (c as! Switch).isOn { done.insert(cell.row) } else { done.remove(cell.row) }
+                }
+                cell.accessoryView = toggle
+            }
+        }
+        let items = Items()
+        let field = TextField(frame: Rect(x: 10, y: 10, width: 200, height: 30))
+        let list = ListView(frame: Rect(x: 0, y: 50, width: 320, height: 220))
+        list.dataSource = items
+        var selected: [Int] = [], deleted: [Int] = []
+        list.onSelectRow = { selected.append($1) }
+        list.onDeleteRow = { list, row in
+            deleted.append(row)
+            items.titles.remove(at: row)
+            list.deleteRows(at: [row], animated: false)
+        }
+        let after = Button(title: "After")
+        after.frame = Rect(x: 10, y: 280, width: 100, height: 30)
+        for v in [field, list, after] as [View] { f.window.rootView.addSubview(v) }
+        Transaction.flush()
+
+        // A tap selects, and the selection stays.
+        driver.click(at: Point(x: 60, y: 50 + 44 + 20))
+        #expect(selected == [1] && list.selectedRows == [1])
+        let one = AccessibilityNode.element(list.rowElement(1))
+        #expect(one.states.contains(.selected) && one.states.contains(.selectable) && !one.states.contains(.checked))
+        #expect(list.cellForRow(at: 1)?.isSelected == true)
+        // An activation selects the row it names, the other is deselected.
+        #expect(AccessibilityNode.element(list.rowElement(2)).performAction(at: 0))
+        #expect(selected == [1, 2] && list.selectedRows == [2] && !one.states.contains(.selected))
+
+        // Tab: the field, the list (once: its rows' switches are not stops), the button.
+        field.becomeFirstResponder()
+        driver.pressKey(keysym: Key.tab); driver.releaseKey(keysym: Key.tab)
+        #expect(list.isFirstResponder && list.focusedRow == 2, "the focus starts on the selected row")
+        #expect(AccessibilityNode.element(list.rowElement(2)).states.contains(.focused))
+        for key: UInt32 in [0xff54, 0xff54, 0xff52] { driver.pressKey(keysym: key); driver.releaseKey(keysym: key) }   // Down Down Up
+        #expect(list.focusedRow == 3 && list.cellForRow(at: 3)?.showsFocus == true && list.cellForRow(at: 2)?.showsFocus == false)
+        driver.pressKey(keysym: 0x20); driver.releaseKey(keysym: 0x20)   // Space: the row's switch
+        #expect(items.done == [3] && AccessibilityNode.element(list.rowElement(3)).states.contains(.checked))
+        driver.pressKey(keysym: 0xff0d); driver.releaseKey(keysym: 0xff0d)   // Return: select
+        #expect(selected.last == 3 && list.selectedRows == [3])
+        driver.pressKey(keysym: 0xff57); driver.releaseKey(keysym: 0xff57)   // End: the last row, scrolled to
+        #expect(list.focusedRow == 29 && list.cellForRow(at: 29) != nil)
+        #expect(AccessibilityNode.element(list.rowElement(29)).states.contains(.showing))
+        driver.pressKey(keysym: Key.tab); driver.releaseKey(keysym: Key.tab)
+        #expect(after.isFirstResponder, "one Tab leaves the list")
+
+        // Delete from the keyboard, then as an assistive technology: the rows below keep their elements.
+        let five = list.rowElement(5), six = list.rowElement(6)
+        list.scrollToRow(5, animated: false)
+        list.becomeFirstResponder()
+        driver.pressKey(keysym: 0xff50); driver.releaseKey(keysym: 0xff50)   // Home
+        for _ in 0..<5 { driver.pressKey(keysym: 0xff54); driver.releaseKey(keysym: 0xff54) }
+        driver.pressKey(keysym: 0xffff); driver.releaseKey(keysym: 0xffff)   // Delete
+        #expect(deleted == [5] && items.titles.count == 29)
+        #expect(AccessibilityNode.element(five).states == [.defunct] && six.row == 5)
+        #expect(AccessibilityNode.element(six).name == "Item 6")
+        let seven = AccessibilityNode.element(list.rowElement(6))
+        #expect(seven.actionNames == ["click", "toggle", "Delete"] && seven.performAction(at: 2))
+        #expect(deleted == [5, 6] && items.titles[6] == "Item 8")
+
+        // No selection: a tap and an activation select nothing.
+        list.allowsSelection = false
+        #expect(list.selectedRows.isEmpty && !AccessibilityNode.element(list.rowElement(0)).performAction(at: 0))
     }
 
     @Test("rule Y2: an open menu is a popup window listed after its window, holding a menu of menu items — named by their titles, the chosen one selected, a disabled one not enabled, the highlighted one focused; activating an item chooses it")

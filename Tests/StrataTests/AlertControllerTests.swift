@@ -93,7 +93,7 @@ struct AlertControllerTests {
         #expect(ran == ["second"])
     }
 
-    @Test("M5: focus starts in the first text field, Tab cycles inside the alert, typing fills it, and the focus comes back after")
+    @Test("M5: focus starts in the first text field, Tab cycles inside the alert through fields and buttons, typing fills it, and the focus comes back after")
     func textFieldsAndFocus() {
         let (f, behind, driver) = setUp()
         behind.field.becomeFirstResponder()
@@ -112,7 +112,15 @@ struct AlertControllerTests {
         #expect(fields[1].isFirstResponder)
         driver.type("pw")
         press(driver, Key.tab)
+        let ok = try! #require((alert.view as? AlertView)?.buttons.first)
+        #expect(ok.isFirstResponder, "after the fields, Tab reaches the buttons")
+        press(driver, Key.tab)
         #expect(fields[0].isFirstResponder, "Tab wraps inside the alert, never to the field behind")
+        driver.pressKey(keysym: 0xffe1)   // Shift
+        press(driver, Key.tab)
+        driver.releaseKey(keysym: 0xffe1)
+        #expect(ok.isFirstResponder, "Shift-Tab goes back")
+        press(driver, Key.tab)
         press(driver, 0xff0d)
         f.advance(0.4)
         #expect(entered == ["ada", "pw"])

@@ -71,6 +71,15 @@ open class AccessibilityElement {
     var accessibilityRole: AccessibilityRole? { nil }
     /// Whether it has the keyboard focus, for the toolkit's own elements (a highlighted menu item).
     var accessibilityIsFocused: Bool { false }
+    /// Whether it can take the keyboard focus, for the toolkit's own elements.
+    var accessibilityIsFocusable: Bool { accessibilityRole == .menuItem }
+    /// Whether it is still there, beyond its container being shown (a list's
+    /// row that was deleted is not).
+    var accessibilityIsAttached: Bool { true }
+    /// Whether it is in view (a list's row scrolled away is not).
+    var accessibilityIsShowing: Bool { true }
+    /// Toggles what it holds that is on or off (a row's switch).
+    func accessibilityToggle() -> Bool { accessibilityActivate() }
 
     /// Activates it (`accessibilityActivate()`): return true when handled.
     open func accessibilityActivate() -> Bool { false }

@@ -50,10 +50,18 @@ enum AccessibilityNode {
     /// The nodes below this one, in reading order.
     var children: [AccessibilityNode] {
         switch self {
-        case let .window(w): (w.decorations.map(Self.contents(of:)) ?? []) + Self.contents(of: w.rootView)
-        case let .view(v): v.isAccessibilityElement ? [] : Self.contents(of: v)
-        case .element: []
+        case let .window(w): return (w.decorations.map(Self.contents(of:)) ?? []) + Self.contents(of: w.rootView)
+        case let .view(v):
+            if let list = rows { return (0..<list.numberOfRows).map { .element(list.rowElement($0)) } }
+            return v.isAccessibilityElement ? [] : Self.contents(of: v)
+        case .element: return []
         }
+    }
+
+    /// The list whose rows are this node's children: read one at a time
+    /// (``ListView/rowElement(_:)``), never all made to be counted.
+    var rows: ListView? {
+        if case let .view(list as ListView) = self, !list.isAccessibilityElement, list.accessibilityElements == nil { list } else { nil }
     }
 
     /// What `view` puts into its container's children: itself when it is an
@@ -124,7 +132,7 @@ enum AccessibilityNode {
         switch self {
         case let .window(w): w.isVisible
         case let .view(v): v.window?.isVisible == true
-        case let .element(e): (e.accessibilityContainer as? View)?.window?.isVisible == true
+        case let .element(e): e.accessibilityIsAttached && (e.accessibilityContainer as? View)?.window?.isVisible == true
         }
     }
 
@@ -238,12 +246,11 @@ enum AccessibilityNode {
         let traits = traits, role = role
         if !traits.contains(.notEnabled) { states.formUnion([.enabled, .sensitive]) }
         if role == .toggleButton || traits.contains(.toggleButton) {
-            // A toggle is on when selected, or (UIKit's switch) when its value is "1".
+            // A toggle is on when selected, or (UIKit's switch, a row's switch) when its value is "1".
             states.insert(.checkable)
-            if traits.contains(.selected) || value == "1" { states.insert(.checked) }
-        } else if traits.contains(.selected) {
-            states.insert(.selected)
+            if (role == .toggleButton && traits.contains(.selected)) || value == "1" { states.insert(.checked) }
         }
+        if traits.contains(.selected), role != .toggleButton { states.insert(.selected) }
         if [.tab, .listItem].contains(role) { states.insert(.selectable) }
         if role == .slider || role == .progressBar { states.insert(.horizontal) }
         if role == .textField || role == .passwordField { states.formUnion([.editable, .singleLine]) }
@@ -253,8 +260,9 @@ enum AccessibilityNode {
             if v.isFirstResponder { states.insert(.focused) }
             if v.accessibilityViewIsModal { states.insert(.modal) }
         case let .element(e):
-            if role == .menuItem { states.insert(.focusable) }
+            if e.accessibilityIsFocusable { states.insert(.focusable) }
             if e.accessibilityIsFocused { states.insert(.focused) }
+            if !e.accessibilityIsShowing { states.remove(.showing) }
         case .window: break
         }
         return states
@@ -302,6 +310,7 @@ enum AccessibilityNode {
         if index >= builtIn { return custom[index - builtIn].actionHandler(custom[index - builtIn]) }
         switch (self, names[index]) {
         case let (.view(v), "toggle") where role != .toggleButton: return v.accessibilityToggle()
+        case let (.element(e), "toggle") where role != .toggleButton: return e.accessibilityToggle()
         case let (.view(v), "increment"): v.accessibilityIncrement(); return true
         case let (.view(v), "decrement"): v.accessibilityDecrement(); return true
         case let (.element(e), "increment"): e.accessibilityIncrement(); return true

@@ -211,19 +211,20 @@ final class AlertView: View {
 
     override var canBecomeFirstResponder: Bool { true }
 
-    /// Return, Escape and Tab, from the alert or a text field in it (rule M5).
+    /// Return, Escape and Tab, from the alert, a text field or a button in it (rule M5).
     override func pressesBegan(_ presses: Set<Press>, with event: PressesEvent?) {
         guard let key = presses.first?.key else { return }
         switch key.keysym {
         case 0xff0d, 0xff8d: alert.performReturn()
         case Key.escape: alert.performCancel()
         case Key.tab, Key.isoLeftTab:
-            let fields = alert.textFields ?? []
-            guard !fields.isEmpty else { return }
+            // Through its fields, then its buttons (Space or Return presses the focused one).
+            let stops: [View] = (alert.textFields ?? []) + buttons.filter(\.isEnabled)
+            guard !stops.isEmpty else { return }
             let back = key.keysym == Key.isoLeftTab || key.modifierFlags.contains(.shift)
-            let current = fields.firstIndex { $0.isFirstResponder }
-            let next = current.map { (back ? $0 - 1 + fields.count : $0 + 1) % fields.count } ?? 0
-            fields[next].becomeFirstResponder()
+            let current = stops.firstIndex { $0.isFirstResponder }
+            let next = current.map { (back ? $0 - 1 + stops.count : $0 + 1) % stops.count } ?? (back ? stops.count - 1 : 0)
+            stops[next].becomeFirstResponder()
         default: break   // the rest of the window gets nothing while the alert is up
         }
     }

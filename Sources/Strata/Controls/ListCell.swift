@@ -16,8 +16,8 @@ public final class ListCell: View {
     }
     override func accessibilityToggle() -> Bool { accessoryView?.accessibilityActivate() ?? false }
     public override func accessibilityActivate() -> Bool {
-        guard let list, let select = list.onSelectRow else { return false }
-        select(list, row)
+        guard let list, list.allowsSelection else { return false }
+        list.didTap(row: row)
         return true
     }
     public override var accessibilityCustomActions: [AccessibilityCustomAction]? {
@@ -25,8 +25,7 @@ public final class ListCell: View {
             guard let list, list.onDeleteRow != nil else { return super.accessibilityCustomActions }
             let delete = AccessibilityCustomAction(name: "Delete") { [weak self] _ in
                 guard let self, let list = self.list else { return false }
-                list.onDeleteRow?(list, self.row)
-                return true
+                return list.requestDelete(row: self.row)
             }
             return (super.accessibilityCustomActions ?? []) + [delete]
         }
@@ -45,6 +44,18 @@ public final class ListCell: View {
     }
     /// The row it shows now.
     public internal(set) var row = 0
+    /// Whether its row is selected (`isSelected`): shown in the selection colour.
+    public internal(set) var isSelected = false { didSet { if isSelected != oldValue { updateBackground() } } }
+    /// Whether a touch is down on it (`isHighlighted`).
+    public private(set) var isHighlighted = false { didSet { if isHighlighted != oldValue { updateBackground() } } }
+    /// Whether its row has the list's keyboard focus: a ring inside its edge.
+    var showsFocus = false {
+        didSet {
+            guard showsFocus != oldValue else { return }
+            contentView.layer.borderWidth = showsFocus ? 2 : 0
+            contentView.layer.borderColor = tintColor.withAlpha(0.6)
+        }
+    }
     weak var list: ListView?
     private let separator = View(frame: .zero)
     private let deleteBackground = View(frame: .zero)
@@ -105,15 +116,19 @@ public final class ListCell: View {
     // MARK: Selection: a tap on the row (not on a control in it)
 
     public override func touchesBegan(_ touches: Set<Touch>, with event: Event?) {
-        contentView.backgroundColor = .systemGray5
+        if list?.allowsSelection != false { isHighlighted = true }
     }
     public override func touchesMoved(_ touches: Set<Touch>, with event: Event?) {}
     public override func touchesEnded(_ touches: Set<Touch>, with event: Event?) {
-        contentView.backgroundColor = .systemBackground
-        if let t = touches.first, bounds.contains(t.location(in: self)) { list?.didSelect(self) }
+        isHighlighted = false
+        if let t = touches.first, bounds.contains(t.location(in: self)) { list?.didTap(row: row) }
     }
     public override func touchesCancelled(_ touches: Set<Touch>, with event: Event?) {
-        contentView.backgroundColor = .systemBackground
+        isHighlighted = false
+    }
+
+    private func updateBackground() {
+        contentView.backgroundColor = isHighlighted ? .systemGray5 : isSelected ? .systemGray4 : .systemBackground
     }
 
     // MARK: Swipe to delete
@@ -131,7 +146,7 @@ public final class ListCell: View {
             if abs(x) > width * 0.4 || flung {
                 let away = width * swipeSign
                 View.animate(duration: 0.2, options: [.curveEaseOut]) { self.contentView.frame.origin.x = away }
-                list?.didSwipeToDelete(self)
+                list?.requestDelete(row: row)
             } else {
                 View.animate(duration: 0.25) { self.contentView.frame.origin.x = 0 }
             }
@@ -145,7 +160,9 @@ public final class ListCell: View {
     func prepareForReuse() {
         View.performWithoutAnimation {
             contentView.frame.origin.x = 0
-            contentView.backgroundColor = .systemBackground
+            isHighlighted = false
+            isSelected = false
+            showsFocus = false
             alpha = 1
         }
     }

@@ -11,12 +11,18 @@ public protocol ListDataSource: AnyObject {
 /// beyond each end) have a ``ListCell``. ``insertRows(at:animated:)`` and
 /// ``deleteRows(at:animated:)`` animate the other rows into place and fade the
 /// changed ones in or out. A swipe to the left (right to left: to the right) on a row offers to delete it
-/// (``onDeleteRow``); a tap selects it (``onSelectRow``).
+/// (``onDeleteRow``); a tap selects it (``onSelectRow``), and the selection stays
+/// until deselected, as in UIKit (an app that pushes details on a tap deselects
+/// the row). From the keyboard the list is one Tab stop: the arrows, Home, End
+/// and Page Up/Down move a focused row, Return selects it, Space toggles its
+/// switch (or selects it), Delete deletes it.
 @MainActor
 public final class ListView: ScrollView {
-    // A list of its visible rows (rule Y1).
+    // A list of its rows, each an element made when asked for (rule Y1; ListView+Accessibility).
     override var defaultAccessibilityContainerType: AccessibilityContainerType { .list }
     override var accessibilityRole: AccessibilityRole? { .list }
+    /// Focus events name the focused row's element while the list has the focus.
+    override var accessibilityFocusObject: AnyObject { focusedRow.map(rowElement(_:)) ?? self }
 
     public weak var dataSource: ListDataSource? { didSet { reloadData() } }
     /// The height of every row: at least ``minimumRowHeight``; a smaller, NaN or
@@ -37,9 +43,41 @@ public final class ListView: ScrollView {
     /// this much of its height (enough for code that reads cells before the list
     /// is shown; 16,384 points of 1-point rows took seconds, found by the fuzzer).
     static let heightShownOutsideAWindow = 1_024.0
+    /// A row was selected by a tap, the keyboard or an assistive technology
+    /// (`tableView(_:didSelectRowAt:)`); not called for ``selectRow(_:animated:)``.
     public var onSelectRow: ((ListView, Int) -> Void)?
-    /// A row was swiped away: update the data and call ``deleteRows(at:animated:)``.
+    /// A row was deselected by a tap (in a list that allows several selected rows)
+    /// or an assistive technology (`tableView(_:didDeselectRowAt:)`).
+    public var onDeselectRow: ((ListView, Int) -> Void)?
+    /// A row was swiped away, or deleted from the keyboard or by an assistive
+    /// technology: update the data and call ``deleteRows(at:animated:)``.
     public var onDeleteRow: ((ListView, Int) -> Void)?
+
+    /// Whether a tap selects a row (`allowsSelection`): when false rows are not
+    /// selected and ``onSelectRow`` is not called.
+    public var allowsSelection = true {
+        didSet { if !allowsSelection { setSelection([], animated: false) } }
+    }
+    /// Whether several rows can be selected at once (`allowsMultipleSelection`):
+    /// a tap then selects a row or, on a selected row, deselects it.
+    public var allowsMultipleSelection = false {
+        didSet { if !allowsMultipleSelection, selection.count > 1 { setSelection([selection.min()!], animated: false) } }
+    }
+    /// The selected row, the first of them when several are (`indexPathForSelectedRow`).
+    public var selectedRow: Int? { selection.min() }
+    /// The selected rows, top to bottom (`indexPathsForSelectedRows`).
+    public var selectedRows: [Int] { selection.sorted() }
+    /// The row the keyboard is on while the list has the focus.
+    public private(set) var focusedRow: Int?
+    private var selection: Set<Int> = []
+    /// The rows' elements an assistive technology has asked for (ListView+Accessibility).
+    var rowElements: [Int: ListRowElement] = [:]
+    /// A cell outside the list, filled to read a row that has no cell of its own.
+    lazy var offscreenCell: ListCell = {
+        let cell = ListCell()
+        cell.list = self
+        return cell
+    }()
 
     /// The rows the list knows of (the data source's count at the last reload or update).
     public private(set) var numberOfRows = 0
@@ -69,11 +107,15 @@ public final class ListView: ScrollView {
         return r >= 0 && r < Double(numberOfRows) ? Int(r) : nil
     }
 
-    /// Asks the data source again for everything.
+    /// Asks the data source again for everything; the selection is cleared, as
+    /// UIKit's `reloadData` clears it.
     public func reloadData() {
         numberOfRows = max(0, dataSource?.numberOfRows(in: self) ?? 0)
         for cell in visible.values { recycle(cell) }
         visible = [:]
+        selection = []
+        focusedRow = focusedRow.map { min($0, numberOfRows - 1) }.flatMap { $0 >= 0 ? $0 : nil }
+        forgetRowElements()
         updateContentSize()
         layoutRows()
     }
@@ -134,7 +176,16 @@ public final class ListView: ScrollView {
             }
             dataSource?.listView(self, configure: cell, forRow: row)
             visible[row] = cell
+            showState(of: cell)
         }
+    }
+
+    /// Shows on a cell whether its row is selected and has the keyboard focus.
+    private func showState(of cell: ListCell, animated: Bool = false) {
+        View.animate(duration: animated ? 0.25 : 0) {
+            cell.isSelected = self.selection.contains(cell.row)
+        }
+        cell.showsFocus = isFirstResponder && focusedRow == cell.row
     }
 
     private func dequeue() -> ListCell {
@@ -210,6 +261,9 @@ public final class ListView: ScrollView {
         }
         numberOfRows = newCount
         visible = moved
+        selection = Set(selection.compactMap(map))
+        focusedRow = focusedRow.flatMap { map($0) ?? min($0, newCount - 1) }.flatMap { $0 >= 0 ? $0 : nil }
+        moveRowElements(map)
         updateContentSize()
         // Rows that come into view start from where they were before the change.
         let range = rowsInView
@@ -221,6 +275,7 @@ public final class ListView: ScrollView {
             let y = appearing.contains(row) ? Double(row) * rowHeight : oldY[row] ?? Double(row) * rowHeight
             return Rect(x: 0, y: y, width: bounds.width, height: rowHeight)
         }
+        for cell in visible.values { showState(of: cell) }
         for row in appearing { if let cell = visible[row] { View.performWithoutAnimation { cell.alpha = 0 } } }
         View.animate(duration: animated ? 0.3 : 0, options: [.allowUserInteraction]) {
             for (row, cell) in self.visible {
@@ -234,13 +289,104 @@ public final class ListView: ScrollView {
         }
     }
 
-    // MARK: From the cells
+    // MARK: Selection
 
-    func didSelect(_ cell: ListCell) {
-        onSelectRow?(self, cell.row)
+    /// Selects `row` (`selectRow(at:animated:scrollPosition:)`), deselecting
+    /// the others unless several may be selected; nil deselects every row.
+    /// ``onSelectRow`` is not called. Rows out of range are ignored.
+    public func selectRow(_ row: Int?, animated: Bool) {
+        guard let row else { return setSelection([], animated: animated) }
+        guard allowsSelection, row >= 0, row < numberOfRows else { return }
+        setSelection(allowsMultipleSelection ? selection.union([row]) : [row], animated: animated)
     }
 
-    func didSwipeToDelete(_ cell: ListCell) {
-        onDeleteRow?(self, cell.row)
+    /// Deselects `row` (`deselectRow(at:animated:)`): animated, its colour fades.
+    public func deselectRow(_ row: Int, animated: Bool) {
+        setSelection(selection.subtracting([row]), animated: animated)
+    }
+
+    private func setSelection(_ rows: Set<Int>, animated: Bool) {
+        guard rows != selection else { return }
+        let changed = rows.symmetricDifference(selection)
+        selection = rows
+        for row in changed {
+            if let cell = visible[row] { showState(of: cell, animated: animated) }
+            if let element = rowElements[row] { Application.shared.accessibilityExporter?.changed(element, .states) }
+        }
+        Application.shared.accessibilityExporter?.selectionChanged(in: self)
+    }
+
+    /// A tap, Return, or an assistive technology chose `row`: selected (or, in
+    /// a list of several, deselected when it was) and the app told.
+    func didTap(row: Int) {
+        guard allowsSelection, row >= 0, row < numberOfRows else { return }
+        if allowsMultipleSelection, selection.contains(row) {
+            deselectRow(row, animated: false)
+            onDeselectRow?(self, row)
+        } else {
+            selectRow(row, animated: false)
+            onSelectRow?(self, row)
+        }
+    }
+
+    /// Asks the app to delete `row` (a swipe, the Delete key, an assistive
+    /// technology): false when the list does not delete rows.
+    @discardableResult
+    func requestDelete(row: Int) -> Bool {
+        guard let onDeleteRow, row >= 0, row < numberOfRows else { return false }
+        onDeleteRow(self, row)
+        return true
+    }
+
+    // MARK: Keyboard
+
+    public override var canBecomeFirstResponder: Bool { !isHidden && window != nil && numberOfRows > 0 }
+
+    @discardableResult
+    public override func becomeFirstResponder() -> Bool {
+        if !isFirstResponder, focusedRow == nil { focusedRow = selectedRow ?? row(at: Point(x: 0, y: max(0, bounds.minY))) ?? 0 }
+        let became = super.becomeFirstResponder()
+        for cell in visible.values { showState(of: cell) }
+        return became
+    }
+
+    @discardableResult
+    public override func resignFirstResponder() -> Bool {
+        let resigned = super.resignFirstResponder()
+        for cell in visible.values { showState(of: cell) }
+        return resigned
+    }
+
+    public override func pressesBegan(_ presses: Set<Press>, with event: PressesEvent?) {
+        guard let key = presses.first?.key, numberOfRows > 0 else { return super.pressesBegan(presses, with: event) }
+        let row = focusedRow ?? 0
+        let page = max(1, Int((bounds.height / rowHeight).rounded(.down)) - 1)
+        switch key.keysym {
+        case 0xff52, 0xff97: focus(row: row - 1)                       // Up
+        case 0xff54, 0xff99: focus(row: row + 1)                       // Down
+        case 0xff50, 0xff95: focus(row: 0)                             // Home
+        case 0xff57, 0xff9c: focus(row: numberOfRows - 1)              // End
+        case 0xff55, 0xff9a: focus(row: row - page)                    // Page Up
+        case 0xff56, 0xff9b: focus(row: row + page)                    // Page Down
+        case 0xff0d, 0xff8d: didTap(row: row)                          // Return, Enter
+        case 0x20:                                                     // Space: the row's switch, else select
+            scrollToRow(row, animated: false)
+            if let cell = cellForRow(at: row), cell.accessibilityTraits.contains(.toggleButton) { _ = cell.accessibilityToggle() } else { didTap(row: row) }
+        case 0xffff, 0xff08: requestDelete(row: row)                   // Delete, BackSpace
+        default: super.pressesBegan(presses, with: event)
+        }
+    }
+
+    /// Moves the keyboard's row (clamped), scrolled into view.
+    private func focus(row: Int) {
+        let row = min(max(0, row), numberOfRows - 1)
+        let old = focusedRow
+        guard row != old else { return }
+        focusedRow = row
+        scrollToRow(row, animated: false)
+        for cell in visible.values { showState(of: cell) }
+        if isFirstResponder {
+            Application.shared.accessibilityExporter?.focusMoved(from: old.map(rowElement(_:)), to: rowElement(row))
+        }
     }
 }

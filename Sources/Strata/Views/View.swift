@@ -431,6 +431,9 @@ open class View: Responder, LayerDelegate {
     func accessibilityToggle() -> Bool { accessibilityActivate() }
     /// A number it holds, for an adjustable element or a progress bar.
     var accessibilityNumericValue: AccessibilityNumericValue? { nil }
+    /// What focus events name while this view is the first responder: itself,
+    /// or the element inside it the keyboard is on (a list's row).
+    var accessibilityFocusObject: AnyObject { self }
 
     // MARK: LayerDelegate
 

@@ -136,7 +136,8 @@ public class Window: Responder {
     public internal(set) var firstResponder: Responder? {
         didSet {
             guard firstResponder !== oldValue else { return }
-            Application.shared.accessibilityExporter?.focusMoved(from: oldValue, to: firstResponder)
+            Application.shared.accessibilityExporter?.focusMoved(from: (oldValue as? View)?.accessibilityFocusObject ?? oldValue,
+                                                                   to: (firstResponder as? View)?.accessibilityFocusObject ?? firstResponder)
             input.stopRepeat()
             updateTextInput()
         }
@@ -228,10 +229,19 @@ public class Window: Responder {
         moveFocus(backwards: key.keysym == Key.isoLeftTab || key.modifierFlags.contains(.shift))
     }
 
-    /// Gives the focus to the next view that can take it, wrapping around.
+    /// Gives the focus to the next view that can take it, wrapping around: in
+    /// tree order, inside the frontmost modal view (a sheet, an alert) when one
+    /// is up, a list once (its rows are reached with the arrows), nothing hidden.
     public func moveFocus(backwards: Bool) {
         var candidates: [View] = []
-        rootView.forEachInSubtree { if $0.canBecomeFirstResponder && !$0.isHidden { candidates.append($0) } }
+        func collect(_ view: View) {
+            guard !view.isHidden else { return }
+            if view.canBecomeFirstResponder { candidates.append(view) }
+            if view is ListView { return }
+            if let modal = view.subviews.last(where: { $0.accessibilityViewIsModal && !$0.isHidden }) { return collect(modal) }
+            view.subviews.forEach(collect)
+        }
+        collect(rootView)
         guard !candidates.isEmpty else { return }
         if backwards { candidates.reverse() }
         let start = candidates.firstIndex { $0 === firstResponder }.map { $0 + 1 } ?? 0

@@ -21,6 +21,7 @@ extension AtSpiExporter {
             case AtSpiInterfaces.action: ["NActions"]
             case AtSpiInterfaces.value: ["MinimumValue", "MaximumValue", "MinimumIncrement", "CurrentValue", "Text"]
             case AtSpiInterfaces.text: ["CharacterCount", "CaretOffset"]
+            case AtSpiInterfaces.selection: ["NSelectedChildren"]
             default: []
             }
             let entries = names.compactMap { name -> OpaquePointer? in
@@ -69,7 +70,7 @@ extension AtSpiExporter {
             case "Name": return g_variant_new_string(node.name)
             case "Description": return g_variant_new_string(node.hint)
             case "Parent": return reference(node.parent)
-            case "ChildCount": return Variant.int(children(of: node).count)
+            case "ChildCount": return Variant.int(childCount(of: node))
             case "Locale": return g_variant_new_string(node.language ?? "")
             case "AccessibleId": return g_variant_new_string(node.identifier ?? "")
             default: return nil
@@ -86,6 +87,8 @@ extension AtSpiExporter {
             case "Text": return g_variant_new_string(node.value ?? "")
             default: return nil
             }
+        case let (AtSpiInterfaces.selection, .node(node)) where name == "NSelectedChildren":
+            return node.rows.map { Variant.int($0.selectedRows.count) }
         case let (AtSpiInterfaces.text, .node(node)):
             guard let text = node.text else { return nil }
             switch name {
@@ -122,6 +125,7 @@ extension AtSpiExporter {
         case let (AtSpiInterfaces.action, .node(node)): actionMethod(call, node)
         case let (AtSpiInterfaces.text, .node(node)) where node.text != nil: textMethod(call, node)
         case let (AtSpiInterfaces.editableText, .node(node)) where [.textField, .passwordField].contains(node.role): editableTextMethod(call, node)
+        case let (AtSpiInterfaces.selection, .node(node)) where node.rows != nil: selectionMethod(call, node.rows!)
         default: call.fail("org.freedesktop.DBus.Error.UnknownMethod", "\(call.interface).\(call.method) is not offered by \(call.path)")
         }
     }
@@ -147,14 +151,10 @@ extension AtSpiExporter {
     private func accessibleMethod(_ call: Call, _ node: AccessibilityNode) {
         switch call.method {
         case "GetChildAtIndex":
-            let children = children(of: node), i = Int(call.parameters[0].int32)
-            call.reply([children.indices.contains(i) ? reference(children[i]) : Variant.reference("", AtSpiInterfaces.nullPath)])
+            let child = child(of: node, at: Int(call.parameters[0].int32))
+            call.reply([child.map { reference($0) } ?? Variant.reference("", AtSpiInterfaces.nullPath)])
         case "GetChildren": call.reply([Variant.array("(so)", children(of: node).map { reference($0) })])
-        case "GetIndexInParent":
-            let index: Int? = if case let .window(w) = node { windows.firstIndex { $0 === w } } else {
-                node.parent.flatMap { children(of: $0).firstIndex { $0.object === node.object } }
-            }
-            call.reply([Variant.int(index ?? -1)])
+        case "GetIndexInParent": call.reply([Variant.int(indexInParent(node))])
         case "GetRelationSet": call.reply([Variant.emptyArray("a(ua(so))")])
         case "GetRole": call.reply([g_variant_new_uint32(AtSpiMapping.role(node.role).number)])
         case "GetRoleName", "GetLocalizedRoleName": call.reply([g_variant_new_string(AtSpiMapping.role(node.role).name)])
@@ -181,6 +181,7 @@ extension AtSpiExporter {
         if node.numericValue != nil { names.append(AtSpiInterfaces.value) }
         if node.text != nil { names.append(AtSpiInterfaces.text) }
         if [.textField, .passwordField].contains(node.role) { names.append(AtSpiInterfaces.editableText) }
+        if node.rows != nil { names.append(AtSpiInterfaces.selection) }
         return names
     }
 
@@ -224,6 +225,9 @@ extension AtSpiExporter {
 
     /// The deepest node under `node` whose frame holds `point`.
     private func deepest(at point: Point, in node: AccessibilityNode) -> AccessibilityNode? {
+        if let list = node.rows {
+            return list.row(at: list.convert(point, from: nil)).map { .element(list.rowElement($0)) }
+        }
         for child in children(of: node).reversed() where child.frame.contains(point) {
             return deepest(at: point, in: child) ?? child
         }
@@ -242,6 +246,42 @@ extension AtSpiExporter {
         case "GetActions":
             call.reply([Variant.array("(sss)", names.map { Variant.tuple([g_variant_new_string($0), g_variant_new_string($0), g_variant_new_string("")]) })])
         case "DoAction": call.reply([Variant.bool(node.performAction(at: Int(call.parameters[0].int32)))])
+        default: call.fail("org.freedesktop.DBus.Error.UnknownMethod", call.method)
+        }
+    }
+
+    // MARK: Selection (a list's rows)
+
+    /// A list's selection, changed as the person's taps would change it (rule Y4).
+    private func selectionMethod(_ call: Call, _ list: ListView) {
+        let selected = list.selectedRows
+        func index() -> Int { Int(call.parameters[0].int32) }
+        func isRow(_ i: Int) -> Bool { (0..<list.numberOfRows).contains(i) }
+        switch call.method {
+        case "GetSelectedChild":
+            let i = index()
+            call.reply([selected.indices.contains(i) ? reference(.element(list.rowElement(selected[i]))) : Variant.reference("", AtSpiInterfaces.nullPath)])
+        case "IsChildSelected": call.reply([Variant.bool(selected.contains(index()))])
+        case "SelectChild":
+            guard isRow(index()), list.allowsSelection else { return call.reply([Variant.bool(false)]) }
+            if !selected.contains(index()) { list.didTap(row: index()) }
+            call.reply([Variant.bool(true)])
+        case "DeselectChild", "DeselectSelectedChild":
+            let row = call.method == "DeselectChild" ? index() : (selected.indices.contains(index()) ? selected[index()] : -1)
+            guard selected.contains(row) else { return call.reply([Variant.bool(false)]) }
+            list.deselectRow(row, animated: false)
+            list.onDeselectRow?(list, row)
+            call.reply([Variant.bool(true)])
+        case "SelectAll":
+            guard list.allowsMultipleSelection else { return call.reply([Variant.bool(false)]) }
+            for row in 0..<list.numberOfRows where !list.selectedRows.contains(row) { list.didTap(row: row) }
+            call.reply([Variant.bool(true)])
+        case "ClearSelection":
+            for row in selected {
+                list.deselectRow(row, animated: false)
+                list.onDeselectRow?(list, row)
+            }
+            call.reply([Variant.bool(true)])
         default: call.fail("org.freedesktop.DBus.Error.UnknownMethod", call.method)
         }
     }

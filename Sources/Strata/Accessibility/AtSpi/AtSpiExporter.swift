@@ -127,6 +127,25 @@ final class AtSpiExporter {
         return children
     }
 
+    /// How many children a node has: a list's rows are counted, not made.
+    func childCount(of node: AccessibilityNode) -> Int { node.rows?.numberOfRows ?? children(of: node).count }
+
+    /// A node's child at `index`, or nil past the end: a list's row made alone.
+    func child(of node: AccessibilityNode, at index: Int) -> AccessibilityNode? {
+        if let list = node.rows { return (0..<list.numberOfRows).contains(index) ? .element(list.rowElement(index)) : nil }
+        let children = children(of: node)
+        return children.indices.contains(index) ? children[index] : nil
+    }
+
+    /// A node's place among its parent's children, or -1.
+    func indexInParent(_ node: AccessibilityNode) -> Int {
+        switch node {
+        case let .window(w): return windows.firstIndex { $0 === w } ?? -1
+        case let .element(row as ListRowElement): return row.row
+        default: return node.parent.flatMap { children(of: $0).firstIndex { $0.object === node.object } } ?? -1
+        }
+    }
+
     func path(of node: AccessibilityNode) -> String { AtSpiInterfaces.basePath + "/\(id(of: node.object))" }
 
     /// `(so)`: this connection's name and the node's path.
@@ -187,6 +206,12 @@ final class AtSpiExporter {
             emit(.window(new), "org.a11y.atspi.Event.Window", "Activate", detail: "", data: g_variant_new_string(new.title))
             changed(new, .states)
         }
+    }
+
+    /// A list's selection changed: `selection-changed` from the list (the rows
+    /// tell their own `selected` states).
+    func selectionChanged(in list: ListView) {
+        emit(.view(list), "org.a11y.atspi.Event.Object", "SelectionChanged", detail: "")
     }
 
     /// Says `text` now (`Accessibility.post(notification: .announcement, …)`).
@@ -345,7 +370,7 @@ extension AtSpiExporter {
             subtreeTable.pointee.introspect = { _, _, _, node, _ in
                 guard node != nil else { return nil }
                 let names = [AtSpiInterfaces.accessible, AtSpiInterfaces.application, AtSpiInterfaces.component, AtSpiInterfaces.action,
-                             AtSpiInterfaces.value, AtSpiInterfaces.text, AtSpiInterfaces.editableText]
+                             AtSpiInterfaces.value, AtSpiInterfaces.text, AtSpiInterfaces.editableText, AtSpiInterfaces.selection]
                 let array = g_malloc0(gsize(MemoryLayout<UnsafeMutablePointer<GDBusInterfaceInfo>?>.size * (names.count + 1)))!
                     .assumingMemoryBound(to: UnsafeMutablePointer<GDBusInterfaceInfo>?.self)
                 for (i, name) in names.enumerated() { array[i] = g_dbus_interface_info_ref(AtSpiInterfaces.info(name)) }

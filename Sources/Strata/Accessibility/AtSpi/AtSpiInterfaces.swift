@@ -11,6 +11,7 @@ enum AtSpiInterfaces {
     static let value = "org.a11y.atspi.Value"
     static let text = "org.a11y.atspi.Text"
     static let editableText = "org.a11y.atspi.EditableText"
+    static let selection = "org.a11y.atspi.Selection"
     static let cache = "org.a11y.atspi.Cache"
     static let properties = "org.freedesktop.DBus.Properties"
 
@@ -102,6 +103,16 @@ enum AtSpiInterfaces {
             <method name="SetTextContents"><arg direction="in" type="s"/><arg direction="out" type="b"/></method>
             <method name="InsertText"><arg direction="in" type="i"/><arg direction="in" type="s"/><arg direction="in" type="i"/><arg direction="out" type="b"/></method>
             <method name="DeleteText"><arg direction="in" type="i"/><arg direction="in" type="i"/><arg direction="out" type="b"/></method>
+          </interface>
+          <interface name="org.a11y.atspi.Selection">
+            <property name="NSelectedChildren" type="i" access="read"/>
+            <method name="GetSelectedChild"><arg direction="in" type="i"/><arg direction="out" type="(so)"/></method>
+            <method name="SelectChild"><arg direction="in" type="i"/><arg direction="out" type="b"/></method>
+            <method name="DeselectSelectedChild"><arg direction="in" type="i"/><arg direction="out" type="b"/></method>
+            <method name="IsChildSelected"><arg direction="in" type="i"/><arg direction="out" type="b"/></method>
+            <method name="SelectAll"><arg direction="out" type="b"/></method>
+            <method name="ClearSelection"><arg direction="out" type="b"/></method>
+            <method name="DeselectChild"><arg direction="in" type="i"/><arg direction="out" type="b"/></method>
           </interface>
           <interface name="org.a11y.atspi.Cache">
             <method name="GetItems"><arg direction="out" type="a((so)(so)(so)iiassusau)"/></method>
