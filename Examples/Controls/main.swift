@@ -16,12 +16,14 @@ final class ControlsShowcase: ListDataSource {
     init() {
         window.backgroundColor = .systemGray6
         let root = window.rootView
-        func caption(_ text: String, _ y: Double) {
+        @discardableResult
+        func caption(_ text: String, _ y: Double) -> Label {
             let label = Label(frame: Rect(x: 20, y: y, width: 140, height: 30))
             label.text = text
             label.font = .systemFont(ofSize: 14, weight: .semibold)
             label.textColor = .secondaryLabel
             root.addSubview(label)
+            return label
         }
         caption("Buttons", 20)
         var x = 160.0
@@ -75,8 +77,9 @@ final class ControlsShowcase: ListDataSource {
         image.clipsToBounds = true
         image.accessibilityLabel = "A gradient made in code"
         root.addSubview(image)
-        caption("List", 360)
+        let listCaption = caption("List", 360)
         let list = ListView(frame: Rect(x: 160, y: 360, width: 300, height: 140))
+        list.accessibilityLabeledBy = listCaption
         list.layer.cornerRadius = 10
         list.dataSource = self
         list.onSelectRow = { _, row in print("selected \(self.fruits[row])") }

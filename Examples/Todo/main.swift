@@ -149,6 +149,7 @@ final class TodoDetailController: ViewController {
             changed()
         }
         doneLabel.text = "Done"
+        doneSwitch.accessibilityLabeledBy = doneLabel
         doneSwitch.isOn = store.items[row].done
         doneSwitch.addAction(for: .valueChanged) { [unowned self] _ in
             store.items[row].done = doneSwitch.isOn

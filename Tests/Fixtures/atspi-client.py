@@ -8,6 +8,7 @@
 #   atspi-client.py APP set-value NAME VALUE     sets a Value's CurrentValue
 #   atspi-client.py APP set-text NAME TEXT       EditableText.SetTextContents
 #   atspi-client.py APP grab-focus NAME          Component.GrabFocus
+#   atspi-client.py APP select NAME INDEX        Selection.SelectChild; then the selected children's names
 #   atspi-client.py APP listen SECONDS EVENT...  events of the app for a while
 #   atspi-client.py APP walk TIMES               seconds to read the whole tree (name, role,
 #                                                states, extents of every node), each time
@@ -54,6 +55,12 @@ def describe(acc):
         node["caret"] = text.caretOffset
     if acc.description:
         node["description"] = acc.description
+    relations = {}
+    for relation in acc.getRelationSet():
+        kind = relation.getRelationType().value_nick
+        relations[kind] = [relation.getTarget(i).name for i in range(relation.getNTargets())]
+    if relations:
+        node["relations"] = relations
     node["children"] = [describe(acc.getChildAtIndex(i)) for i in range(acc.childCount)]
     return node
 
@@ -90,6 +97,11 @@ def main():
         print(json.dumps({"done": True}))
     elif command == "set-text":
         print(json.dumps({"done": element(app, args[0]).queryEditableText().setTextContents(args[1])}))
+    elif command == "select":
+        selection = element(app, args[0]).querySelection()
+        done = selection.selectChild(int(args[1]))
+        chosen = [selection.getSelectedChild(i).name for i in range(selection.nSelectedChildren)]
+        print(json.dumps({"done": done, "selected": chosen}))
     elif command == "grab-focus":
         print(json.dumps({"done": element(app, args[0]).queryComponent().grabFocus()}))
     elif command == "walk":

@@ -80,6 +80,7 @@ struct AccessibilityExportTests {
         var value: [Double]?
         var text: String?
         var caret: Int?
+        var relations: [String: [String]]?
         var children: [Node]
 
         /// The first node, depth first, called `name`.
@@ -457,6 +458,15 @@ extension AccessibilityExportTests {
         #expect(role("Buttons") == "label")
         let list = try #require(all.first { $0.role == "list" })
         #expect(list.children.prefix(3).map(\.name) == ["Apples", "Bananas", "Cherries"] && list.children.allSatisfy { $0.role == "list item" })
+        #expect(list.name == "List" && list.relations == ["labelled-by": ["List"]], "named by its caption")
+        #expect(all.first { $0.role == "label" && $0.name == "List" }?.relations == ["label-for": ["List"]])
+        #expect(list.children.count == 8 && list.children.filter { $0.states.contains("showing") }.count < 8, "every row, those scrolled away not showing")
+        #expect(states("Edit").contains("expandable") && states("Edit").contains("collapsed") && states("Edit").contains("has popup"))
+        // Selection: the second row, as the person's tap would.
+        let selected = try await Self.client(session, ["select", "role:list List", "1"], app: "org.strata.controls").last
+        #expect(selected == #"{"done": true, "selected": ["Bananas"]}"#)
+        let after = try JSONDecoder().decode(Node.self, from: Data(try #require(try await Self.client(session, ["tree"], app: "org.strata.controls").last).utf8))
+        #expect(after.find("Bananas")?.states.contains("selected") == true && after.find("Apples")?.states.contains("selected") == false)
         #expect(all.allSatisfy { ($0.extents ?? [0, 0, 1, 1]).allSatisfy { $0 >= 0 } }, "extents inside the window")
     }
 }

@@ -295,7 +295,10 @@ struct AccessibilityTests {
         pull.showsMenuAsPrimaryAction = true
         f.window.rootView.addSubview(pull)
         Transaction.flush()
+        let button = AccessibilityNode.view(pull)
+        #expect(button.states.isSuperset(of: [.expandable, .hasPopup, .collapsed]) && !button.states.contains(.expanded))
         driver.click(at: Point(x: 60, y: 36))
+        #expect(button.states.isSuperset(of: [.expandable, .expanded]) && !button.states.contains(.collapsed), "expanded while its menu is open")
         let popup = try #require(f.window.popupWindows.first)
         let window = AccessibilityNode.window(popup)
         #expect(window.role == .popupWindow)
@@ -314,6 +317,32 @@ struct AccessibilityTests {
         #expect(items[0].actionNames == ["click"] && items[0].performAction(at: 0))
         Transaction.flush()
         #expect(chosen == ["Small"])
+    }
+
+    @Test("rule Y2: a view labelled by another takes its text as its name unless it has its own; the two are related both ways (labelled-by, label-for); a list that allows several selected rows is multiselectable")
+    func labelsAndRelations() {
+        let form = Form()
+        let toggle = AccessibilityNode.view(form.toggle)
+        #expect(toggle.name == "" && toggle.relations.isEmpty)
+        form.toggle.accessibilityLabeledBy = form.wifi
+        #expect(toggle.name == "Wi-Fi")
+        #expect(toggle.relations.map(\.type) == [AtSpiMapping.labelledBy] && toggle.relations.first?.targets.first?.object === form.wifi)
+        let label = AccessibilityNode.view(form.wifi)
+        #expect(label.relations.map(\.type) == [AtSpiMapping.labelFor] && label.relations.first?.targets.map(\.object).first === form.toggle)
+        form.wifi.text = "Wireless"
+        #expect(toggle.name == "Wireless", "the label's text as it is now")
+        form.toggle.accessibilityLabel = "Radio"
+        #expect(toggle.name == "Radio", "its own label wins")
+        form.toggle.accessibilityLabeledBy = form.heading
+        #expect(label.relations.isEmpty && AccessibilityNode.view(form.heading).relations.first?.targets.first?.object === form.toggle)
+        form.toggle.accessibilityLabeledBy = nil
+        #expect(toggle.relations.isEmpty && AccessibilityNode.view(form.heading).relations.isEmpty)
+
+        let list = ListView(frame: Rect(x: 0, y: 300, width: 200, height: 100))
+        form.f.window.rootView.addSubview(list)
+        #expect(!AccessibilityNode.view(list).states.contains(.multiSelectable))
+        list.allowsMultipleSelection = true
+        #expect(AccessibilityNode.view(list).states.contains(.multiSelectable))
     }
 
     @Test("rule Y2: a segmented control is a group of buttons, one a segment, the chosen one selected; activating one selects it and sends valueChanged")

@@ -18,6 +18,15 @@ struct AccessibilityAttributes {
     /// A role the toolkit gives one view of a class that has another (a tab bar's buttons are tabs).
     var role: AccessibilityRole?
     var customActions: [AccessibilityCustomAction]?
+    /// The view whose label names this one (AT-SPI's labelled-by).
+    weak var labeledBy: View?
+    /// The views this one names (AT-SPI's label-for), held weakly.
+    var labelFor: [WeakView] = []
+}
+
+/// A view held weakly, in a list.
+struct WeakView {
+    weak var view: View?
 }
 
 /// What kind of container a view is to assistive technologies

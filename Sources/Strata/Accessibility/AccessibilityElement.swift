@@ -78,6 +78,8 @@ open class AccessibilityElement {
     var accessibilityIsAttached: Bool { true }
     /// Whether it is in view (a list's row scrolled away is not).
     var accessibilityIsShowing: Bool { true }
+    /// Whether it opens something (a submenu): nil when it does not, else whether it is open.
+    var accessibilityIsExpanded: Bool? { nil }
     /// Toggles what it holds that is on or off (a row's switch).
     func accessibilityToggle() -> Bool { accessibilityActivate() }
 

@@ -11,6 +11,7 @@ enum AccessibilityState: Hashable, Sendable {
     case active, enabled, sensitive, visible, showing, focusable, focused
     case checkable, checked, selectable, selected, editable, singleLine, multiLine
     case modal, horizontal, readOnly, defunct
+    case expandable, expanded, collapsed, hasPopup, multiSelectable
 }
 
 /// What changed on an element: the exporter turns it into an event.
@@ -254,8 +255,10 @@ enum AccessibilityNode {
         if [.tab, .listItem].contains(role) { states.insert(.selectable) }
         if role == .slider || role == .progressBar { states.insert(.horizontal) }
         if role == .textField || role == .passwordField { states.formUnion([.editable, .singleLine]) }
+        if let expanded = isExpanded { states.formUnion([.expandable, .hasPopup, expanded ? .expanded : .collapsed]) }
         switch self {
         case let .view(v):
+            if (v as? ListView)?.allowsMultipleSelection == true { states.insert(.multiSelectable) }
             if v.canBecomeFirstResponder { states.insert(.focusable) }
             if v.isFirstResponder { states.insert(.focused) }
             if v.accessibilityViewIsModal { states.insert(.modal) }
@@ -266,6 +269,25 @@ enum AccessibilityNode {
         case .window: break
         }
         return states
+    }
+
+    /// Whether what it opens is open (nil: it opens nothing).
+    var isExpanded: Bool? {
+        switch self {
+        case .window: nil
+        case let .view(v): v.accessibilityIsExpanded
+        case let .element(e): e.accessibilityIsExpanded
+        }
+    }
+
+    /// The nodes that name this one (labelled-by) and those it names (label-for).
+    var relations: [(type: UInt32, targets: [AccessibilityNode])] {
+        guard case let .view(v) = self else { return [] }
+        var relations: [(UInt32, [AccessibilityNode])] = []
+        if let label = v.accessibilityLabeledBy { relations.append((AtSpiMapping.labelledBy, [.view(label)])) }
+        let named = v.accessibilityLabelFor
+        if !named.isEmpty { relations.append((AtSpiMapping.labelFor, named.map { .view($0) })) }
+        return relations
     }
 
     /// A number it holds: a slider's or a progress bar's.

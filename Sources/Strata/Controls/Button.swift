@@ -200,6 +200,9 @@ public final class Button: Control {
     private var menuSession: MenuSession?
     private var menuInteraction: ContextMenuInteraction?
 
+    /// A button whose click opens its menu is expandable, expanded while the menu is open.
+    override var accessibilityIsExpanded: Bool? { menu != nil && menuIsPrimary ? isMenuVisible : nil }
+
     /// Whether the button's menu is open now.
     public var isMenuVisible: Bool { menuSession != nil || menuInteraction?.isMenuVisible == true }
 
@@ -250,8 +253,12 @@ public final class Button: Control {
         let session = MenuSession.open(shown, on: window, from: self, anchorRect: convert(bounds, to: window.rootView),
                                        minimumWidth: bounds.width, aligning: selected, over: bounds.height)
         session?.onChoose = { [weak self] _ in self?.menuChanged() }   // the choice, on the button
-        session?.onDismiss = { [weak self] in self?.menuSession = nil }
+        session?.onDismiss = { [weak self] in
+            self?.menuSession = nil
+            self?.accessibilityDidChange(.states)
+        }
         menuSession = session
+        accessibilityDidChange(.states)
     }
 }
 

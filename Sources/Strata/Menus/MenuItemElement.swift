@@ -36,6 +36,13 @@ final class MenuItemElement: AccessibilityElement {
 
     override var accessibilityIsFocused: Bool { menuView.highlightedRow == row }
 
+    /// A submenu's row: expanded while its submenu is open.
+    override var accessibilityIsExpanded: Bool? {
+        guard let submenu = menuView.element(ofRow: row) as? Menu else { return nil }
+        guard let levels = menuView.session?.levels, levels.count > menuView.level + 1 else { return false }
+        return levels[menuView.level + 1].view.menu === submenu
+    }
+
     override func accessibilityActivate() -> Bool {
         guard menuView.isChoosable(row), let session = menuView.session else { return false }
         session.choose(onLevel: menuView.level, row: row)

@@ -340,7 +340,7 @@ open class View: Responder, LayerDelegate {
     /// What the element is called (`accessibilityLabel`, rule Y2): by default a
     /// label's text, a button's title, a field's placeholder.
     open var accessibilityLabel: String? {
-        get { accessibility.label ?? defaultAccessibilityLabel }
+        get { accessibility.label ?? accessibility.labeledBy.map { $0.accessibilityLabel ?? "" } ?? defaultAccessibilityLabel }
         set { accessibility.label = newValue; accessibilityDidChange(.name) }
     }
     /// What activating it does, when the label does not say (`accessibilityHint`).
@@ -383,6 +383,21 @@ open class View: Responder, LayerDelegate {
         get { accessibility.elements }
         set { accessibility.elements = newValue; accessibilityDidChange(.children) }
     }
+    /// The view that names this one, a label beside a field or a switch
+    /// (AppKit's `accessibilityTitleUIElement`; GTK's labelled-by): its text is
+    /// this element's name unless ``accessibilityLabel`` is set, and assistive
+    /// technologies see the two related (AT-SPI's labelled-by and label-for).
+    public var accessibilityLabeledBy: View? {
+        get { accessibility.labeledBy }
+        set {
+            if let old = accessibility.labeledBy { old.accessibility.labelFor.removeAll { $0.view === self || $0.view == nil } }
+            accessibility.labeledBy = newValue
+            newValue?.accessibility.labelFor.append(WeakView(view: self))
+            accessibilityDidChange(.name)
+        }
+    }
+    /// The views this one names (the other end of ``accessibilityLabeledBy``).
+    var accessibilityLabelFor: [View] { accessibility.labelFor.compactMap(\.view) }
     /// Hides this view's elements from assistive technologies (`accessibilityElementsHidden`).
     open var accessibilityElementsHidden: Bool {
         get { accessibility.elementsHidden }
@@ -431,6 +446,9 @@ open class View: Responder, LayerDelegate {
     func accessibilityToggle() -> Bool { accessibilityActivate() }
     /// A number it holds, for an adjustable element or a progress bar.
     var accessibilityNumericValue: AccessibilityNumericValue? { nil }
+    /// Whether it opens something (a button's menu): nil when it does not,
+    /// else whether that is open now (AT-SPI's expandable and expanded).
+    var accessibilityIsExpanded: Bool? { nil }
     /// What focus events name while this view is the first responder: itself,
     /// or the element inside it the keyboard is on (a list's row).
     var accessibilityFocusObject: AnyObject { self }

@@ -155,7 +155,11 @@ extension AtSpiExporter {
             call.reply([child.map { reference($0) } ?? Variant.reference("", AtSpiInterfaces.nullPath)])
         case "GetChildren": call.reply([Variant.array("(so)", children(of: node).map { reference($0) })])
         case "GetIndexInParent": call.reply([Variant.int(indexInParent(node))])
-        case "GetRelationSet": call.reply([Variant.emptyArray("a(ua(so))")])
+        case "GetRelationSet":
+            let relations = node.relations.map { relation in
+                Variant.tuple([g_variant_new_uint32(relation.type), Variant.array("(so)", relation.targets.map { reference($0) })])
+            }
+            call.reply([relations.isEmpty ? Variant.emptyArray("a(ua(so))") : Variant.array("(ua(so))", relations)])
         case "GetRole": call.reply([g_variant_new_uint32(AtSpiMapping.role(node.role).number)])
         case "GetRoleName", "GetLocalizedRoleName": call.reply([g_variant_new_string(AtSpiMapping.role(node.role).name)])
         case "GetState":

@@ -52,6 +52,11 @@ enum AtSpiMapping {
         case .visible: 30
         case .checkable: 41
         case .readOnly: 43
+        case .collapsed: 5
+        case .expandable: 9
+        case .expanded: 10
+        case .multiSelectable: 18
+        case .hasPopup: 42
         }
     }
 
@@ -76,6 +81,11 @@ enum AtSpiMapping {
         case .visible: "visible"
         case .checkable: "checkable"
         case .readOnly: "read-only"
+        case .expandable: "expandable"
+        case .expanded: "expanded"
+        case .collapsed: "collapsed"
+        case .hasPopup: "has-popup"
+        case .multiSelectable: "multiselectable"
         }
     }
 
@@ -88,6 +98,9 @@ enum AtSpiMapping {
         }
         return (low, high)
     }
+
+    /// AT-SPI's relation types (`AtspiRelationType`) Strata reports.
+    static let labelFor: UInt32 = 1, labelledBy: UInt32 = 2
 
     /// AT-SPI's coordinate types (`AtspiCoordType`).
     static let screenCoordinates: UInt32 = 0, windowCoordinates: UInt32 = 1, parentCoordinates: UInt32 = 2
