@@ -187,7 +187,7 @@ extension AccessibilityExportTests {
         var data: String?
     }
 
-    @Test("events reach libatspi: focus follows the first responder as Tab moves it, a switch's checked state and a field's text change, an announcement; a modal alert hides the rest of the window; with no assistive technology asking, nothing is exported, and it stops when asked to")
+    @Test("events reach libatspi: focus follows the first responder as Tab moves it, a switch's checked state and a field's text change, an announcement — and only events someone registered for are sent; a modal alert hides the rest of the window; with no assistive technology asking, nothing is exported, and it stops when asked to")
     func eventsAndModality() async throws {
         let (weston, _) = try appOnWeston()
         defer { withExtendedLifetime(weston) { Application.shared.disconnect() } }
@@ -214,11 +214,32 @@ extension AccessibilityExportTests {
         try session.setEnabled(true)
         try await until("the export to start when asked") { try? app.loop?.turn(timeout: 0.01); return app.isAccessibilityExported }
 
+        // Exported, but nobody listens to events yet: none is sent.
+        let exporter = try #require(app.accessibilityExporter)
+        try await until("the registry to say who listens") { try? app.loop?.turn(timeout: 0.01); return exporter.listeners.registered != nil }
+        let quiet = exporter.eventsSent
+        name.text = "x"
+        wifi.setOn(true, animated: false)
+        add.setTitle("Plus", for: .normal)
+        name.becomeFirstResponder()
+        Accessibility.post(notification: .announcement, argument: "Nobody hears this")
+        for _ in 0..<20 { try? app.loop?.turn(timeout: 0.01) }
+        #expect(exporter.eventsSent == quiet, "no listener, no signal")
+        name.resignFirstResponder()
+        name.text = ""
+        wifi.setOn(false, animated: false)
+        add.setTitle("Add", for: .normal)
+        for _ in 0..<5 { try? app.loop?.turn(timeout: 0.01) }
+
         let (listener, log) = try Self.startClient(session, ["listen", "6", "object:state-changed:focused", "object:state-changed:checked",
                                                              "object:text-changed", "object:announcement"])
         defer { listener.terminate() }
         try await until("the listener to listen") { try? app.loop?.turn(timeout: 0.01); return ClipboardTests.contents(of: log).contains("listening") }
-        try await Task.sleep(for: .milliseconds(300))
+        try await until("the app to know of the listener") {
+            try? app.loop?.turn(timeout: 0.01)
+            return exporter.listeners.wants("org.a11y.atspi.Event.Object", "StateChanged", detail: "focused")
+        }
+        #expect(!exporter.listeners.wants("org.a11y.atspi.Event.Object", "PropertyChange", detail: "accessible-name"))
         let keys = InputDriver(window: window)
         name.becomeFirstResponder()
         keys.type("Ada")
@@ -227,6 +248,11 @@ extension AccessibilityExportTests {
         keys.pressKey(keysym: 0x20)        // Space: on
         keys.releaseKey(keysym: 0x20)
         Accessibility.post(notification: .announcement, argument: "Saved")
+        for _ in 0..<5 { try? app.loop?.turn(timeout: 0.01) }
+        let sent = exporter.eventsSent
+        add.setTitle("Plus", for: .normal)   // a name change: nobody listens to those
+        for _ in 0..<5 { try? app.loop?.turn(timeout: 0.01) }
+        #expect(exporter.eventsSent == sent && sent > quiet)
         try await until("the listener to finish", timeout: 30) {
             try? app.loop?.turn(timeout: 0.01)
             return listener.wait(timeout: 0) != nil

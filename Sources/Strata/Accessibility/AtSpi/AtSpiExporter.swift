@@ -32,6 +32,10 @@ final class AtSpiExporter {
     /// each change an element reports.
     private var childrenCache: [ObjectIdentifier: [AccessibilityNode]] = [:]
     private var flushScheduled = false
+    /// What assistive technologies listen to: other events are not sent.
+    let listeners: AtSpiEventListeners
+    /// Event signals sent so far (a test's and a benchmark's measure of the traffic).
+    private(set) var eventsSent = 0
 
     private struct Weak { weak var object: AnyObject? }
 
@@ -40,6 +44,7 @@ final class AtSpiExporter {
     init(address: String) throws(DBusConnection.ConnectError) {
         bus = try DBusConnection(address: address)
         server = Server(bus: bus)
+        listeners = AtSpiEventListeners(bus: bus)
         server.exporter = self
         let served = bus.performAndWait { [server] in server.register() }
         if let why = served {
@@ -50,6 +55,7 @@ final class AtSpiExporter {
     }
 
     func stop() {
+        listeners.stop()
         bus.performAndWait { [server] in server.unregister() }
         bus.close()
     }
@@ -283,6 +289,11 @@ final class AtSpiExporter {
 
     private func emit(path: String, _ interface: String, _ member: String, detail: String,
                       detail1: Int32 = 0, detail2: Int32 = 0, data: OpaquePointer? = nil) {
+        guard listeners.wants(interface, member, detail: detail) else {
+            if let data { g_variant_unref(g_variant_ref_sink(data)) }   // made floating for the signal: dropped
+            return
+        }
+        eventsSent += 1
         var args: [OpaquePointer?] = [g_variant_new_string(detail), g_variant_new_int32(detail1), g_variant_new_int32(detail2),
                                       g_variant_new_variant(data ?? g_variant_new_int32(0)), Variant.emptyDictionary("a{sv}")]
         let parameters = Variant.Owned(g_variant_ref_sink(g_variant_new_tuple(&args, 5)))
