@@ -155,4 +155,18 @@ extension View {
             stack.append(contentsOf: v.subviews.reversed())
         }
     }
+
+    /// Views in UIKit's reading order, which assistive technologies read and
+    /// Tab follows: top to bottom, then leading to trailing; views whose tops lie above the
+    /// middle of a row's first view join that row.
+    static func inReadingOrder(_ views: [View], rightToLeft: Bool) -> [View] {
+        let framed = views.map { ($0, $0.convert($0.bounds, to: nil)) }.sorted { $0.1.minY < $1.1.minY }
+        var rows: [[(View, Rect)]] = []
+        for item in framed {
+            if let first = rows.last?.first, item.1.minY < first.1.midY { rows[rows.count - 1].append(item) } else { rows.append([item]) }
+        }
+        return rows.flatMap { row in
+            row.sorted { rightToLeft ? $0.1.maxX > $1.1.maxX : $0.1.minX < $1.1.minX }.map(\.0)
+        }
+    }
 }

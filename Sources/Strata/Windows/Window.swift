@@ -230,8 +230,9 @@ public class Window: Responder {
     }
 
     /// Gives the focus to the next view that can take it, wrapping around: in
-    /// tree order, inside the frontmost modal view (a sheet, an alert) when one
-    /// is up, a list once (its rows are reached with the arrows), nothing hidden.
+    /// reading order (rule Y1's, as UIKit's keyboard focus moves), inside the
+    /// frontmost modal view (a sheet, an alert) when one is up, a list once
+    /// (its rows are reached with the arrows), nothing hidden.
     public func moveFocus(backwards: Bool) {
         var candidates: [View] = []
         func collect(_ view: View) {
@@ -239,7 +240,7 @@ public class Window: Responder {
             if view.canBecomeFirstResponder { candidates.append(view) }
             if view is ListView { return }
             if let modal = view.subviews.last(where: { $0.accessibilityViewIsModal && !$0.isHidden }) { return collect(modal) }
-            view.subviews.forEach(collect)
+            View.inReadingOrder(view.subviews, rightToLeft: view.effectiveUserInterfaceLayoutDirection == .rightToLeft).forEach(collect)
         }
         collect(rootView)
         guard !candidates.isEmpty else { return }
