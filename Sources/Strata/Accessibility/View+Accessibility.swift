@@ -7,7 +7,16 @@ extension View {
 
     /// Something about the element changed: the app's exporter, when one runs,
     /// sends the event at the end of the turn.
+    /// A view inside an element speaks through that element (a row's switch
+    /// checks the row).
     func accessibilityDidChange(_ change: AccessibilityChange) {
-        Application.shared.accessibilityExporter?.changed(self, change)
+        guard let exporter = Application.shared.accessibilityExporter else { return }
+        var source: View = self
+        var ancestor = superview
+        while let view = ancestor {
+            if view.isAccessibilityElement { source = view }
+            ancestor = view.superview
+        }
+        if let object = source.accessibilityEventSource { exporter.changed(object, change) }
     }
 }

@@ -15,6 +15,9 @@ public final class ListCell: View {
         accessoryView.map { $0.isAccessibilityElement ? $0.accessibilityTraits.intersection(.toggleButton) : [] } ?? []
     }
     override func accessibilityToggle() -> Bool { accessoryView?.accessibilityActivate() ?? false }
+    /// Its row's element tells its changes, when an assistive technology has
+    /// asked for it (a cell filled off screen to be read tells nothing).
+    override var accessibilityEventSource: AnyObject? { superview == nil ? nil : list?.rowElements[row] }
     public override func accessibilityActivate() -> Bool {
         guard let list, list.allowsSelection else { return false }
         list.didTap(row: row)

@@ -449,6 +449,9 @@ open class View: Responder, LayerDelegate {
     /// Whether it opens something (a button's menu): nil when it does not,
     /// else whether that is open now (AT-SPI's expandable and expanded).
     var accessibilityIsExpanded: Bool? { nil }
+    /// What its changes are told of: itself, or the element that stands for it
+    /// (a list row's); nil when nothing assistive technologies know stands for it.
+    var accessibilityEventSource: AnyObject? { self }
     /// What focus events name while this view is the first responder: itself,
     /// or the element inside it the keyboard is on (a list's row).
     var accessibilityFocusObject: AnyObject { self }

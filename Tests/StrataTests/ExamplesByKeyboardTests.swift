@@ -1,0 +1,185 @@
+@testable import Strata
+import FoundationEssentials
+import Glibc
+import StrataTesting
+import Testing
+
+/// Every example with a control in it, used with the keyboard alone (issue 24,
+/// item 3): each runs on a headless kwin whose seat takes the keys (kwin's fake
+/// input, a keyboard as the app sees a real one), and the focus is followed as
+/// an assistive technology follows it — libatspi's focus events.
+extension AccessibilityExportTests {
+    /// An example on kwin, exported on the accessibility bus, with a listener
+    /// recording the events a screen reader follows.
+    @MainActor
+    final class KeyboardRun {
+        let kwin: HeadlessKWin
+        var session: AccessibilitySession
+        let example: Subprocess
+        let input: InjectedInput
+        let application: String
+        private let listener: Subprocess
+        private let log: String
+
+        init(_ name: String, width: Int = 1024, height: Int = 768) async throws {
+            kwin = try HeadlessKWin(width: width, height: height)
+            session = try AccessibilitySession()
+            try session.setEnabled(true)
+            application = "org.strata.\(name)"
+            example = try Subprocess.spawn([ShellExamplesOnCompositorsTests.binary(name), "--seconds", "120", "--appearance", "light"],
+                                           environment: ["WAYLAND_DISPLAY": kwin.socketName, "XDG_RUNTIME_DIR": kwin.runtimeDirectory,
+                                                         "DBUS_SESSION_BUS_ADDRESS": session.bus.address, "LANG": "en_US.UTF-8"],
+                                           directory: nil, logPath: session.directory + "/\(name).log")
+            _ = try await AccessibilityExportTests.client(session, ["tree"], app: application)   // it is on the bus
+            let (listener, log) = try AccessibilityExportTests.startClient(session, ["listen", "100", "object:state-changed:focused", "object:state-changed:checked",
+                                                                                     "object:state-changed:selected", "object:state-changed:expanded",
+                                                                                     "object:property-change:accessible-value"], app: application)
+            (self.listener, self.log) = (listener, log)
+            try await until("the listener to listen") { ClipboardTests.contents(of: log).contains("listening") }
+            // kwin adds its fake keyboard to the seat on the first input: a pointer move wakes it.
+            input = try kwin.injectedInput()
+            try input.movePointer(toX: 2, y: 2)
+            try await Task.sleep(for: .milliseconds(800))
+        }
+
+        func stop() {
+            listener.terminate()
+            example.terminate()
+            session.stop()
+            kwin.stop()
+        }
+
+        var events: [Event] {
+            ClipboardTests.contents(of: log).split(separator: "\n").compactMap { try? JSONDecoder().decode(Event.self, from: Data($0.utf8)) }
+        }
+
+        /// The names focus landed on, in order.
+        var focusTrail: [String] { events.filter { $0.type == "object:state-changed:focused" && $0.detail1 == 1 }.map(\.source) }
+
+        /// A key, then a pause for the app to take it and the event to arrive.
+        func press(_ code: UInt32, with modifier: UInt32? = nil) async throws {
+            try await DesktopPortalTests.press(input, code, with: modifier, pause: 250)
+        }
+
+        /// Presses Tab until the focus lands on `name` (at most `limit` times).
+        func tab(to name: String, limit: Int = 24) async throws {
+            for _ in 0..<limit {
+                try await press(Self.tab)
+                try await until("the focus event", timeout: 5) { !self.focusTrail.isEmpty }
+                if focusTrail.last == name { return }
+            }
+            Issue.record("Tab never reached \(name): \(focusTrail)")
+        }
+
+        /// Waits for an event of `type` from `source` with `detail1` (after the `after` first events).
+        func expectEvent(_ type: String, from source: String, detail1: Int? = nil, after: Int = 0) async throws {
+            try await until("\(type) from \(source)", timeout: 10) {
+                self.events.dropFirst(after).contains { $0.type == type && $0.source == source && (detail1 == nil || $0.detail1 == detail1) }
+            }
+        }
+
+        func tree() async throws -> Node {
+            let lines = try await AccessibilityExportTests.client(session, ["tree"], app: application)
+            return try JSONDecoder().decode(Node.self, from: Data(try #require(lines.last).utf8))
+        }
+
+        /// Reads the tree until `condition` holds of it (rows animate in and out), at most 20 s.
+        func eventually(_ what: String, _ condition: (Node) -> Bool) async throws {
+            let deadline = MonotonicMediaClock().now + 20
+            while MonotonicMediaClock().now < deadline {
+                if condition(try await tree()) { return }
+                try await Task.sleep(for: .milliseconds(200))
+            }
+            Issue.record("timed out waiting for \(what)")
+        }
+
+        static let tab: UInt32 = 15, space: UInt32 = 57, enter: UInt32 = 28, escape: UInt32 = 1, delete: UInt32 = 111
+        static let up: UInt32 = 103, down: UInt32 = 108, right: UInt32 = 106, leftShift: UInt32 = 42
+    }
+
+    @Test("keyboard only, the controls example: Tab reaches every enabled control once in reading order — buttons, switches, sliders, fields, the menu buttons, the list — and wraps; Shift-Tab goes back; Space flips a switch, Right steps a slider, Space opens a menu and Escape closes it, Down and Return select a list row")
+    func controlsByKeyboard() async throws {
+        let run = try await KeyboardRun("controls")
+        defer { run.stop() }
+        let order = ["Plain", "Filled", "Pressed", "Switch 1", "Switch 2", "Slider 1", "Slider 2", "Your name", "Text", "Password", "Edit", "Size", "Apples"]
+        try await run.tab(to: "Plain")   // from where the example put the focus
+        let start = run.focusTrail.count
+        for _ in 0..<order.count { try await run.press(KeyboardRun.tab) }
+        try await until("the focus events", timeout: 10) { run.focusTrail.count >= start + order.count }
+        #expect(Array(run.focusTrail.dropFirst(start)) == order.dropFirst() + ["Plain"], "the disabled button and switch are skipped; the list is one stop")
+        try await run.press(KeyboardRun.tab, with: KeyboardRun.leftShift)
+        try await until("Shift-Tab", timeout: 5) { run.focusTrail.last == "Apples" }
+
+        try await run.tab(to: "Switch 1")
+        try await run.press(KeyboardRun.space)
+        try await run.expectEvent("object:state-changed:checked", from: "Switch 1", detail1: 1)
+        try await run.tab(to: "Slider 1")
+        let before = run.events.count
+        try await run.press(KeyboardRun.right)
+        try await run.expectEvent("object:property-change:accessible-value", from: "Slider 1", after: before)
+        try await run.tab(to: "Edit")
+        try await run.press(KeyboardRun.space)
+        try await run.expectEvent("object:state-changed:expanded", from: "Edit", detail1: 1)
+        try await run.press(KeyboardRun.escape)
+        try await run.expectEvent("object:state-changed:expanded", from: "Edit", detail1: 0)
+        try await run.tab(to: "Apples")
+        try await run.press(KeyboardRun.down)
+        try await until("the next row focused", timeout: 5) { run.focusTrail.last == "Bananas" }
+        try await run.press(KeyboardRun.enter)
+        try await run.expectEvent("object:state-changed:selected", from: "Bananas", detail1: 1)
+    }
+
+    @Test("keyboard only, the todo example: Tab to the field, type and Return adds a to-do; Tab to the list lands on it, Space checks it, Delete deletes it; Tab to Clear done, Space asks, Return clears — what a screen-reader user does, with the focus followed through libatspi")
+    func todoByKeyboard() async throws {
+        let run = try await KeyboardRun("todo", width: 800, height: 700)
+        defer { run.stop() }
+        try await run.tab(to: "Something to do")
+        try await DesktopPortalTests.type(run.input, "bread")
+        try await run.press(KeyboardRun.enter)
+        try await run.tab(to: "bread")
+        try await run.press(KeyboardRun.space)
+        try await run.expectEvent("object:state-changed:checked", from: "bread", detail1: 1)
+        try await run.press(KeyboardRun.delete)
+        try await run.eventually("the row deleted") { $0.find("bread") == nil && $0.find("Buy oat milk") != nil }
+        try await run.tab(to: "Clear done")
+        try await run.press(KeyboardRun.space)
+        try await run.eventually("the alert") { $0.find("Clear 1 done item?") != nil }
+        try await run.press(KeyboardRun.enter)
+        try await run.eventually("the done item cleared") {
+            $0.find("Water the plants") == nil && $0.find("Clear 1 done item?") == nil && $0.find("Buy oat milk") != nil
+        }
+    }
+
+    @Test("keyboard only, the text example: Tab reaches its two buttons and wraps")
+    func textByKeyboard() async throws {
+        let run = try await KeyboardRun("text")
+        defer { run.stop() }
+        for _ in 0..<3 { try await run.press(KeyboardRun.tab) }
+        try await until("the focus events", timeout: 10) { run.focusTrail.count >= 3 }
+        #expect(run.focusTrail.suffix(3) == ["Open Text…", "Pango’s Site", "Open Text…"])
+    }
+
+    @Test("the gallery, clock and demo show pictures only: no element in their trees takes the focus or has an action, so there is nothing a keyboard must reach — and each picture is named")
+    func picturesHaveNothingToOperate() async throws {
+        let weston = try HeadlessWeston(width: 1024, height: 768)
+        defer { weston.stop() }
+        var session = try AccessibilitySession()
+        defer { session.stop() }
+        try session.setEnabled(true)
+        for example in ["gallery", "clock", "strata-demo"] {
+            let app = try Subprocess.spawn([ShellExamplesOnCompositorsTests.binary(example), "--seconds", "60"],
+                                           environment: ["WAYLAND_DISPLAY": weston.socketName, "XDG_RUNTIME_DIR": weston.runtimeDirectory,
+                                                         "DBUS_SESSION_BUS_ADDRESS": session.bus.address],
+                                           directory: nil, logPath: session.directory + "/\(example).log")
+            defer { app.terminate() }
+            let lines = try await Self.client(session, ["tree"], app: "org.strata.\(example)")
+            let root = try JSONDecoder().decode(Node.self, from: Data(try #require(lines.last).utf8))
+            var all: [Node] = []
+            func walk(_ n: Node) { all.append(n); n.children.forEach(walk) }
+            root.children.forEach(walk)
+            let content = all.filter { !["Minimize", "Maximize", "Close"].contains($0.name) && $0.role != "frame" }
+            #expect(!content.isEmpty && content.allSatisfy { $0.role == "image" && !$0.name.isEmpty }, "\(example): \(content.map { ($0.role, $0.name) })")
+            #expect(content.allSatisfy { !$0.states.contains("focusable") && ($0.actions ?? []).isEmpty }, "\(example)")
+        }
+    }
+}
