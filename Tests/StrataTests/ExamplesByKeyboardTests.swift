@@ -18,10 +18,12 @@ extension AccessibilityExportTests {
         let example: Subprocess
         let input: InjectedInput
         let application: String
+        /// Orca, when asked for, started before the keyboard comes.
+        private(set) var orca: Orca?
         private let listener: Subprocess
         private let log: String
 
-        init(_ name: String, width: Int = 1024, height: Int = 768) async throws {
+        init(_ name: String, width: Int = 1024, height: Int = 768, withOrca: Bool = false) async throws {
             kwin = try HeadlessKWin(width: width, height: height)
             session = try AccessibilitySession()
             try session.setEnabled(true)
@@ -36,6 +38,12 @@ extension AccessibilityExportTests {
                                                                                      "object:property-change:accessible-value"], app: application)
             (self.listener, self.log) = (listener, log)
             try await until("the listener to listen") { ClipboardTests.contents(of: log).contains("listening") }
+            if withOrca {
+                let orca = try Orca(session, waylandDisplay: kwin.socketPath)
+                self.orca = orca
+                try await until("Orca to listen", timeout: 30) { ClipboardTests.contents(of: orca.log).contains("object:state-changed:focused") }
+                try await Task.sleep(for: .seconds(1))
+            }
             // kwin adds its fake keyboard to the seat on the first input: a pointer move wakes it.
             input = try kwin.injectedInput()
             try input.movePointer(toX: 2, y: 2)
@@ -43,6 +51,7 @@ extension AccessibilityExportTests {
         }
 
         func stop() {
+            orca?.stop()
             listener.terminate()
             example.terminate()
             session.stop()
@@ -129,10 +138,11 @@ extension AccessibilityExportTests {
         try await run.expectEvent("object:state-changed:selected", from: "Bananas", detail1: 1)
     }
 
-    @Test("keyboard only, the todo example: Tab to the field, type and Return adds a to-do; Tab to the list lands on it, Space checks it, Delete deletes it; Tab to Clear done, Space asks, Return clears — what a screen-reader user does, with the focus followed through libatspi")
+    @Test("keyboard only, with Orca, the todo example: Tab to the field, type and Return adds a to-do; Tab to the list lands on it, Space checks it, Delete deletes it; Tab to Clear done, Space asks, Return clears — what a blind user does, with the focus followed through libatspi and Orca saying each step")
     func todoByKeyboard() async throws {
-        let run = try await KeyboardRun("todo", width: 800, height: 700)
+        let run = try await KeyboardRun("todo", width: 800, height: 700, withOrca: true)
         defer { run.stop() }
+        let orca = try #require(run.orca)
         try await run.tab(to: "Something to do")
         try await DesktopPortalTests.type(run.input, "bread")
         try await run.press(KeyboardRun.enter)
@@ -148,6 +158,19 @@ extension AccessibilityExportTests {
         try await run.eventually("the done item cleared") {
             $0.find("Water the plants") == nil && $0.find("Clear 1 done item?") == nil && $0.find("Buy oat milk") != nil
         }
+        // What Orca said, in order (other things between; a phrase's full stop depends on timing).
+        let said = orca.spoken.map { $0.hasSuffix(".") ? String($0.dropLast()) : $0 }
+        var rest = said[...]
+        for words in ["Something to do text", "Add push button", "List with 5 items", "bread not checked", "Buy oat milk not checked",
+                      "alert Clear 1 done item?", "They cannot be brought back", "Clear done push button"] {
+            guard let i = rest.firstIndex(of: words) else {
+                Issue.record("Orca did not say “\(words)” after what came before: \(said)")
+                break
+            }
+            rest = rest[(i + 1)...]
+        }
+        // Space checked the row: Orca shows it on the braille line (it speaks a list item's check only on focus).
+        #expect(ClipboardTests.contents(of: orca.log).contains("BRAILLE LINE:  'org.strata.todo application To do frame list <x> bread list item'"))
     }
 
     @Test("keyboard only, the text example: Tab reaches its two buttons and wraps")

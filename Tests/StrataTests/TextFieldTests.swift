@@ -285,6 +285,31 @@ struct ControlsOnSwayTests {
 @MainActor
 @Suite("Input methods", .serialized, .mainLayerContext)
 struct InputMethodTests {
+    @Test("an idle focused field on kwin — which answers each caret update with a text-input done — draws no more than its caret's blink (a done that changes nothing touches nothing: before, each redraw told the caret, kwin answered, and the field drew at 60 frames a second)")
+    func idleFieldOnKWin() throws {
+        let (kwin, display) = try appOnKWin()
+        defer { withExtendedLifetime(kwin) { Application.shared.disconnect() } }
+        try #require(display.textInputManager != nil, "kwin offers text-input-v3")
+        let window = Window(title: "idle", size: Size(width: 320, height: 80))
+        let field = TextField(frame: Rect(x: 10, y: 10, width: 300, height: 34))
+        window.rootView.addSubview(field)
+        window.show()
+        let app = Application.shared
+        func run(until condition: () -> Bool, _ what: String) throws {
+            let began = MonotonicClock.now
+            while !condition() {
+                try #require(MonotonicClock.now - began < 10, "timed out waiting for \(what)")
+                try app.loop?.turn(timeout: 0.01)
+            }
+        }
+        try run(until: { window.frameNumber > 0 && window.textInput?.focusedSurface != nil }, "the window with the keyboard")
+        field.becomeFirstResponder()
+        try run(until: { window.textInput?.isEnabled == true }, "text input enabled")
+        let start = window.frameNumber, began = MonotonicClock.now
+        while MonotonicClock.now - began < 2 { try app.loop?.turn(timeout: 0.01) }
+        #expect(window.frameNumber - start <= 8, "\(window.frameNumber - start) frames in 2 s of a blinking caret")
+    }
+
     @Test("text-input-v3 end to end: a field with the focus enables it; an input method's preedit shows marked, its commit is inserted")
     func inputMethodOnSway() throws {
         let (sway, display) = try appOnSway()

@@ -249,6 +249,7 @@ public final class ListView: ScrollView {
     /// the cells of deleted rows and fading in those of inserted ones.
     private func update(newCount: Int, animated: Bool, appearing: Set<Int>, disappearing: Set<Int>, map: (Int) -> Int?) {
         let oldCount = numberOfRows
+        let focusedElement = focusedRow.flatMap { rowElements[$0] }
         var leaving: [ListCell] = []
         var moved: [Int: ListCell] = [:]
         for (old, cell) in visible {
@@ -264,6 +265,10 @@ public final class ListView: ScrollView {
         selection = Set(selection.compactMap(map))
         focusedRow = focusedRow.flatMap { map($0) ?? min($0, newCount - 1) }.flatMap { $0 >= 0 ? $0 : nil }
         moveRowElements(map)
+        // The focused row went, or another took its place: the focus is on the row now there.
+        if isFirstResponder, let row = focusedRow, rowElements[row] !== focusedElement || focusedElement == nil {
+            Application.shared.accessibilityExporter?.focusMoved(from: focusedElement, to: rowElement(row))
+        }
         updateContentSize()
         // Rows that come into view start from where they were before the change.
         let range = rowsInView

@@ -86,6 +86,8 @@ public final class TextField: Control, TextInputClient {
         get { model.anchor }
         set { model.anchor = newValue }
     }
+    /// The text last told to assistive technologies.
+    private var toldText: String?
     /// An input method's text being composed at the caret (preedit), not yet in ``text``.
     public private(set) var markedText: String?
 
@@ -271,6 +273,10 @@ public final class TextField: Control, TextInputClient {
     /// the composition goes, text around the caret is deleted, the commit string
     /// is inserted, the new composition is shown.
     func applyComposition(preedit: String?, commit: String?, deleteBefore: Int, deleteAfter: Int) {
+        // A `done` that changes nothing (kwin answers each caret update with one)
+        // touches nothing: redrawing for it would tell the caret again, and loop.
+        let composing = preedit.map(TextField.sanitized).flatMap { $0.isEmpty ? nil : $0 }
+        guard deleteBefore > 0 || deleteAfter > 0 || commit?.isEmpty == false || composing != markedText else { return }
         markedText = nil
         if deleteBefore > 0 || deleteAfter > 0 {
             let at = selection.lowerBound
@@ -361,7 +367,13 @@ public final class TextField: Control, TextInputClient {
     }
 
     private func textChanged() {
-        accessibilityDidChange(.text)
+        // Told only when what assistive technologies read changed (this runs for
+        // a new size or style too).
+        let readable = accessibilityText
+        if readable != toldText {
+            toldText = readable
+            accessibilityDidChange(.text)
+        }
         shown = nil
         setNeedsDisplay()
         scrollToCaret()
