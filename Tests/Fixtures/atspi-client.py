@@ -9,6 +9,8 @@
 #   atspi-client.py APP set-text NAME TEXT       EditableText.SetTextContents
 #   atspi-client.py APP grab-focus NAME          Component.GrabFocus
 #   atspi-client.py APP select NAME INDEX        Selection.SelectChild; then the selected children's names
+#   atspi-client.py APP char-extents NAME OFFSET  a character's extents in window coordinates and
+#                                                the offset Text finds at their middle
 #   atspi-client.py APP listen SECONDS EVENT...  events of the app for a while
 #   atspi-client.py APP walk TIMES               seconds to read the whole tree (name, role,
 #                                                states, extents of every node), each time
@@ -102,6 +104,11 @@ def main():
         done = selection.selectChild(int(args[1]))
         chosen = [selection.getSelectedChild(i).name for i in range(selection.nSelectedChildren)]
         print(json.dumps({"done": done, "selected": chosen}))
+    elif command == "char-extents":
+        text = element(app, args[0]).queryText()
+        x, y, width, height = text.getCharacterExtents(int(args[1]), pyatspi.WINDOW_COORDS)
+        middle = text.getOffsetAtPoint(x + width // 2, y + height // 2, pyatspi.WINDOW_COORDS)
+        print(json.dumps({"extents": [x, y, width, height], "offset": middle}))
     elif command == "grab-focus":
         print(json.dumps({"done": element(app, args[0]).queryComponent().grabFocus()}))
     elif command == "walk":

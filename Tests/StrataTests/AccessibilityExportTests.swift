@@ -161,6 +161,16 @@ extension AccessibilityExportTests {
         #expect(name.text == "Ada Lovelace")
         let field = try #require(try await Self.tree(session).find("Name"))
         #expect(field.text == "Ada Lovelace" && field.caret == 12)
+        // Where a character is: "L" of "Lovelace", inside the field, right of "A"; Text finds it there again.
+        struct Character: Decodable { var extents: [Int]; var offset: Int }
+        func character(_ i: Int) async throws -> Character {
+            try JSONDecoder().decode(Character.self, from: Data(try #require(try await Self.client(session, ["char-extents", "Name", "\(i)"]).last).utf8))
+        }
+        let a = try await character(0), l = try await character(4)
+        let box = try #require(field.extents)
+        #expect(l.extents[0] > a.extents[0] + a.extents[2] && l.extents[2] > 2 && l.extents[2] < 20, "\(a) \(l)")
+        #expect(l.extents[0] >= box[0] && l.extents[0] + l.extents[2] <= box[0] + box[2] && l.extents[1] >= box[1] && l.extents[1] + l.extents[3] <= box[1] + box[3])
+        #expect(a.offset == 0 && l.offset == 4)
 
         // Bad input: a label of 1 MB is read whole; an assistive technology that goes away in the
         // middle of a walk leaves the app answering the next one.

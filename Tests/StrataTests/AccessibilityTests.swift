@@ -319,6 +319,26 @@ struct AccessibilityTests {
         #expect(chosen == ["Small"])
     }
 
+    @Test("Text geometry: a character's extents lie inside its label, after the ones before it (right to left: before them on screen); the offset at a character's middle is that character; a point outside the text is no character")
+    func characterExtents() throws {
+        let f = ViewFixture()
+        let label = Label(frame: Rect(x: 40, y: 30, width: 300, height: 40))
+        label.text = "Hello world"
+        let hebrew = Label(frame: Rect(x: 40, y: 90, width: 300, height: 40))
+        hebrew.text = "שלום עולם"
+        for v in [label, hebrew] { f.window.rootView.addSubview(v) }
+        let node = AccessibilityNode.view(label)
+        let h = node.textExtents(0..<1), w = node.textExtents(6..<7), world = node.textExtents(6..<11)
+        #expect(h.minX >= 40 && h.width > 2 && h.width < 20 && h.minY >= 30 && h.maxY <= 70, "\(h)")
+        #expect(w.minX > h.maxX && world.minX == w.minX && world.width > w.width * 3, "\(w) \(world)")
+        #expect(node.textOffset(at: Point(x: w.midX, y: w.midY)) == 6 && node.textOffset(at: Point(x: h.midX, y: h.midY)) == 0)
+        #expect(node.textOffset(at: Point(x: 5, y: 5)) == nil)
+        #expect(node.textExtents(11..<11).width == 0 && node.textExtents(11..<11).minX >= world.maxX - 1, "the caret's place after the text")
+        let rtl = AccessibilityNode.view(hebrew)
+        #expect(rtl.textExtents(0..<1).minX > rtl.textExtents(5..<6).minX, "the first letter of a right-to-left text is on the right")
+        #expect(rtl.textOffset(at: Point(x: rtl.textExtents(2..<3).midX, y: rtl.textExtents(2..<3).midY)) == 2)
+    }
+
     @Test("rule Y2: a view labelled by another takes its text as its name unless it has its own; the two are related both ways (labelled-by, label-for); a list that allows several selected rows is multiselectable")
     func labelsAndRelations() {
         let form = Form()

@@ -39,6 +39,48 @@ extension AccessibilityNode {
         return true
     }
 
+    // MARK: Where characters are (AT-SPI's extents and offset at a point)
+
+    /// The node's laid-out text and where it is, when the layout holds exactly its text.
+    private var textGeometry: (view: View, layout: TextLayout, origin: Point)? {
+        guard case let .view(v) = self, let text else { return nil }
+        let found = (v as? Label)?.accessibilityTextLayout ?? (v as? TextField)?.accessibilityTextLayout
+        guard let (layout, origin) = found, layout.text.unicodeScalars.count == text.unicodeScalars.count else { return nil }
+        return (v, layout, origin)
+    }
+
+    /// Where the characters in `range` (character offsets) are drawn, in window
+    /// coordinates: their union; the caret's place for an empty range. The
+    /// node's frame when its layout is not known.
+    func textExtents(_ range: Range<Int>) -> Rect {
+        guard let (view, layout, origin) = textGeometry else { return frame }
+        let bytes = Self.byteOffsets(of: layout.text)
+        let start = bytes[min(max(0, range.lowerBound), bytes.count - 1)], end = bytes[min(max(0, range.upperBound), bytes.count - 1)]
+        let rects = start < end ? layout.selectionRects(from: start, to: end) : [layout.caretRect(atByte: start)]
+        let union = rects.dropFirst().reduce(rects.first ?? .zero) { $0.union($1) }
+        return view.convert(union.offsetBy(dx: origin.x, dy: origin.y), to: nil)
+    }
+
+    /// The character at a point in window coordinates, or nil outside the text.
+    func textOffset(at point: Point) -> Int? {
+        guard let (view, layout, origin) = textGeometry else { return nil }
+        let local = view.convert(point, from: nil)
+        let inLayout = Point(x: local.x - origin.x, y: local.y - origin.y)
+        guard layout.lines.contains(where: { $0.rect.contains(inLayout) }) else { return nil }
+        let byte = layout.index(at: inLayout).byte
+        return Self.byteOffsets(of: layout.text).lastIndex { $0 <= byte }
+    }
+
+    /// Each character's UTF-8 offset, and the text's length last.
+    private static func byteOffsets(of text: String) -> [Int] {
+        var offsets: [Int] = [], at = 0
+        for scalar in text.unicodeScalars {
+            offsets.append(at)
+            at += UTF8.width(scalar)
+        }
+        return offsets + [at]
+    }
+
     static func indices(_ range: Range<Int>, in text: String) -> Range<String.Index> {
         let scalars = text.unicodeScalars
         func index(_ offset: Int) -> String.Index {

@@ -346,6 +346,15 @@ public final class TextField: Control, TextInputClient {
     }
 
     /// Where the layout's origin goes: aligned in the text rect, scrolled to keep the caret in view.
+    /// The laid-out text and where it is drawn (view coordinates), when the
+    /// layout holds exactly what assistive technologies read (no composition,
+    /// not a window of a long text): for character extents.
+    var accessibilityTextLayout: (layout: TextLayout, origin: Point)? {
+        let text = shownText
+        guard markedText == nil, text.range == 0..<storage.utf8.count else { return nil }
+        return (text.layout, textOrigin)
+    }
+
     private var textOrigin: Point {
         let layout = shownText.layout
         let r = textRect

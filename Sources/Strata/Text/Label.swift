@@ -108,11 +108,18 @@ public final class Label: View {
         do { try Font.checkAvailability() } catch {
             return Label.reportNoFonts(error)
         }
-        // Centred, on a whole device pixel (the same place at every scale).
-        let scale = context.scale
-        let top = bounds.minY + ((bounds.height - layout.size.height) / 2 * scale).rounded(.down) / scale
         let color = isEnabled ? textColor : textColor.withAlpha(textColor.alpha * 0.45)
-        layout.draw(at: Point(x: bounds.minX, y: top), color: color, traits: traitCollection, in: context)
+        layout.draw(at: textOrigin(of: layout, scale: context.scale), color: color, traits: traitCollection, in: context)
+    }
+
+    /// Where a layout is drawn: centred, on a whole device pixel (the same place at every scale).
+    private func textOrigin(of layout: TextLayout, scale: Double) -> Point {
+        Point(x: bounds.minX, y: bounds.minY + ((bounds.height - layout.size.height) / 2 * scale).rounded(.down) / scale)
+    }
+
+    /// The laid-out text and where it is drawn (view coordinates): for character extents.
+    var accessibilityTextLayout: (layout: TextLayout, origin: Point)? {
+        layoutInBounds.map { ($0, textOrigin(of: $0, scale: contentScaleFactor)) }
     }
 
     override func boundsSizeDidChange() { setNeedsDisplay() }

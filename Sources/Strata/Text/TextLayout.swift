@@ -72,6 +72,9 @@ final class TextLayout {
         var isRightToLeft: Bool
         /// UTF-8 offsets of the characters on the line.
         var bytes: Range<Int>
+        /// Where Pango itself put the line's left edge (its own alignment of a
+        /// right-to-left line in a set width): Pango's positions are taken back by it.
+        var pangoLeft: Double
     }
 
     /// Layouts hold at most this many UTF-8 bytes; longer text is cut (with a
@@ -279,14 +282,14 @@ final class TextLayout {
         let scale = Double(strata_pango_scale)
         var faceIndex: [UnsafeMutableRawPointer: Int] = [:]
         var widest = 0.0
-        var shown: [(line: UnsafeMutablePointer<PangoLayoutLine>, top: Double, height: Double, baseline: Double)] = []
+        var shown: [(line: UnsafeMutablePointer<PangoLayoutLine>, top: Double, height: Double, baseline: Double, left: Double)] = []
         let iter = pango_layout_get_iter(layout)
         repeat {
             guard let line = pango_layout_iter_get_line_readonly(iter) else { continue }
             var logical = PangoRectangle()
             pango_layout_iter_get_line_extents(iter, nil, &logical)
             let baseline = Double(pango_layout_iter_get_baseline(iter)) / scale
-            shown.append((line, Double(logical.y) / scale, Double(logical.height) / scale, baseline))
+            shown.append((line, Double(logical.y) / scale, Double(logical.height) / scale, baseline, Double(logical.x) / scale))
             if let limit = shownLines, shown.count >= limit { break }
         } while pango_layout_iter_next_line(iter) != 0
         pango_layout_iter_free(iter)
@@ -306,7 +309,7 @@ final class TextLayout {
             let start = Int(entry.line.pointee.start_index)
             lines.append(Line(rect: Rect(x: left, y: entry.top, width: extent.width, height: entry.height),
                               baseline: entry.baseline, isRightToLeft: rtl,
-                              bytes: start..<(start + Int(entry.line.pointee.length))))
+                              bytes: start..<(start + Int(entry.line.pointee.length)), pangoLeft: entry.left))
             var x = left + extent.x
             var run = entry.line.pointee.runs
             while let node = run {
@@ -388,7 +391,8 @@ final class TextLayout {
     func index(at point: Point) -> (byte: Int, trailing: Int) {
         let scale = Double(strata_pango_scale)
         var index: Int32 = 0, trailing: Int32 = 0
-        let lineX = lines.first { point.y < $0.rect.maxY }?.rect.minX ?? lines.last?.rect.minX ?? 0
+        let line = lines.first { point.y < $0.rect.maxY } ?? lines.last
+        let lineX = (line?.rect.minX ?? 0) - (line?.pangoLeft ?? 0)
         _ = pango_layout_xy_to_index(layout, TextLayout.pangoUnits((point.x - lineX) * scale),
                                      TextLayout.pangoUnits(point.y * scale), &index, &trailing)
         return (Int(index), Int(trailing))
@@ -408,7 +412,8 @@ final class TextLayout {
         var strong = PangoRectangle()
         pango_layout_get_cursor_pos(layout, Int32(clamping: min(max(0, byte), text.utf8.count)), &strong, nil)
         let y = Double(strong.y) / scale
-        let lineX = lines.first { y < $0.rect.maxY - 0.01 }?.rect.minX ?? 0
+        let line = lines.first { y < $0.rect.maxY - 0.01 }
+        let lineX = (line?.rect.minX ?? 0) - (line?.pangoLeft ?? 0)
         return Rect(x: lineX + Double(strong.x) / scale, y: y, width: 0, height: Double(strong.height) / scale)
     }
 
@@ -427,7 +432,7 @@ final class TextLayout {
             pango_layout_line_get_x_ranges(pangoLine, Int32(s), Int32(e), &ranges, &count)
             for r in 0..<Int(count) {
                 let x0 = Double(ranges![2 * r]) / scale, x1 = Double(ranges![2 * r + 1]) / scale
-                rects.append(Rect(x: line.rect.minX + x0, y: line.rect.minY, width: x1 - x0, height: line.rect.height))
+                rects.append(Rect(x: line.rect.minX - line.pangoLeft + x0, y: line.rect.minY, width: x1 - x0, height: line.rect.height))
             }
             g_free(ranges)
         }

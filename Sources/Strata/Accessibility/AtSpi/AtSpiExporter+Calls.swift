@@ -340,10 +340,16 @@ extension AtSpiExporter {
         case "GetDefaultAttributes", "GetDefaultAttributeSet":
             call.reply([Variant.stringDictionary([])])
         case "GetCharacterExtents", "GetRangeExtents":
-            let f = node.frame
-            call.reply([f.minX, f.minY, f.width, f.height].map { Variant.int(Int($0.rounded())) })
+            let start = clamp(call.parameters[0].int32)
+            let range = call.method == "GetCharacterExtents" ? start..<min(start + 1, scalars.count) : start..<max(start, clamp(call.parameters[1].int32))
+            let coordinates = call.parameters[call.method == "GetCharacterExtents" ? 1 : 2].uint32
+            var r = node.textExtents(range)
+            if coordinates == AtSpiMapping.parentCoordinates, let parent = node.parent { r = r.offsetBy(dx: -parent.frame.minX, dy: -parent.frame.minY) }
+            call.reply([r.minX, r.minY, r.width, r.height].map { Variant.int(Int($0.rounded())) })
         case "GetOffsetAtPoint":
-            call.reply([Variant.int(-1)])
+            var point = Point(x: Double(call.parameters[0].int32), y: Double(call.parameters[1].int32))
+            if call.parameters[2].uint32 == AtSpiMapping.parentCoordinates, let parent = node.parent { point = Point(x: point.x + parent.frame.minX, y: point.y + parent.frame.minY) }
+            call.reply([Variant.int(node.textOffset(at: point) ?? -1)])
         default: call.fail("org.freedesktop.DBus.Error.UnknownMethod", call.method)
         }
     }
