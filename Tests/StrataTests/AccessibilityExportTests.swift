@@ -408,6 +408,70 @@ extension AccessibilityExportTests {
 }
 
 extension AccessibilityExportTests {
+    @Test("Orca and a popover: Space on its button opens it and the focus goes in — Orca says the first control with its tooltip as its description —, Tab moves inside it, Escape closes it and Orca is back on the button")
+    func orcaPopoverAndToolTip() async throws {
+        let (kwin, _) = try appOnKWin()
+        defer { withExtendedLifetime(kwin) { Application.shared.disconnect() } }
+        var session = try AccessibilitySession(namingTheApp: true)
+        defer { session.stop() }
+        let app = Application.shared
+        let orca = try Orca(session, waylandDisplay: kwin.socketPath)
+        defer { orca.stop() }
+        try await until("Orca to start", timeout: 60) { ClipboardTests.contents(of: orca.log).contains("ORCA: ATSPI registry initialized.") }
+        app.followAccessibilityStatus(busAddress: session.bus.address)
+        try await until("the export Orca asked for") { try? app.loop?.turn(timeout: 0.01); return app.isAccessibilityExported }
+
+        let window = Window(title: "Orca popover", size: Size(width: 360, height: 300))
+        let host = ViewController()
+        window.rootViewController = host
+        let share = Button(title: "Share")
+        share.frame = Rect(x: 20, y: 20, width: 100, height: 30)
+        host.view.addSubview(share)
+        let content = ViewController()
+        content.preferredContentSize = Size(width: 220, height: 120)
+        let copy = Button(title: "Copy link")
+        copy.frame = Rect(x: 16, y: 16, width: 150, height: 30)
+        copy.addInteraction(ToolTipInteraction(defaultToolTip: "Copies the page address"))
+        let include = Switch(frame: Rect(x: 16, y: 64, width: 51, height: 31))
+        include.accessibilityLabel = "Include title"
+        for v in [copy, include] as [View] { content.view.addSubview(v) }
+        share.addAction(for: .primaryActionTriggered) { [unowned host, unowned share] _ in
+            content.modalPresentationStyle = .popover
+            content.popoverPresentationController?.sourceView = share
+            host.present(content, animated: false)
+        }
+        window.show()
+        try await until("the window active") { try? app.loop?.turn(timeout: 0.01); return app.keyboardFocusWindow === window }
+        share.becomeFirstResponder()
+        func say(_ words: String) async throws {
+            try await until("Orca to say \(words): \(orca.spoken.suffix(3))", timeout: 30) {
+                try? app.loop?.turn(timeout: 0.01)
+                return orca.spoken.contains { $0.hasPrefix(words) }
+            }
+        }
+        try await say("Share push button")
+        let keys = InputDriver(window: window)
+        keys.pressKey(keysym: 0x20)
+        keys.releaseKey(keysym: 0x20)
+        try await until("the popover shown") { try? app.loop?.turn(timeout: 0.01); return (window.popupWindows.first?.frameNumber ?? 0) > 0 }
+        #expect(copy.isFirstResponder, "the focus went into the popover")
+        try await say("Copy link push button")
+        // Keys go to the window, which hands them to the popover holding the grab.
+        keys.pressKey(keysym: Key.tab)
+        keys.releaseKey(keysym: Key.tab)
+        try await say("Include title toggle button not pressed")
+        keys.pressKey(keysym: Key.escape)
+        keys.releaseKey(keysym: Key.escape)
+        try await until("the popover gone") { try? app.loop?.turn(timeout: 0.01); return window.popupWindows.isEmpty }
+        try await until("Orca back on Share: \(orca.spoken.suffix(3))", timeout: 30) {
+            try? app.loop?.turn(timeout: 0.01)
+            return orca.spoken.filter { $0.hasPrefix("Share push button") }.count >= 2
+        }
+        #expect(orca.spoken.contains { $0.contains("Copies the page address") }, "the tooltip, said as the button's description: \(orca.spoken)")
+    }
+}
+
+extension AccessibilityExportTests {
     @Test("a screen-reader user adds, checks and deletes a to-do in the todo example, through AT-SPI alone: EditableText into the field, the Add button's press, the row's toggle, the row's Delete action")
     func todoWithoutSight() async throws {
         let weston = try HeadlessWeston()

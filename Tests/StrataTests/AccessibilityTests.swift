@@ -339,6 +339,30 @@ struct AccessibilityTests {
         #expect(rtl.textOffset(at: Point(x: rtl.textExtents(2..<3).midX, y: rtl.textExtents(2..<3).midY)) == 2)
     }
 
+    @Test("rule Y2: a tooltip describes its view (its hint, unless the tooltip only repeats the name); a shown tooltip is a tool tip window holding its text")
+    func toolTips() throws {
+        let f = ViewFixture()
+        let driver = InputDriver(window: f.window)
+        let save = Button(title: "Save")
+        save.frame = Rect(x: 50, y: 50, width: 120, height: 40)
+        save.addInteraction(ToolTipInteraction(defaultToolTip: "Saves the file"))
+        let picture = ImageView(image: nil)
+        picture.frame = Rect(x: 50, y: 120, width: 80, height: 80)
+        picture.accessibilityLabel = "A gradient"
+        picture.addInteraction(ToolTipInteraction(defaultToolTip: "A gradient"))
+        for v in [save, picture] as [View] { f.window.rootView.addSubview(v) }
+        #expect(AccessibilityNode.view(save).hint == "Saves the file")
+        #expect(AccessibilityNode.view(picture).hint == "", "a tooltip that says the name again is not said twice")
+        save.accessibilityHint = "Keeps your work"
+        #expect(AccessibilityNode.view(save).hint == "Keeps your work", "the app's own hint wins")
+        driver.movePointer(to: Point(x: 100, y: 70))
+        f.advance(0.8)
+        let tip = try #require(f.window.popupWindows.first)
+        let node = AccessibilityNode.window(tip)
+        #expect(node.role == .toolTip && AtSpiMapping.role(node.role).name == "tool tip")
+        #expect(node.children.map(\.name) == ["Saves the file"])
+    }
+
     @Test("rule Y2: a view labelled by another takes its text as its name unless it has its own; the two are related both ways (labelled-by, label-for); a list that allows several selected rows is multiselectable")
     func labelsAndRelations() {
         let form = Form()

@@ -501,6 +501,47 @@ struct PopoverTests {
         #expect(log.take() == ["popover.willAppear", "popover.didAppear", "popover.willDisappear", "popover.didDisappear"])
     }
 
+    @Test("keyboard: a popover takes the focus to its first control; Tab and Shift-Tab cycle inside it, never to the window behind; Escape closes it and the focus is back where it was")
+    func popoverKeyboard() throws {
+        let f = ViewFixture(size: Size(width: 400, height: 300))
+        let root = ViewController()
+        f.window.rootViewController = root
+        let share = Button(title: "Share")
+        share.frame = Rect(x: 20, y: 20, width: 100, height: 32)
+        let other = Button(title: "Other")
+        other.frame = Rect(x: 200, y: 20, width: 100, height: 32)
+        for b in [share, other] { root.view.addSubview(b) }
+        Transaction.flush()
+        share.becomeFirstResponder()
+        let content = ViewController()
+        content.preferredContentSize = Size(width: 220, height: 120)
+        let copy = Button(title: "Copy link")
+        copy.frame = Rect(x: 16, y: 16, width: 150, height: 30)
+        let include = Switch(frame: Rect(x: 16, y: 64, width: 51, height: 31))
+        for v in [copy, include] as [View] { content.view.addSubview(v) }
+        content.modalPresentationStyle = .popover
+        content.popoverPresentationController?.sourceView = share
+        root.present(content, animated: false)
+        #expect(copy.isFirstResponder)
+        let keys = InputDriver(window: f.window)
+        func press(_ keysym: UInt32) { keys.pressKey(keysym: keysym); keys.releaseKey(keysym: keysym) }
+        press(Key.tab)
+        #expect(include.isFirstResponder && share.isFirstResponder, "inside the popover; the window behind keeps its own focus")
+        press(Key.tab)
+        #expect(copy.isFirstResponder && !other.isFirstResponder, "wrapped inside the popover")
+        keys.pressKey(keysym: 0xffe1)
+        press(Key.tab)
+        keys.releaseKey(keysym: 0xffe1)
+        #expect(include.isFirstResponder, "Shift-Tab goes back")
+        press(0x20)
+        #expect(include.isOn, "Space works the control the popover focused")
+        press(Key.escape)
+        Transaction.flush()
+        f.advance(0.4)
+        Transaction.flush()
+        #expect(f.window.popupsInStackingOrder.isEmpty && share.isFirstResponder)
+    }
+
     @Test("a popover follows its source when the layout moves it")
     func followsSource() throws {
         let f = ViewFixture(size: Size(width: 400, height: 300))

@@ -3,7 +3,7 @@
 enum AccessibilityRole: Hashable, Sendable {
     case application, window, popupWindow, dialog, alert
     case button, toggleButton, slider, progressBar, textField, passwordField, label, heading, link, image
-    case list, listItem, scrollArea, group, panel, tab, tabList, menu, menuItem
+    case list, listItem, scrollArea, group, panel, tab, tabList, menu, menuItem, toolTip
 }
 
 /// The states of a node an assistive technology reads (rule Y2).
@@ -185,7 +185,7 @@ enum AccessibilityNode {
 
     var role: AccessibilityRole {
         switch self {
-        case let .window(w): return w.popupHost != nil ? .popupWindow : w.isModal ? .dialog : .window
+        case let .window(w): return w.isToolTip ? .toolTip : w.popupHost != nil ? .popupWindow : w.isModal ? .dialog : .window
         case let .view(v):
             if let role = v.accessibilityRole { return role }
             if v.isAccessibilityElement { return Self.role(for: v.accessibilityTraits) }

@@ -100,6 +100,8 @@ extension ViewController {
         host.presentations.append(container)
         container.previousFirstResponder = window.firstResponder
         controller.didEnterPresentation()
+        // A popover takes the keyboard (its popup grabs it): the focus goes to its first control, as in a GTK popover.
+        if popup != nil, host.firstResponder == nil { host.moveFocus(backwards: false) }
         let finish = { [weak self] in
             if coversPresenter { self?.endAppearanceTransition() }
             controller.endAppearanceTransition()
@@ -167,7 +169,15 @@ extension ViewController {
         presenter.presentedViewController = nil
         endAppearanceTransition()
         if !container.style.isSheet { presenter.endAppearanceTransition() }
-        if let previous = container.previousFirstResponder as? View, previous.window != nil { previous.becomeFirstResponder() }
+        if let previous = container.previousFirstResponder as? View, previous.window != nil {
+            // Still its window's first responder (the keys were in a popover's popup):
+            // assistive technologies are told the focus is back on it.
+            if previous.isFirstResponder {
+                Application.shared.accessibilityExporter?.focusMoved(from: nil, to: previous.accessibilityFocusObject)
+            } else {
+                previous.becomeFirstResponder()
+            }
+        }
         completion?()
     }
 

@@ -10,7 +10,10 @@ public final class ToolTipInteraction: Interaction {
     public private(set) weak var view: View?
     /// The text shown (`defaultToolTip`); nil or empty shows nothing.
     public var defaultToolTip: String? {
-        didSet { if defaultToolTip?.isEmpty ?? true { hide() } else { label?.text = defaultToolTip } }
+        didSet {
+            if defaultToolTip?.isEmpty ?? true { hide() } else { label?.text = defaultToolTip }
+            view?.accessibilityDidChange(.description)
+        }
     }
     /// Whether the tip shows at all.
     public var isEnabled = true {
@@ -83,6 +86,7 @@ public final class ToolTipInteraction: Interaction {
         label.frame = Rect(x: 8, y: 5, width: textSize.width, height: textSize.height)
         background.addSubview(label)
         popup.window.rootView.addSubview(background)
+        popup.window.isToolTip = true
         popup.onDismiss = { [weak self, weak popup] in
             guard let self, self.popup === popup else { return }
             self.popup = nil

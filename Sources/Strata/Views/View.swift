@@ -343,9 +343,11 @@ open class View: Responder, LayerDelegate {
         get { accessibility.label ?? accessibility.labeledBy.map { $0.accessibilityLabel ?? "" } ?? defaultAccessibilityLabel }
         set { accessibility.label = newValue; accessibilityDidChange(.name) }
     }
-    /// What activating it does, when the label does not say (`accessibilityHint`).
+    /// What activating it does, when the label does not say (`accessibilityHint`);
+    /// by default its tooltip's text, as GTK describes a widget by its tooltip
+    /// (a keyboard or screen-reader user never sees a tooltip shown by hovering).
     open var accessibilityHint: String? {
-        get { accessibility.hint }
+        get { accessibility.hint ?? toolTipHint }
         set { accessibility.hint = newValue; accessibilityDidChange(.description) }
     }
     /// Its value as text (`accessibilityValue`): by default a switch's "1" or
@@ -452,6 +454,14 @@ open class View: Responder, LayerDelegate {
     /// What its changes are told of: itself, or the element that stands for it
     /// (a list row's); nil when nothing assistive technologies know stands for it.
     var accessibilityEventSource: AnyObject? { self }
+    /// Its tooltip's text, unless that is its name already.
+    private var toolTipHint: String? {
+        for case let tip as ToolTipInteraction in interactions where tip.isEnabled {
+            guard let text = tip.defaultToolTip, !text.isEmpty, text != accessibilityLabel else { return nil }
+            return text
+        }
+        return nil
+    }
     /// What focus events name while this view is the first responder: itself,
     /// or the element inside it the keyboard is on (a list's row).
     var accessibilityFocusObject: AnyObject { self }

@@ -197,6 +197,8 @@ public class Window: Responder {
     var popups: [Popup] = []
     /// The popup this window is the content of (nil for the app's windows).
     weak var popupHost: Popup?
+    /// A tooltip's popup: a tool tip to assistive technologies.
+    var isToolTip = false
     /// Where a popup's content takes its traits from before its own overrides
     /// (the view it opened for, or the window it is placed on); nil: the system's.
     var inheritedTraits: (() -> TraitCollection?)?
@@ -219,14 +221,17 @@ public class Window: Responder {
     /// Escape that no responder took dismisses the topmost sheet (unless it is
     /// modal in presentation).
     public override func pressesBegan(_ presses: Set<Press>, with event: PressesEvent?) {
-        if presses.first?.key?.keysym == Key.escape, let top = presentations.last, top.style.isSheet, top.alertStyle == nil {
+        // A popover's keys travel its responder chain through the presenting
+        // controller to this window: they act in the popover they came from.
+        let keyWindow = popupsInStackingOrder.last { $0.grabsInput && $0.isOpen }?.window ?? self
+        if presses.first?.key?.keysym == Key.escape, let top = keyWindow.presentations.last, top.style.isSheet, top.alertStyle == nil {
             if !top.presented.isModalInPresentation { top.presented.dismiss(animated: true) }
             return
         }
         guard let key = presses.first?.key, key.keysym == Key.tab || key.keysym == Key.isoLeftTab else {
             return super.pressesBegan(presses, with: event)
         }
-        moveFocus(backwards: key.keysym == Key.isoLeftTab || key.modifierFlags.contains(.shift))
+        keyWindow.moveFocus(backwards: key.keysym == Key.isoLeftTab || key.modifierFlags.contains(.shift))
     }
 
     /// Gives the focus to the next view that can take it, wrapping around: in

@@ -247,6 +247,9 @@ final class AtSpiExporter {
             case let w as Window: node = .window(w)
             default: continue
             }
+            // Not in a shown window (being built, or gone): nobody can know it, and an
+            // assistive technology that asked would remember it as defunct.
+            guard node.isAttached else { continue }
             send(change, of: node)
         }
     }

@@ -28,6 +28,7 @@ enum AtSpiMapping {
         case .tabList: (38, "page tab list")
         case .menu: (33, "menu")
         case .menuItem: (35, "menu item")
+        case .toolTip: (64, "tool tip")
         }
     }
 
