@@ -8,7 +8,10 @@ import WaylandClient
 /// of 1,000 labels and of a window of 30 controls — every node's name, role,
 /// states and extents; the resident memory each exported element adds once
 /// walked; and the main thread's time per frame when 100 labels change their
-/// text every frame, with an assistive technology listening and with none.
+/// text every frame, with an assistive technology listening and with none, and
+/// while a list of 1,000 rows scrolls (exported, with and without a listener). The
+/// same two windows made with GTK 4 (`Benchmarks/Fixtures/gtk4-a11y-reference.py`)
+/// on the same compositor and bus are walked by the same client: the reference.
 @MainActor
 func sceneAccessibilityWalk() throws -> [Figure] {
     let weston = try HeadlessWeston(width: 1280, height: 720)
@@ -25,9 +28,9 @@ func sceneAccessibilityWalk() throws -> [Figure] {
     app.applicationID = "org.strata.bench"
 
     // Runs the test's assistive technology and turns the loop until it ends; its last line.
-    func client(_ arguments: [String]) throws -> String {
+    func client(_ arguments: [String], app name: String = "org.strata.bench") throws -> String {
         let log = directory + "/client-\(Int(MonotonicClock.now * 1000)).log"
-        let child = try Subprocess.spawn(["/usr/bin/python3", "Tests/Fixtures/atspi-client.py", "org.strata.bench"] + arguments,
+        let child = try Subprocess.spawn(["/usr/bin/python3", "Tests/Fixtures/atspi-client.py", name] + arguments,
                                          environment: ["DBUS_SESSION_BUS_ADDRESS": bus.address, "NO_AT_BRIDGE": "1"], directory: nil, logPath: log)
         _ = try loop.turn(until: { child.wait(timeout: 0) != nil }, timeout: 300)
         return tail(of: log, lines: 1).split(separator: "\n").last.map(String.init) ?? ""
@@ -86,19 +89,80 @@ func sceneAccessibilityWalk() throws -> [Figure] {
     let perElement = Double(residentBytes() - before) / 1030
     guard walks.count == 6 else { return [] }
 
-    // With a listener for the changes.
-    let listener = try Subprocess.spawn(["/usr/bin/python3", "Tests/Fixtures/atspi-client.py", "org.strata.bench", "listen", "20",
-                                         "object:property-change:accessible-name"],
+    // The controls example, beside the bench's binary when built (`swift build -c release --product controls`).
+    let controlsBinary = String(CommandLine.arguments[0].split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")) + "/controls"
+    var exampleWalks: [Double] = []
+    if access(controlsBinary, X_OK) == 0 {
+        let example = try Subprocess.spawn([controlsBinary, "--seconds", "120", "--appearance", "light"],
+                                           environment: ["WAYLAND_DISPLAY": weston.socketName, "XDG_RUNTIME_DIR": weston.runtimeDirectory,
+                                                         "DBUS_SESSION_BUS_ADDRESS": bus.address, "LANG": "en_US.UTF-8"],
+                                           directory: nil, logPath: directory + "/controls.log")
+        defer { example.terminate() }
+        try loop.turn(for: 3)
+        exampleWalks = seconds(try client(["walk", "6"], app: "org.strata.controls"))
+    }
+
+    // GTK 4's windows, walked the same way.
+    let gtk = try Subprocess.spawn(["/usr/bin/python3", "Benchmarks/Fixtures/gtk4-a11y-reference.py", "120"],
+                                   environment: ["WAYLAND_DISPLAY": weston.socketName, "XDG_RUNTIME_DIR": weston.runtimeDirectory,
+                                                 "DBUS_SESSION_BUS_ADDRESS": bus.address, "GSETTINGS_BACKEND": "memory"],
+                                   directory: nil, logPath: directory + "/gtk.log")
+    defer { gtk.terminate() }
+    try loop.turn(for: 4)
+    let gtkWalks = seconds(try client(["walk", "6"], app: "org.strata.gtkreference"))
+    gtk.terminate()
+
+    // A list of 1,000 rows scrolling 12 points a frame: the main thread's time per frame.
+    final class Rows: ListDataSource {
+        func numberOfRows(in list: ListView) -> Int { 1000 }
+        func listView(_ list: ListView, configure cell: ListCell, forRow row: Int) { cell.textLabel.text = "Row \(row)" }
+    }
+    let rows = Rows()
+    let listWindow = Window(title: "list", size: Size(width: 400, height: 720))
+    let list = ListView(frame: listWindow.rootView.bounds)
+    list.dataSource = rows
+    listWindow.rootView.addSubview(list)
+    listWindow.show()
+    _ = try loop.turn(until: { listWindow.frameNumber > 0 }, timeout: 10)
+    func scrollingFrames() throws -> Double {
+        var times: [Double] = []
+        for frame in 0..<120 {
+            let start = MonotonicClock.now
+            list.contentOffset = Point(x: 0, y: Double(frame % 100) * 12)
+            try loop.turn(timeout: 0)
+            times.append(MonotonicClock.now - start)
+            try loop.turn(for: 1.0 / 60)
+        }
+        return median(times)
+    }
+    let scrollingUnheard = try scrollingFrames()
+
+    // With a listener for every object event.
+    let listener = try Subprocess.spawn(["/usr/bin/python3", "Tests/Fixtures/atspi-client.py", "org.strata.bench", "listen", "30", "object:"],
                                         environment: ["DBUS_SESSION_BUS_ADDRESS": bus.address, "NO_AT_BRIDGE": "1"], directory: nil,
                                         logPath: directory + "/listener.log")
     defer { listener.terminate() }
     try loop.turn(for: 2)
     let listened = try changingFrames()
+    let scrollingHeard = try scrollingFrames()
+    // (GTK 4 missing or its walk failed: no reference figures.)
+    let reference = gtkWalks.count == 6 ? [
+        Figure(scene: "a11y-walk", metric: "GTK 4, the same windows: first walk", value: gtkWalks[0] * 1000, unit: "ms", repetitions: 1),
+        Figure(scene: "a11y-walk", metric: "GTK 4, walk again", value: median(Array(gtkWalks.dropFirst())) * 1000, unit: "ms", repetitions: 5),
+        Figure(scene: "a11y-walk", metric: "Strata ÷ GTK 4, walk again", value: median(Array(walks.dropFirst())) / median(Array(gtkWalks.dropFirst())),
+               unit: "×", repetitions: 5),
+    ] : []
+    let example = exampleWalks.count == 6 ? [
+        Figure(scene: "a11y-walk", metric: "the controls example: first walk", value: exampleWalks[0] * 1000, unit: "ms", repetitions: 1),
+        Figure(scene: "a11y-walk", metric: "the controls example: walk again", value: median(Array(exampleWalks.dropFirst())) * 1000, unit: "ms", repetitions: 5),
+    ] : []
     return [
         Figure(scene: "a11y-walk", metric: "first walk of both windows' trees (1,000 labels, 30 controls)", value: walks[0] * 1000, unit: "ms", repetitions: 1),
         Figure(scene: "a11y-walk", metric: "walk again, every object known", value: median(Array(walks.dropFirst())) * 1000, unit: "ms", repetitions: 5),
         Figure(scene: "a11y-walk", metric: "resident memory per exported element, once walked", value: perElement, unit: "bytes", repetitions: 1),
         Figure(scene: "a11y-walk", metric: "main thread per frame, 100 labels changing, no assistive technology", value: quiet * 1e6, unit: "µs", repetitions: 60),
-        Figure(scene: "a11y-walk", metric: "main thread per frame, 100 labels changing, a listener for their names", value: listened * 1e6, unit: "µs", repetitions: 60),
-    ]
+        Figure(scene: "a11y-walk", metric: "main thread per frame, 100 labels changing, a listener for every object event", value: listened * 1e6, unit: "µs", repetitions: 60),
+        Figure(scene: "a11y-walk", metric: "main thread per frame, a 1,000-row list scrolling, exported, nobody listening", value: scrollingUnheard * 1e6, unit: "µs", repetitions: 120),
+        Figure(scene: "a11y-walk", metric: "main thread per frame, the list scrolling, a listener for every object event", value: scrollingHeard * 1e6, unit: "µs", repetitions: 120),
+    ] + example + reference
 }
