@@ -106,9 +106,9 @@ extension AccessibilityExportTests {
         static let up: UInt32 = 103, down: UInt32 = 108, right: UInt32 = 106, leftShift: UInt32 = 42
     }
 
-    @Test("keyboard only, the controls example: Tab reaches every enabled control once in reading order — buttons, switches, sliders, fields, the menu buttons, the list — and wraps; Shift-Tab goes back; Space flips a switch, Right steps a slider, Space opens a menu and Escape closes it, Down and Return select a list row")
+    @Test("keyboard only, with Orca, the controls example: Tab reaches every enabled control once in reading order — buttons, switches, sliders, fields, the menu buttons, the list — and wraps; Shift-Tab goes back; Space flips a switch, Right steps a slider, Space opens a menu and Escape closes it, Down and Return select a list row; Orca says each control as the focus comes to it")
     func controlsByKeyboard() async throws {
-        let run = try await KeyboardRun("controls")
+        let run = try await KeyboardRun("controls", withOrca: true)
         defer { run.stop() }
         let order = ["Plain", "Filled", "Pressed", "Switch 1", "Switch 2", "Slider 1", "Slider 2", "Your name", "Text", "Password", "Edit", "Size", "Apples"]
         try await run.tab(to: "Plain")   // from where the example put the focus
@@ -136,6 +136,12 @@ extension AccessibilityExportTests {
         try await until("the next row focused", timeout: 5) { run.focusTrail.last == "Bananas" }
         try await run.press(KeyboardRun.enter)
         try await run.expectEvent("object:state-changed:selected", from: "Bananas", detail1: 1)
+        // Orca said each control as the focus came to it.
+        let orca = try #require(run.orca)
+        for (name, role) in [("Plain", "push button"), ("Switch 1", "toggle button"), ("Slider 1", "slider"), ("Your name", "text"),
+                             ("Password", "password text"), ("Edit", "push button"), ("Apples", "")] {
+            #expect(orca.spoken.contains { $0.hasPrefix(name) && $0.contains(role) }, "Orca on \(name): \(orca.spoken)")
+        }
     }
 
     @Test("keyboard only, with Orca, the todo example: Tab to the field, type and Return adds a to-do; Tab to the list lands on it, Space checks it, Delete deletes it; Tab to Clear done, Space asks, Return clears — what a blind user does, with the focus followed through libatspi and Orca saying each step")
@@ -173,13 +179,17 @@ extension AccessibilityExportTests {
         #expect(ClipboardTests.contents(of: orca.log).contains("BRAILLE LINE:  'org.strata.todo application To do frame list <x> bread list item'"))
     }
 
-    @Test("keyboard only, the text example: Tab reaches its two buttons and wraps")
+    @Test("keyboard only, with Orca, the text example: Tab reaches its two buttons and wraps; Orca says them")
     func textByKeyboard() async throws {
-        let run = try await KeyboardRun("text")
+        let run = try await KeyboardRun("text", withOrca: true)
         defer { run.stop() }
         for _ in 0..<3 { try await run.press(KeyboardRun.tab) }
         try await until("the focus events", timeout: 10) { run.focusTrail.count >= 3 }
         #expect(run.focusTrail.suffix(3) == ["Open Text…", "Pango’s Site", "Open Text…"])
+        let orca = try #require(run.orca)
+        try await until("Orca to say the buttons: \(orca.spoken)", timeout: 20) {
+            orca.spoken.contains { $0.hasPrefix("Open Text… push button") } && orca.spoken.contains { $0.hasPrefix("Pango’s Site push button") }
+        }
     }
 
     @Test("the gallery, clock and demo show pictures only: no element in their trees takes the focus or has an action, so there is nothing a keyboard must reach — and each picture is named")
