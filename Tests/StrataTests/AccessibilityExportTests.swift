@@ -91,9 +91,21 @@ struct AccessibilityExportTests {
         }
     }
 
-    static func tree(_ session: AccessibilitySession) async throws -> Node {
-        let lines = try await client(session, ["tree"])
+    /// The tree of the application called `app`, as the client read it.
+    static func tree(_ session: AccessibilitySession, app: String = appName) async throws -> Node {
+        let lines = try await client(session, ["tree"], app: app)
         return try JSONDecoder().decode(Node.self, from: Data(try #require(lines.last).utf8))
+    }
+
+    /// Reads the tree of `app` until `condition` holds of it (lists animate rows
+    /// in and out), at most 20 s.
+    static func eventually(_ session: AccessibilitySession, app: String, _ what: String, _ condition: (Node) -> Bool) async throws {
+        let deadline = MonotonicMediaClock().now + 20
+        while MonotonicMediaClock().now < deadline {
+            if condition(try await tree(session, app: app)) { return }
+            try await Task.sleep(for: .milliseconds(200))
+        }
+        Issue.record("timed out waiting for \(what)")
     }
 }
 
@@ -331,6 +343,22 @@ extension AccessibilityExportTests {
             }
         }
 
+        /// Orca started against this process's app on `kwin`, once it is
+        /// listening and the app is exported for it.
+        static func forThisApp(_ session: AccessibilitySession, on kwin: HeadlessKWin) async throws -> Orca {
+            let orca = try Orca(session, waylandDisplay: kwin.socketPath)
+            let app = Application.shared
+            do {
+                try await until("Orca to start", timeout: 60) { ClipboardTests.contents(of: orca.log).contains("ORCA: ATSPI registry initialized.") }
+                app.followAccessibilityStatus(busAddress: session.bus.address)
+                try await until("the export Orca asked for") { try? app.loop?.turn(timeout: 0.01); return app.isAccessibilityExported }
+            } catch {
+                orca.stop()
+                throw error
+            }
+            return orca
+        }
+
         func stop() {
             process.terminate()
             xwayland.terminate()
@@ -345,11 +373,8 @@ extension AccessibilityExportTests {
         defer { session.stop() }
         let app = Application.shared
 
-        let orca = try Orca(session, waylandDisplay: kwin.socketPath)
+        let orca = try await Orca.forThisApp(session, on: kwin)
         defer { orca.stop() }
-        try await until("Orca to start", timeout: 60) { ClipboardTests.contents(of: orca.log).contains("ORCA: ATSPI registry initialized.") }
-        app.followAccessibilityStatus(busAddress: session.bus.address)
-        try await until("the export Orca asked for") { try? app.loop?.turn(timeout: 0.01); return app.isAccessibilityExported }
 
         let window = Window(title: "Orca check", size: Size(width: 300, height: 200))
         let add = Button(frame: Rect(x: 20, y: 20, width: 100, height: 30))
@@ -415,11 +440,8 @@ extension AccessibilityExportTests {
         var session = try AccessibilitySession(namingTheApp: true)
         defer { session.stop() }
         let app = Application.shared
-        let orca = try Orca(session, waylandDisplay: kwin.socketPath)
+        let orca = try await Orca.forThisApp(session, on: kwin)
         defer { orca.stop() }
-        try await until("Orca to start", timeout: 60) { ClipboardTests.contents(of: orca.log).contains("ORCA: ATSPI registry initialized.") }
-        app.followAccessibilityStatus(busAddress: session.bus.address)
-        try await until("the export Orca asked for") { try? app.loop?.turn(timeout: 0.01); return app.isAccessibilityExported }
 
         let window = Window(title: "Orca popover", size: Size(width: 360, height: 300))
         let host = ViewController()
@@ -485,19 +507,8 @@ extension AccessibilityExportTests {
                                         directory: nil, logPath: session.directory + "/todo.log")
         defer { todo.terminate() }
         let app = "org.strata.todo"
-        func tree() async throws -> Node {
-            let lines = try await Self.client(session, ["tree"], app: app)
-            return try JSONDecoder().decode(Node.self, from: Data(try #require(lines.last).utf8))
-        }
-        /// Reads the tree until `condition` holds of it (the list animates rows in and out), at most 20 s.
-        func eventually(_ what: String, _ condition: (Node) -> Bool) async throws {
-            let deadline = MonotonicMediaClock().now + 20
-            while MonotonicMediaClock().now < deadline {
-                if condition(try await tree()) { return }
-                try await Task.sleep(for: .milliseconds(200))
-            }
-            Issue.record("timed out waiting for \(what)")
-        }
+        func tree() async throws -> Node { try await Self.tree(session, app: app) }
+        func eventually(_ what: String, _ condition: (Node) -> Bool) async throws { try await Self.eventually(session, app: app, what, condition) }
         func items(_ root: Node) -> [Node] {
             var found: [Node] = []
             func walk(_ n: Node) { if n.role == "list item" { found.append(n) }; n.children.forEach(walk) }
@@ -536,8 +547,7 @@ extension AccessibilityExportTests {
                                                           "DBUS_SESSION_BUS_ADDRESS": session.bus.address, "LANG": "en_US.UTF-8"],
                                             directory: nil, logPath: session.directory + "/controls.log")
         defer { controls.terminate() }
-        let lines = try await Self.client(session, ["tree"], app: "org.strata.controls")
-        let root = try JSONDecoder().decode(Node.self, from: Data(try #require(lines.last).utf8))
+        let root = try await Self.tree(session, app: "org.strata.controls")
         let frame = try #require(root.children.first)
         #expect(frame.role == "frame" && frame.name == "Strata controls")
         var all: [Node] = []
@@ -565,7 +575,7 @@ extension AccessibilityExportTests {
         // Selection: the second row, as the person's tap would.
         let selected = try await Self.client(session, ["select", "role:list List", "1"], app: "org.strata.controls").last
         #expect(selected == #"{"done": true, "selected": ["Bananas"]}"#)
-        let after = try JSONDecoder().decode(Node.self, from: Data(try #require(try await Self.client(session, ["tree"], app: "org.strata.controls").last).utf8))
+        let after = try await Self.tree(session, app: "org.strata.controls")
         #expect(after.find("Bananas")?.states.contains("selected") == true && after.find("Apples")?.states.contains("selected") == false)
         #expect(all.allSatisfy { ($0.extents ?? [0, 0, 1, 1]).allSatisfy { $0 >= 0 } }, "extents inside the window")
     }

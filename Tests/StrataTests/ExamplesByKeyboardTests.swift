@@ -87,19 +87,8 @@ extension AccessibilityExportTests {
             }
         }
 
-        func tree() async throws -> Node {
-            let lines = try await AccessibilityExportTests.client(session, ["tree"], app: application)
-            return try JSONDecoder().decode(Node.self, from: Data(try #require(lines.last).utf8))
-        }
-
-        /// Reads the tree until `condition` holds of it (rows animate in and out), at most 20 s.
         func eventually(_ what: String, _ condition: (Node) -> Bool) async throws {
-            let deadline = MonotonicMediaClock().now + 20
-            while MonotonicMediaClock().now < deadline {
-                if condition(try await tree()) { return }
-                try await Task.sleep(for: .milliseconds(200))
-            }
-            Issue.record("timed out waiting for \(what)")
+            try await AccessibilityExportTests.eventually(session, app: application, what, condition)
         }
 
         static let tab: UInt32 = 15, space: UInt32 = 57, enter: UInt32 = 28, escape: UInt32 = 1, delete: UInt32 = 111
@@ -205,8 +194,7 @@ extension AccessibilityExportTests {
                                                          "DBUS_SESSION_BUS_ADDRESS": session.bus.address],
                                            directory: nil, logPath: session.directory + "/\(example).log")
             defer { app.terminate() }
-            let lines = try await Self.client(session, ["tree"], app: "org.strata.\(example)")
-            let root = try JSONDecoder().decode(Node.self, from: Data(try #require(lines.last).utf8))
+            let root = try await Self.tree(session, app: "org.strata.\(example)")
             var all: [Node] = []
             func walk(_ n: Node) { all.append(n); n.children.forEach(walk) }
             root.children.forEach(walk)
