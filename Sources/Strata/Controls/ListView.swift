@@ -326,12 +326,17 @@ public final class ListView: ScrollView {
     func didTap(row: Int) {
         guard allowsSelection, row >= 0, row < numberOfRows else { return }
         if allowsMultipleSelection, selection.contains(row) {
-            deselectRow(row, animated: false)
-            onDeselectRow?(self, row)
+            didUntap(row: row)
         } else {
             selectRow(row, animated: false)
             onSelectRow?(self, row)
         }
+    }
+
+    /// A selected row was deselected by the person (or an assistive technology): the app is told.
+    func didUntap(row: Int) {
+        deselectRow(row, animated: false)
+        onDeselectRow?(self, row)
     }
 
     /// Asks the app to delete `row` (a swipe, the Delete key, an assistive

@@ -125,7 +125,7 @@ extension AtSpiExporter {
         case let (AtSpiInterfaces.action, .node(node)): actionMethod(call, node)
         case let (AtSpiInterfaces.text, .node(node)) where node.text != nil: textMethod(call, node)
         case let (AtSpiInterfaces.editableText, .node(node)) where [.textField, .passwordField].contains(node.role): editableTextMethod(call, node)
-        case let (AtSpiInterfaces.selection, .node(node)) where node.rows != nil: selectionMethod(call, node.rows!)
+        case let (AtSpiInterfaces.selection, .node(node)) where node.rows != nil: selectionMethod(call, node)
         default: call.fail("org.freedesktop.DBus.Error.UnknownMethod", "\(call.interface).\(call.method) is not offered by \(call.path)")
         }
     }
@@ -257,7 +257,8 @@ extension AtSpiExporter {
     // MARK: Selection (a list's rows)
 
     /// A list's selection, changed as the person's taps would change it (rule Y4).
-    private func selectionMethod(_ call: Call, _ list: ListView) {
+    private func selectionMethod(_ call: Call, _ node: AccessibilityNode) {
+        guard let list = node.rows else { return call.fail("org.freedesktop.DBus.Error.UnknownMethod", "not a list") }
         let selected = list.selectedRows
         func index() -> Int { Int(call.parameters[0].int32) }
         func isRow(_ i: Int) -> Bool { (0..<list.numberOfRows).contains(i) }
@@ -273,18 +274,14 @@ extension AtSpiExporter {
         case "DeselectChild", "DeselectSelectedChild":
             let row = call.method == "DeselectChild" ? index() : (selected.indices.contains(index()) ? selected[index()] : -1)
             guard selected.contains(row) else { return call.reply([Variant.bool(false)]) }
-            list.deselectRow(row, animated: false)
-            list.onDeselectRow?(list, row)
+            list.didUntap(row: row)
             call.reply([Variant.bool(true)])
         case "SelectAll":
             guard list.allowsMultipleSelection else { return call.reply([Variant.bool(false)]) }
             for row in 0..<list.numberOfRows where !list.selectedRows.contains(row) { list.didTap(row: row) }
             call.reply([Variant.bool(true)])
         case "ClearSelection":
-            for row in selected {
-                list.deselectRow(row, animated: false)
-                list.onDeselectRow?(list, row)
-            }
+            for row in selected { list.didUntap(row: row) }
             call.reply([Variant.bool(true)])
         default: call.fail("org.freedesktop.DBus.Error.UnknownMethod", call.method)
         }
