@@ -5,7 +5,7 @@ import PixmanRender
 import StrataTesting
 import Testing
 
-/// Segmented controls and activity indicators (issue 27, item 5).
+/// Segmented controls, activity indicators and steppers (issue 27, item 5).
 @MainActor
 @Suite("More controls", .isolatedLayerContext)
 struct MoreControlsTests {
@@ -82,5 +82,126 @@ struct MoreControlsTests {
         #expect(spinner.isHidden && wheel.layer.animationKeys.isEmpty)
         spinner.hidesWhenStopped = false
         #expect(!spinner.isHidden)
+    }
+
+    @Test("a stepper: a tap on + or − steps by stepValue within the range, the end's button dimmed and refusing; wraps goes round; valueChanged for the user's steps only")
+    func stepperTaps() {
+        let f = ViewFixture()
+        let stepper = Stepper(frame: Rect(x: 20, y: 20, width: 0, height: 0))
+        stepper.maximumValue = 3
+        f.window.rootView.addSubview(stepper)
+        Transaction.flush()
+        #expect(stepper.frame.size == Stepper.size && stepper.value == 0)
+        var changes: [Double] = []
+        stepper.addAction(for: .valueChanged) { changes.append(($0 as! Stepper).value) }
+        let driver = InputDriver(window: f.window)
+        let minus = Point(x: 20 + 23, y: 36), plus = Point(x: 20 + 70, y: 36)
+        let glyphs = stepper.subviews.compactMap { $0 as? Label }
+        #expect(glyphs.map(\.text) == ["−", "+"])
+        #expect(glyphs[0].textColor == .tertiaryLabel && glyphs[1].textColor == stepper.tintColor, "at the minimum − is dimmed")
+        driver.click(at: minus)
+        #expect(stepper.value == 0 && changes.isEmpty, "at the minimum − does nothing")
+        for _ in 0..<4 { driver.click(at: plus) }
+        #expect(stepper.value == 3 && changes == [1, 2, 3], "held at the maximum")
+        #expect(glyphs[0].textColor == stepper.tintColor && glyphs[1].textColor == .tertiaryLabel, "at the maximum + is dimmed")
+        driver.click(at: minus)
+        #expect(stepper.value == 2 && changes == [1, 2, 3, 2])
+        stepper.value = 3
+        stepper.wraps = true
+        driver.click(at: plus)
+        #expect(stepper.value == 0 && changes.last == 0, "round to the minimum")
+        stepper.stepValue = 0.5
+        driver.click(at: minus)
+        #expect(stepper.value == 3, "and back round")
+        stepper.value = 1.5
+        #expect(changes.count == 6, "set in code: no event")
+        Transaction.flush()
+    }
+
+    @Test("a stepper held down repeats after half a second, then ten times a second on the media clock, and stops at the end; not continuous, one valueChanged when let go")
+    func stepperAutorepeat() {
+        let f = ViewFixture()
+        let stepper = Stepper(frame: Rect(x: 20, y: 20, width: 0, height: 0))
+        stepper.maximumValue = 6
+        f.window.rootView.addSubview(stepper)
+        Transaction.flush()
+        var changes = 0
+        stepper.addAction(for: .valueChanged) { _ in changes += 1 }
+        let driver = InputDriver(window: f.window)
+        driver.movePointer(to: Point(x: 90, y: 36))
+        driver.press(.left)
+        #expect(stepper.value == 1)
+        f.advance(0.49)
+        #expect(stepper.value == 1)
+        f.advance(0.02)
+        #expect(stepper.value == 2)
+        for _ in 0..<3 { f.advance(0.1) }
+        #expect(stepper.value == 5 && changes == 5)
+        // Pressed, the + half is drawn darker than the − half.
+        let shot = f.window.snapshot()
+        #expect(shot.pixel(x: 20 + 80, y: 24) != shot.pixel(x: 20 + 14, y: 24), "the held half shows pressed")
+        for _ in 0..<5 { f.advance(0.1) }
+        #expect(stepper.value == 6 && changes == 6, "held at the maximum")
+        driver.release(.left)
+        f.advance(1)
+        #expect(stepper.value == 6)
+
+        stepper.value = 0
+        stepper.isContinuous = false
+        changes = 0
+        driver.press(.left)
+        f.advance(0.5 + 0.25)
+        #expect(stepper.value == 4 && changes == 0, "not continuous: nothing while held")
+        driver.release(.left)
+        #expect(changes == 1)
+        stepper.autorepeat = false
+        driver.press(.left)
+        f.advance(2)
+        driver.release(.left)
+        #expect(stepper.value == 5, "no repeat")
+    }
+
+    @Test("a stepper from the keyboard and to assistive technologies: Up/Down step, Home/End go to the ends; a spin button with its value, range and step, incremented as a tap would; bad values are refused with a diagnostic")
+    func stepperKeysAccessibilityAndBadInput() {
+        let f = ViewFixture()
+        let stepper = Stepper(frame: Rect(x: 20, y: 20, width: 0, height: 0))
+        stepper.stepValue = 5
+        f.window.rootView.addSubview(stepper)
+        Transaction.flush()
+        var changes = 0
+        stepper.addAction(for: .valueChanged) { _ in changes += 1 }
+        #expect(stepper.becomeFirstResponder())
+        let driver = InputDriver(window: f.window)
+        func press(_ keysym: UInt32) { driver.pressKey(keysym: keysym); driver.releaseKey(keysym: keysym) }
+        press(0xff52); press(0xff52); press(0xff54)          // Up Up Down
+        #expect(stepper.value == 5 && changes == 3)
+        press(0xff57)                                          // End
+        #expect(stepper.value == 100)
+        press(0xff50)                                          // Home
+        #expect(stepper.value == 0 && changes == 5)
+        press(0x20)                                            // Space: nothing to press
+        #expect(stepper.value == 0 && changes == 5)
+
+        let node = AccessibilityNode.view(stepper)
+        #expect(node.role == .spinButton && AtSpiMapping.role(node.role).name == "spin button")
+        #expect(node.numericValue == AccessibilityNumericValue(minimum: 0, maximum: 100, current: 0, step: 5) && node.value == "0")
+        #expect(node.actionNames == ["increment", "decrement"] && node.performAction(at: 0))
+        #expect(stepper.value == 5 && changes == 6 && node.value == "5")
+        stepper.isEnabled = false
+        #expect(!node.performAction(at: 0) && stepper.value == 5, "not enabled: refused")
+
+        let before = f.diagnostics.count
+        stepper.value = .nan
+        stepper.stepValue = 0
+        stepper.stepValue = -.infinity
+        stepper.minimumValue = 200
+        stepper.maximumValue = -1
+        #expect(f.diagnostics.count == before + 5)
+        #expect(stepper.value == 5 && stepper.stepValue == 5 && stepper.minimumValue == 0 && stepper.maximumValue == 100)
+        stepper.value = 1e9
+        #expect(stepper.value == 100, "held to the range")
+        stepper.minimumValue = 50
+        stepper.maximumValue = 60
+        #expect(stepper.value == 60, "the range narrowed around it")
     }
 }

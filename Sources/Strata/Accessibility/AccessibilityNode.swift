@@ -3,7 +3,7 @@
 enum AccessibilityRole: Hashable, Sendable {
     case application, window, popupWindow, dialog, alert
     case button, toggleButton, slider, progressBar, textField, passwordField, label, heading, link, image
-    case list, listItem, scrollArea, group, panel, tab, tabList, menu, menuItem, toolTip
+    case list, listItem, scrollArea, group, panel, tab, tabList, menu, menuItem, toolTip, spinButton
 }
 
 /// The states of a node an assistive technology reads (rule Y2).
@@ -293,7 +293,7 @@ enum AccessibilityNode {
         case .button, .link, .tab, .listItem, .menuItem: names.append("click")
         case .toggleButton: names.append("toggle")
         case .textField, .passwordField: names.append("activate")
-        case .slider: names += ["increment", "decrement"]
+        case .slider, .spinButton: names += ["increment", "decrement"]
         default: break
         }
         // A row with a switch in it toggles it too.

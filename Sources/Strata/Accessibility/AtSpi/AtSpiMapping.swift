@@ -29,6 +29,7 @@ enum AtSpiMapping {
         case .menu: (33, "menu")
         case .menuItem: (35, "menu item")
         case .toolTip: (64, "tool tip")
+        case .spinButton: (52, "spin button")
         }
     }
 
