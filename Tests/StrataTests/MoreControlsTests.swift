@@ -187,6 +187,9 @@ struct MoreControlsTests {
         #expect(node.numericValue == AccessibilityNumericValue(minimum: 0, maximum: 100, current: 0, step: 5) && node.value == "0")
         #expect(node.actionNames == ["increment", "decrement"] && node.performAction(at: 0))
         #expect(stepper.value == 5 && changes == 6 && node.value == "5")
+        #expect(stepper.accessibilitySetValue(42) && stepper.value == 42 && changes == 7, "set as typed into a spin button")
+        #expect(stepper.accessibilitySetValue(1e6) && stepper.value == 100, "held to the range")
+        stepper.value = 5
         stepper.isEnabled = false
         #expect(!node.performAction(at: 0) && stepper.value == 5, "not enabled: refused")
 

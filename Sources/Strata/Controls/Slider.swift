@@ -18,7 +18,10 @@ public final class Slider: Control {
     }
     public override func accessibilityIncrement() { if isEnabled { userSet(storedValue + (maximumValue - minimumValue) / 10, animated: true) } }
     /// An assistive technology set the value (AT-SPI's `CurrentValue`), as a drag to it would.
-    func accessibilitySetValue(_ value: Double) { userSet(value, animated: false) }
+    override func accessibilitySetValue(_ value: Double) -> Bool {
+        userSet(value, animated: false)
+        return true
+    }
     public override func accessibilityDecrement() { if isEnabled { userSet(storedValue - (maximumValue - minimumValue) / 10, animated: true) } }
 
     public var value: Double {

@@ -21,6 +21,11 @@ public final class Stepper: Control {
     }
     public override func accessibilityIncrement() { if isEnabled { step(by: 1) } }
     public override func accessibilityDecrement() { if isEnabled { step(by: -1) } }
+    /// Set by an assistive technology, as typed into a spin button: held to the range, `valueChanged` sent.
+    override func accessibilitySetValue(_ value: Double) -> Bool {
+        userSet(value)
+        return true
+    }
 
     public static let size = Size(width: 94, height: 32)
     /// How long a button is held before it repeats, and the time between repeats.
@@ -207,8 +212,8 @@ public final class Stepper: Control {
         case 0xff54: step(by: -1)                                           // Down
         case 0xff53: step(by: rtl ? -1 : 1)                                 // Right
         case 0xff51: step(by: rtl ? 1 : -1)                                 // Left
-        case 0xff50: userSetEnd(minimumValue)                               // Home
-        case 0xff57: userSetEnd(maximumValue)                               // End
+        case 0xff50: userSet(minimumValue)                               // Home
+        case 0xff57: userSet(maximumValue)                               // End
         default: super.pressesBegan(presses, with: event)
         }
     }
@@ -216,9 +221,10 @@ public final class Stepper: Control {
     /// Space and Return do nothing: a stepper has no one action to press.
     override func keyboardActivated() {}
 
-    private func userSetEnd(_ end: Double) {
+    /// Sets the value as the person's input (an end from the keyboard): `valueChanged` when it changed.
+    private func userSet(_ newValue: Double) {
         let old = storedValue
-        set(end)
+        set(newValue)
         if storedValue != old { sendActions(for: .valueChanged) }
     }
 }

@@ -448,6 +448,9 @@ open class View: Responder, LayerDelegate {
     func accessibilityToggle() -> Bool { accessibilityActivate() }
     /// A number it holds, for an adjustable element or a progress bar.
     var accessibilityNumericValue: AccessibilityNumericValue? { nil }
+    /// An assistive technology set its number (AT-SPI's `CurrentValue`), as the
+    /// person's input would: false when it holds none that can be set.
+    func accessibilitySetValue(_ value: Double) -> Bool { false }
     /// Whether it opens something (a button's menu): nil when it does not,
     /// else whether that is open now (AT-SPI's expandable and expanded).
     var accessibilityIsExpanded: Bool? { nil }

@@ -101,12 +101,11 @@ extension AtSpiExporter {
         }
     }
 
-    /// Sets an adjustable element's value as the person would, by its steps
-    /// toward the asked value (rule Y4); a slider takes it directly.
+    /// Sets an adjustable element's value as the person's input would (rule Y4):
+    /// a slider and a stepper take it, held to their range.
     private func setValue(_ value: Double, of node: AccessibilityNode) -> Bool {
-        guard case let .view(v) = node, node.isAttached, !node.traits.contains(.notEnabled), let slider = v as? Slider, value.isFinite else { return false }
-        slider.accessibilitySetValue(value)
-        return true
+        guard case let .view(v) = node, node.isAttached, !node.traits.contains(.notEnabled), value.isFinite else { return false }
+        return v.accessibilitySetValue(value)
     }
 
     // MARK: Methods
