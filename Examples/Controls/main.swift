@@ -52,6 +52,15 @@ final class ControlsShowcase: ListDataSource {
             if i == 1 { slider.minimumTrackTintColor = .systemOrange }
             root.addSubview(slider)
         }
+        let stepper = Stepper(frame: Rect(x: 560, y: 119, width: 0, height: 0))
+        stepper.maximumValue = 10
+        stepper.value = 3
+        stepper.accessibilityLabel = "Stepper"
+        let count = Label(frame: Rect(x: 664, y: 119, width: 60, height: 32))
+        count.text = "3"
+        count.font = .systemFont(ofSize: 17)
+        stepper.addAction(for: .valueChanged) { [unowned count] control in count.text = "\(Int((control as! Stepper).value))" }
+        for v in [stepper, count] as [View] { root.addSubview(v) }
         caption("Progress", 170)
         for (i, value) in [0.3, 0.85].enumerated() {
             let bar = ProgressView(frame: Rect(x: 160 + Double(i) * 200, y: 183, width: 180, height: 4))

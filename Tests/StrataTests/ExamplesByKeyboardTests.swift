@@ -95,11 +95,11 @@ extension AccessibilityExportTests {
         static let up: UInt32 = 103, down: UInt32 = 108, right: UInt32 = 106, leftShift: UInt32 = 42
     }
 
-    @Test("keyboard only, with Orca, the controls example: Tab reaches every enabled control once in reading order — buttons, switches, sliders, fields, the menu buttons, the list — and wraps; Shift-Tab goes back; Space flips a switch, Right steps a slider, Space opens a menu and Escape closes it, Down and Return select a list row; Orca says each control as the focus comes to it")
+    @Test("keyboard only, with Orca, the controls example: Tab reaches every enabled control once in reading order — buttons, switches, sliders, fields, the menu buttons, the list — and wraps; Shift-Tab goes back; Space flips a switch, Right steps a slider, Up steps the stepper, Space opens a menu and Escape closes it, Down and Return select a list row; Orca says each control as the focus comes to it")
     func controlsByKeyboard() async throws {
         let run = try await KeyboardRun("controls", withOrca: true)
         defer { run.stop() }
-        let order = ["Plain", "Filled", "Pressed", "Switch 1", "Switch 2", "Slider 1", "Slider 2", "Your name", "Text", "Password", "Edit", "Size", "Apples"]
+        let order = ["Plain", "Filled", "Pressed", "Switch 1", "Switch 2", "Slider 1", "Slider 2", "Stepper", "Your name", "Text", "Password", "Edit", "Size", "Apples"]
         try await run.tab(to: "Plain")   // from where the example put the focus
         let start = run.focusTrail.count
         for _ in 0..<order.count { try await run.press(KeyboardRun.tab) }
@@ -115,6 +115,10 @@ extension AccessibilityExportTests {
         let before = run.events.count
         try await run.press(KeyboardRun.right)
         try await run.expectEvent("object:property-change:accessible-value", from: "Slider 1", after: before)
+        try await run.tab(to: "Stepper")
+        let beforeStep = run.events.count
+        try await run.press(KeyboardRun.up)
+        try await run.expectEvent("object:property-change:accessible-value", from: "Stepper", after: beforeStep)
         try await run.tab(to: "Edit")
         try await run.press(KeyboardRun.space)
         try await run.expectEvent("object:state-changed:expanded", from: "Edit", detail1: 1)
