@@ -63,7 +63,9 @@ def describe(acc):
         relations[kind] = [relation.getTarget(i).name for i in range(relation.getNTargets())]
     if relations:
         node["relations"] = relations
-    node["children"] = [describe(acc.getChildAtIndex(i)) for i in range(acc.childCount)]
+    # A child that went between counting and asking (an app still opening its window) is left out.
+    children = (acc.getChildAtIndex(i) for i in range(acc.childCount))
+    node["children"] = [describe(child) for child in children if child is not None]
     return node
 
 

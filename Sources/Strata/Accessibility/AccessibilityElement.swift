@@ -72,7 +72,7 @@ open class AccessibilityElement {
     /// Whether it has the keyboard focus, for the toolkit's own elements (a highlighted menu item).
     var accessibilityIsFocused: Bool { false }
     /// Whether it can take the keyboard focus, for the toolkit's own elements.
-    var accessibilityIsFocusable: Bool { accessibilityRole == .menuItem }
+    var accessibilityIsFocusable: Bool { false }
     /// Whether it is still there, beyond its container being shown (a list's
     /// row that was deleted is not).
     var accessibilityIsAttached: Bool { true }

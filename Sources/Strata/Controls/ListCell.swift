@@ -3,12 +3,11 @@
 /// swiped. Cells are reused: configure everything the row shows each time.
 @MainActor
 public final class ListCell: View {
-    // A list item read by its text; activating it selects the row, and a list
-    // that deletes rows offers Delete (rules Y2, Y4).
+    // What its row's element (ListRowElement) reads and does: its text; activating
+    // it selects the row, and a list that deletes rows offers Delete (rules Y2, Y4).
     override var defaultIsAccessibilityElement: Bool { true }
     override var defaultAccessibilityLabel: String? { textLabel.text }
     override var defaultAccessibilityValue: String? { (accessoryView?.isAccessibilityElement ?? false) ? accessoryView?.accessibilityValue : nil }
-    override var accessibilityRole: AccessibilityRole? { .listItem }
     /// A switch in the row makes the row a toggle as well (UIKit reads a cell
     /// with a switch as one element whose activation flips it).
     override var defaultAccessibilityTraits: AccessibilityTraits {

@@ -16,6 +16,7 @@ extension ListView {
     /// The rows went away with a reload: their elements are defunct.
     func forgetRowElements() {
         rowElements = [:]
+        offscreenCellRow = nil
         Application.shared.accessibilityExporter?.changed(self, .children)
     }
 
@@ -28,15 +29,20 @@ extension ListView {
             moved[new] = element
         }
         rowElements = moved
+        offscreenCellRow = nil
         Application.shared.accessibilityExporter?.changed(self, .children)
     }
 
-    /// The cell showing `row`, or the off-screen cell filled with it.
+    /// The cell showing `row`, or the off-screen cell filled with it (once for
+    /// all the properties read of one row, until the rows change).
     func cellForReading(_ row: Int) -> ListCell {
         if let cell = cellForRow(at: row) { return cell }
-        offscreenCell.row = row
-        offscreenCell.accessoryView = nil
-        dataSource?.listView(self, configure: offscreenCell, forRow: row)
+        if offscreenCellRow != row {
+            offscreenCell.row = row
+            offscreenCell.accessoryView = nil
+            dataSource?.listView(self, configure: offscreenCell, forRow: row)
+            offscreenCellRow = row
+        }
         offscreenCell.isSelected = selectedRows.contains(row)
         return offscreenCell
     }
@@ -100,10 +106,6 @@ final class ListRowElement: AccessibilityElement {
     override var accessibilityIsFocusable: Bool { list?.canBecomeFirstResponder ?? false }
     override var accessibilityIsFocused: Bool { list.map { $0.isFirstResponder && $0.focusedRow == row } ?? false }
 
-    override func accessibilityActivate() -> Bool {
-        guard let list, list.allowsSelection, list.cellForActing(row) != nil else { return false }
-        list.didTap(row: row)
-        return true
-    }
+    override func accessibilityActivate() -> Bool { list?.cellForActing(row)?.accessibilityActivate() ?? false }
     override func accessibilityToggle() -> Bool { list?.cellForActing(row)?.accessibilityToggle() ?? false }
 }

@@ -72,6 +72,8 @@ public final class ListView: ScrollView {
     private var selection: Set<Int> = []
     /// The rows' elements an assistive technology has asked for (ListView+Accessibility).
     var rowElements: [Int: ListRowElement] = [:]
+    /// The row the off-screen cell holds now.
+    var offscreenCellRow: Int?
     /// A cell outside the list, filled to read a row that has no cell of its own.
     lazy var offscreenCell: ListCell = {
         let cell = ListCell()
@@ -266,7 +268,7 @@ public final class ListView: ScrollView {
         focusedRow = focusedRow.flatMap { map($0) ?? min($0, newCount - 1) }.flatMap { $0 >= 0 ? $0 : nil }
         moveRowElements(map)
         // The focused row went, or another took its place: the focus is on the row now there.
-        if isFirstResponder, let row = focusedRow, rowElements[row] !== focusedElement || focusedElement == nil {
+        if isFirstResponder, let row = focusedRow, rowElements[row] !== focusedElement {
             Application.shared.accessibilityExporter?.focusMoved(from: focusedElement, to: rowElement(row))
         }
         updateContentSize()

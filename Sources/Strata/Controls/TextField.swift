@@ -377,9 +377,8 @@ public final class TextField: Control, TextInputClient {
 
     private func textChanged() {
         // Told only when what assistive technologies read changed (this runs for
-        // a new size or style too).
-        let readable = accessibilityText
-        if readable != toldText {
+        // a new size or style too); nothing is kept or compared while none listens.
+        if Application.shared.accessibilityExporter != nil, case let readable = accessibilityText, readable != toldText {
             toldText = readable
             accessibilityDidChange(.text)
         }

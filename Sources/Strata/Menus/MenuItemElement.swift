@@ -35,6 +35,8 @@ final class MenuItemElement: AccessibilityElement {
     }
 
     override var accessibilityIsFocused: Bool { menuView.highlightedRow == row }
+    /// The keyboard's highlight moves through the items.
+    override var accessibilityIsFocusable: Bool { true }
 
     /// A submenu's row: expanded while its submenu is open.
     override var accessibilityIsExpanded: Bool? {
