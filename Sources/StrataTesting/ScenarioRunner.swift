@@ -204,7 +204,15 @@ public final class ScenarioRunner {
         driver = d
         let before = d.errors.count
         send(d)
-        if let first = d.errors.dropFirst(before).first { throw StepFailure(message: first) }
+        guard let first = d.errors.dropFirst(before).first else { return }
+        // What the client and the compositor knew, for a failure seen only under load.
+        let seats = Application.shared.display?.seats.values.map { seat in
+            [(WlSeat.Capability.pointer, "pointer"), (.keyboard, "keyboard"), (.touch, "touch")]
+                .filter { seat.capabilities.contains($0.0) }.map(\.1).joined(separator: "+")
+        } ?? []
+        let log = compositor.runtimeDirectory + "/\(compositor.name).log"
+        throw StepFailure(message: first + "; the client's seats: [\(seats.joined(separator: ", "))]"
+                          + (access(log, R_OK) == 0 ? "; the end of \(compositor.name)'s log:\n" + tail(of: log, lines: 6) : ""))
     }
 
     /// Turns the loop until the connection fails; passes when it failed with exactly this error.
