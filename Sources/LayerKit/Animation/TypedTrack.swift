@@ -210,13 +210,6 @@ struct TypedChange {
     let new: SlotValue
 }
 
-/// A colour's components, without a dynamic provider (a plain value).
-struct FixedColor {
-    var red, green, blue, alpha: Double
-    init(_ c: Color) { (red, green, blue, alpha) = (c.red, c.green, c.blue, c.alpha) }
-    var color: Color { Color(red: red, green: green, blue: blue, alpha: alpha) }
-}
-
 /// A value of one ``StateSlot``, in the property's own type.
 enum SlotValue {
     case double(Double)
@@ -396,9 +389,9 @@ enum StateSlot: UInt8 {
         case .shadowOffsetHeight: .double(s.shadowOffset.height)
         case .contentsRect: .rect(s.contentsRect)
         case .contentsCenter: .rect(s.contentsCenter)
-        case .backgroundColor: s.backgroundColor.map(SlotValue.fixed)
-        case .borderColor: s.borderColor.map(SlotValue.fixed)
-        case .shadowColor: s.shadowColor.map(SlotValue.fixed)
+        case .backgroundColor: s.backgroundComponents.map(SlotValue.color)
+        case .borderColor: s.borderComponents.map(SlotValue.color)
+        case .shadowColor: s.shadowComponents.map(SlotValue.color)
         }
     }
 
@@ -443,9 +436,9 @@ enum StateSlot: UInt8 {
         case let (.shadowOffsetHeight, .double(v)): s.shadowOffset.height = v
         case let (.contentsRect, .rect(v)): s.contentsRect = v
         case let (.contentsCenter, .rect(v)): s.contentsCenter = v
-        case let (.backgroundColor, .color(v)): s.backgroundColor = v.color
-        case let (.borderColor, .color(v)): s.borderColor = v.color
-        case let (.shadowColor, .color(v)): s.shadowColor = v.color
+        case let (.backgroundColor, .color(v)): s.backgroundComponents = v
+        case let (.borderColor, .color(v)): s.borderComponents = v
+        case let (.shadowColor, .color(v)): s.shadowComponents = v
         default: break   // a value of another type: cannot happen
         }
     }

@@ -61,15 +61,21 @@ open class Layer {
     /// For presentation copies: the model layer they were made from.
     @exclusivity(unchecked) private(set) var modelLayer: Layer?
     /// Asked first for actions (rule A3 step 1), and for display and layout. Not retained.
-    public weak var delegate: (any LayerDelegate)?
+    @exclusivity(unchecked) public weak var delegate: (any LayerDelegate)?
     /// Actions by key, searched at step 2 (rule A3). Empty by default.
     @exclusivity(unchecked) public var actions: [String: any Action] = [:]
     /// Style dictionary: its `"actions"` entry is searched at step 3, then its
     /// `"style"` entry the same way, recursively (rule A3). Its other entries are
     /// default values of properties not set explicitly (`Layer+Style.swift`).
-    @exclusivity(unchecked) public var style: [String: Any] = [:] {
-        didSet { applyStyleDefaults() }
+    public var style: [String: Any] {
+        get { styleStorage }
+        set {
+            styleStorage = newValue
+            applyStyleDefaults()
+        }
     }
+    /// What ``style`` holds (a presentation copy takes it without applying it again).
+    @exclusivity(unchecked) private var styleStorage: [String: Any] = [:]
     /// Properties whose value currently comes from `style`.
     @exclusivity(unchecked) var styledKeys: Set<String> = []
     /// The key whose change is being applied (``changeProperty``), if any.
@@ -102,27 +108,27 @@ open class Layer {
     /// or retimed (`tracksAreCurrent` false).
     var tracks: [TypedTrack] = []
     /// How many presenters (windows, offscreen renderers) show a tree rooted here.
-    var presenterCount = 0
+    @exclusivity(unchecked) var presenterCount = 0
     /// The commit count when the layer was made; `presentation()` is nil until a later commit.
     let creationCommit: Int
     /// The context the layer was made in (``LayerContext/current`` then): its
     /// transactions, timeline and presented trees are that context's.
     public let context: LayerContext
     /// Set during a presentation copy's evaluation of a `contents` cross-fade.
-    public internal(set) var contentsTransition: ContentsTransition?
+    @exclusivity(unchecked) public internal(set) var contentsTransition: ContentsTransition?
     /// The state before a change whose action is a transition, until the transition takes it.
-    var pendingTransitionSnapshot: LayerSnapshot?
+    @exclusivity(unchecked) var pendingTransitionSnapshot: LayerSnapshot?
     /// Set on a presentation copy while a ``Transition`` runs on the layer.
-    public internal(set) var activeTransition: TransitionState?
+    @exclusivity(unchecked) public internal(set) var activeTransition: TransitionState?
 
-    public private(set) var needsDisplay = false
-    public private(set) var needsLayout = false
+    @exclusivity(unchecked) public private(set) var needsDisplay = false
+    @exclusivity(unchecked) public private(set) var needsLayout = false
     /// Whether this layer or one below it is marked for layout or display: the
     /// passes before a frame only descend where something is marked.
-    private var layoutPendingBelow = false
+    @exclusivity(unchecked) private var layoutPendingBelow = false
     /// True when this layer or one below it is marked for layout.
     public var isLayoutPendingInSubtree: Bool { layoutPendingBelow }
-    private var displayPendingBelow = false
+    @exclusivity(unchecked) private var displayPendingBelow = false
     /// True when this layer or one below it is marked for display.
     public var isDisplayPendingInSubtree: Bool { displayPendingBelow }
 
@@ -160,7 +166,7 @@ open class Layer {
         state = layer.state
         delegate = layer.delegate
         actions = layer.actions
-        style = layer.style
+        styleStorage = layer.styleStorage
         explicitlySet = layer.explicitlySet
         styledKeys = layer.styledKeys
         hasBeenPresented = layer.hasBeenPresented
@@ -252,9 +258,12 @@ open class Layer {
         get { state.isHidden }
         set { setState("hidden", \.isHidden, newValue) }
     }
+    /// A dynamic colour is kept as its components under the standard traits, as
+    /// a `CGColor` made from a dynamic `UIColor` is fixed (so are the border and
+    /// shadow colours); views resolve theirs against their traits first.
     public var backgroundColor: Color? {
         get { state.backgroundColor }
-        set { setState("backgroundColor", \.backgroundColor, newValue) }
+        set { setState("backgroundColor", \.backgroundColor, newValue.map { FixedColor($0).color }) }
     }
     public var cornerRadius: Double {
         get { state.cornerRadius }
@@ -267,7 +276,7 @@ open class Layer {
     /// Default opaque black, as in Core Animation.
     public var borderColor: Color? {
         get { state.borderColor }
-        set { setState("borderColor", \.borderColor, newValue) }
+        set { setState("borderColor", \.borderColor, newValue.map { FixedColor($0).color }) }
     }
     public var masksToBounds: Bool {
         get { state.masksToBounds }
@@ -327,7 +336,7 @@ open class Layer {
     }
     public var shadowColor: Color? {
         get { state.shadowColor }
-        set { setState("shadowColor", \.shadowColor, newValue) }
+        set { setState("shadowColor", \.shadowColor, newValue.map { FixedColor($0).color }) }
     }
     /// The shadow's opacity, clamped to 0…1 as ``opacity`` is.
     public var shadowOpacity: Double {
@@ -652,12 +661,51 @@ open class Layer {
     /// The presentation copy at a given media time (root time, as `currentMediaTime()`).
     /// Renderers use it to draw a frame at the frame's target time (rule R5).
     public func presentation(atTime time: Double) -> Self {
-        let copy = type(of: self).init(layer: self)
+        let copy = makePresentationCopy()
         copy.presentedAt = time
         if !animationEntries.isEmpty {
             applyAnimations(to: copy, atLocalTime: convertTime(time, from: nil))
         }
         return copy
+    }
+
+    /// A copy of the model values (`init(layer:)`). A copy is usually read and
+    /// dropped at once, so the context keeps the last one made and, once whoever
+    /// it was given to has let it go (unchanged), makes it again from this layer:
+    /// reading every animated layer's copy in turn makes one object, not one per
+    /// layer. Only for `Layer` itself: a subclass's `init(layer:)` copies fields
+    /// of its own, and cannot run again.
+    private func makePresentationCopy() -> Self {
+        guard type(of: self) == Layer.self else { return Self(layer: self) }
+        guard context.spareCopy != nil, isKnownUniquelyReferenced(&context.spareCopy!),
+              let spare = context.spareCopy, spare.isUntouchedCopy else {
+            let copy = Self(layer: self)
+            context.keepSpareCopy(copy)
+            return copy
+        }
+        // What `init(layer:)` sets, in its order; the rest is as a new copy has it.
+        // (Empty collections, the usual case, are not copied over empty ones.)
+        spare.state = state
+        spare.delegate = delegate
+        if !(actions.isEmpty && spare.actions.isEmpty) { spare.actions = actions }
+        if !(styleStorage.isEmpty && spare.styleStorage.isEmpty) { spare.styleStorage = styleStorage }
+        if !(explicitlySet.isEmpty && spare.explicitlySet.isEmpty) { spare.explicitlySet = explicitlySet }
+        if !(styledKeys.isEmpty && spare.styledKeys.isEmpty) { spare.styledKeys = styledKeys }
+        spare.hasBeenPresented = hasBeenPresented
+        spare.modelLayer = modelLayer ?? self
+        if spare.contentsTransition != nil { spare.contentsTransition = nil }
+        if spare.activeTransition != nil { spare.activeTransition = nil }
+        // A new object to renderers that compare versions.
+        spare.modelVersion = Layer.nextVersion()
+        spare.subtreeVersion = Layer.nextVersion()
+        return unsafeDowncast(spare, to: Self.self)
+    }
+
+    /// A copy nobody has changed in ways a new copy would not show: no tree,
+    /// animations, mask role or marked work (its values are all set again).
+    private var isUntouchedCopy: Bool {
+        superlayerReference == nil && sublayerStorage.isEmpty && animationEntries.isEmpty && maskOwnerLink == nil
+            && presenterCount == 0 && !needsDisplay && !needsLayout && !layoutPendingBelow && !displayPendingBelow
     }
 
     /// The model layer (`CALayer.model()`): itself, or for a presentation copy the layer it was copied from.

@@ -19,10 +19,16 @@ public struct LayerState {
 
     public internal(set) var opacity = 1.0
     public internal(set) var isHidden = false
-    public internal(set) var backgroundColor: Color? = nil
+    public internal(set) var backgroundColor: Color? {
+        get { backgroundComponents?.color }
+        set { backgroundComponents = newValue.map(FixedColor.init) }
+    }
     public internal(set) var cornerRadius = 0.0
     public internal(set) var borderWidth = 0.0
-    public internal(set) var borderColor: Color? = .black
+    public internal(set) var borderColor: Color? {
+        get { borderComponents?.color }
+        set { borderComponents = newValue.map(FixedColor.init) }
+    }
     public internal(set) var masksToBounds = false
     var mask: Layer? = nil
     public internal(set) var isDoubleSided = true
@@ -33,7 +39,10 @@ public struct LayerState {
     public internal(set) var contentsGravity = ContentsGravity.resize
     public internal(set) var contentsScale = 1.0
 
-    public internal(set) var shadowColor: Color? = .black
+    public internal(set) var shadowColor: Color? {
+        get { shadowComponents?.color }
+        set { shadowComponents = newValue.map(FixedColor.init) }
+    }
     public internal(set) var shadowOpacity = 0.0
     public internal(set) var shadowOffset = Size(width: 0, height: -3)
     public internal(set) var shadowRadius = 3.0
@@ -46,4 +55,11 @@ public struct LayerState {
     public internal(set) var name: String? = nil
     /// Custom properties set by key (`setValue(_:forKey:)` on a key that is not a standard property).
     var custom: [String: Any] = [:]
+
+    // The colours as components only: a layer's colours are fixed (a view resolves
+    // a dynamic one first, as a `CGColor` made from a dynamic `UIColor` is fixed),
+    // so copying a state retains nothing for them.
+    var backgroundComponents: FixedColor? = nil
+    var borderComponents: FixedColor? = FixedColor(.black)
+    var shadowComponents: FixedColor? = FixedColor(.black)
 }

@@ -110,3 +110,11 @@ public struct Color: Hashable, Sendable, CustomStringConvertible {
 
     public var description: String { "rgba(\(red), \(green), \(blue), \(alpha))" + (provider != nil ? " (dynamic)" : "") }
 }
+
+/// A colour's components, without a dynamic provider: a plain value, as a layer
+/// keeps its colours and changes and tracks carry them (no reference counting).
+struct FixedColor {
+    var red, green, blue, alpha: Double
+    init(_ c: Color) { (red, green, blue, alpha) = (c.red, c.green, c.blue, c.alpha) }
+    var color: Color { Color(red: red, green: green, blue: blue, alpha: alpha) }
+}
