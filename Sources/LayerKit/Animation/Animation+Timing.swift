@@ -4,27 +4,36 @@
 /// The numbers of one animation, as a value: what evaluating a frame reads (a
 /// typed track keeps a copy, so a frame reads no animation object).
 struct MediaTimingValues {
+    /// The only number that changes: a commit stamps an unset begin time.
     var beginTime: Double
-    var duration: Double
-    var speed: Double
-    var timeOffset: Double
-    var repeatCount: Double
-    var repeatDuration: Double
-    var autoreverses: Bool
-    var fillMode: FillMode
-
+    let duration: Double
+    let speed: Double
+    let timeOffset: Double
+    let repeatCount: Double
+    let repeatDuration: Double
+    let autoreverses: Bool
+    let fillMode: FillMode
     /// One simple cycle, forwards only.
-    var simpleDuration: Double { duration > 0 && duration.isFinite ? duration : 0.25 }
-
+    let simpleDuration: Double
     /// One repeat: forwards, and back again when autoreversing.
-    var cycleDuration: Double { simpleDuration * (autoreverses ? 2 : 1) }
-
+    let cycleDuration: Double
     /// How long the animation is active, in its own time.
-    var activeDuration: Double {
-        if repeatDuration > 0 && repeatDuration.isFinite { return repeatDuration }
-        if repeatDuration == .infinity { return .infinity }
-        if repeatCount > 0 { return repeatCount * cycleDuration }
-        return cycleDuration
+    let activeDuration: Double
+
+    // The durations are worked out once: every frame reads them for every track.
+    init(beginTime: Double, duration: Double, speed: Double, timeOffset: Double, repeatCount: Double, repeatDuration: Double,
+         autoreverses: Bool, fillMode: FillMode) {
+        (self.beginTime, self.duration, self.speed, self.timeOffset) = (beginTime, duration, speed, timeOffset)
+        (self.repeatCount, self.repeatDuration, self.autoreverses, self.fillMode) = (repeatCount, repeatDuration, autoreverses, fillMode)
+        simpleDuration = duration > 0 && duration.isFinite ? duration : 0.25
+        cycleDuration = simpleDuration * (autoreverses ? 2 : 1)
+        if repeatDuration > 0 && repeatDuration.isFinite {
+            activeDuration = repeatDuration
+        } else if repeatDuration == .infinity {
+            activeDuration = .infinity
+        } else {
+            activeDuration = repeatCount > 0 ? repeatCount * cycleDuration : cycleDuration
+        }
     }
 
     /// The active time — seconds since the start, scaled by `speed` — at a layer time.
