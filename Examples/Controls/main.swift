@@ -1,5 +1,5 @@
 // Every control in its states: buttons (plain, filled, pressed, disabled),
-// switches, sliders, progress bars, text fields (placeholder, text, selection,
+// switches, page dots, sliders, a stepper, progress bars, text fields (placeholder, text, selection,
 // secure entry), an image view with a tooltip, a list with a context menu
 // (secondary click, long press, or the Menu key), an Edit pull-down button and a
 // pop-up button — usable by pointer, keyboard and touch; mirrored in a
@@ -44,6 +44,12 @@ final class ControlsShowcase: ListDataSource {
             toggle.accessibilityLabel = "Switch \(i + 1)"
             root.addSubview(toggle)
         }
+        let pages = PageControl(frame: Rect(x: 552, y: 72, width: 0, height: 0))
+        pages.numberOfPages = 5
+        pages.sizeToFit()
+        pages.currentPage = 1
+        pages.accessibilityLabel = "Pages"
+        root.addSubview(pages)
         caption("Sliders", 120)
         for (i, value) in [0.25, 0.7].enumerated() {
             let slider = Slider(frame: Rect(x: 160 + Double(i) * 200, y: 120, width: 180, height: 31))

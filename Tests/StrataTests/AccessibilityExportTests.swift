@@ -561,6 +561,7 @@ extension AccessibilityExportTests {
         #expect(!states("Switch 3").contains("sensitive"), "the disabled switch")
         #expect(all.first { $0.name == "Slider 1" }?.value == [0, 0.25, 1] && role("Slider 2") == "slider")
         #expect(role("Stepper") == "spin button" && all.first { $0.name == "Stepper" }?.value == [0, 3, 10])
+        #expect(role("Pages") == "slider" && all.first { $0.name == "Pages" }?.value == [1, 2, 5])
         #expect(all.first { $0.name == "Progress 2" }?.value == [0, 0.85, 1] && role("Progress 2") == "progress bar")
         #expect(role("Your name") == "text" && role("Text") == "text")
         let password = try #require(all.first { $0.name == "Password" })

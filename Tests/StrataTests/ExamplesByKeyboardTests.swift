@@ -95,11 +95,11 @@ extension AccessibilityExportTests {
         static let up: UInt32 = 103, down: UInt32 = 108, right: UInt32 = 106, leftShift: UInt32 = 42
     }
 
-    @Test("keyboard only, with Orca, the controls example: Tab reaches every enabled control once in reading order — buttons, switches, sliders, fields, the menu buttons, the list — and wraps; Shift-Tab goes back; Space flips a switch, Right steps a slider, Up steps the stepper, Space opens a menu and Escape closes it, Down and Return select a list row; Orca says each control as the focus comes to it")
+    @Test("keyboard only, with Orca, the controls example: Tab reaches every enabled control once in reading order — buttons, switches, sliders, fields, the menu buttons, the list — and wraps; Shift-Tab goes back; Space flips a switch, Right goes to the next page dot and steps a slider, Up steps the stepper, Space opens a menu and Escape closes it, Down and Return select a list row; Orca says each control as the focus comes to it")
     func controlsByKeyboard() async throws {
         let run = try await KeyboardRun("controls", withOrca: true)
         defer { run.stop() }
-        let order = ["Plain", "Filled", "Pressed", "Switch 1", "Switch 2", "Slider 1", "Slider 2", "Stepper", "Your name", "Text", "Password", "Edit", "Size", "Apples"]
+        let order = ["Plain", "Filled", "Pressed", "Switch 1", "Switch 2", "Pages", "Slider 1", "Slider 2", "Stepper", "Your name", "Text", "Password", "Edit", "Size", "Apples"]
         try await run.tab(to: "Plain")   // from where the example put the focus
         let start = run.focusTrail.count
         for _ in 0..<order.count { try await run.press(KeyboardRun.tab) }
@@ -111,6 +111,10 @@ extension AccessibilityExportTests {
         try await run.tab(to: "Switch 1")
         try await run.press(KeyboardRun.space)
         try await run.expectEvent("object:state-changed:checked", from: "Switch 1", detail1: 1)
+        try await run.tab(to: "Pages")
+        let beforePage = run.events.count
+        try await run.press(KeyboardRun.right)
+        try await run.expectEvent("object:property-change:accessible-value", from: "Pages", after: beforePage)
         try await run.tab(to: "Slider 1")
         let before = run.events.count
         try await run.press(KeyboardRun.right)

@@ -5,7 +5,7 @@ import PixmanRender
 import StrataTesting
 import Testing
 
-/// Segmented controls, activity indicators and steppers (issue 27, item 5).
+/// Segmented controls, activity indicators, steppers and page controls (issue 27, item 5).
 @MainActor
 @Suite("More controls", .isolatedLayerContext)
 struct MoreControlsTests {
@@ -206,5 +206,91 @@ struct MoreControlsTests {
         stepper.minimumValue = 50
         stepper.maximumValue = 60
         #expect(stepper.value == 60, "the range narrowed around it")
+    }
+
+    /// Five pages in a 200 × 26 control at (20, 20): the dots' centres at x 88, 104, 120, 136, 152 in the window.
+    private func fivePages(_ f: ViewFixture) -> PageControl {
+        let control = PageControl(frame: Rect(x: 20, y: 20, width: 200, height: PageControl.height))
+        control.numberOfPages = 5
+        f.window.rootView.addSubview(control)
+        Transaction.flush()
+        return control
+    }
+
+    @Test("a page control: a tap beside the current dot goes a page on or back, a drag along the dots goes through them; the dot's colour changes in 0.2 s; valueChanged for the person's pages only")
+    func pageControl() {
+        let f = ViewFixture()
+        let control = fivePages(f)
+        var changes: [Int] = []
+        control.addAction(for: .valueChanged) { changes.append(($0 as! PageControl).currentPage) }
+        #expect(control.intrinsicContentSize == Size(width: 96, height: 26) && control.currentPage == 0)
+        let driver = InputDriver(window: f.window)
+        driver.click(at: Point(x: 140, y: 33))             // trailing side of page 0's dot
+        #expect(control.currentPage == 1 && changes == [1])
+        // The dot fades from grey to the label colour: half way at 0.1 s (ease in-out).
+        Transaction.flush()
+        f.advance(0.1)
+        let middle = f.window.snapshot().pixel(x: 104, y: 33)
+        #expect(middle.red > 0.25 && middle.red < 0.6, "half way between grey and black: \(middle)")
+        f.advance(0.2)
+        let shot = f.window.snapshot()
+        #expect(shot.pixel(x: 104, y: 33).red < 0.05 && shot.pixel(x: 88, y: 33).red > 0.7, "page 1 black, page 0 grey")
+        driver.click(at: Point(x: 30, y: 33))              // leading side: back
+        driver.click(at: Point(x: 30, y: 33))              // at the first page: nothing
+        #expect(control.currentPage == 0 && changes == [1, 0])
+        driver.drag(from: Point(x: 88, y: 33), to: Point(x: 152, y: 33), steps: 8)
+        #expect(control.currentPage == 4 && changes == [1, 0, 1, 2, 3, 4], "each dot passed, once")
+        control.allowsContinuousInteraction = false
+        driver.drag(from: Point(x: 152, y: 33), to: Point(x: 88, y: 33), steps: 8)
+        #expect(control.currentPage == 3 && changes.last == 3, "without scrubbing a drag is a tap where it ends")
+        control.currentPage = 1
+        control.currentPage = 99
+        #expect(control.currentPage == 4 && changes.count == 7, "set in code: pinned, no event")
+        f.window.traitOverrides.layoutDirection = .rightToLeft
+        Transaction.flush()
+        f.advance(0.3)
+        #expect(f.window.snapshot().pixel(x: 88, y: 33).red < 0.05, "right to left the last page's dot is at the left")
+        driver.click(at: Point(x: 200, y: 33))             // right of it: back, right to left
+        #expect(control.currentPage == 3)
+    }
+
+    @Test("a page control from the keyboard and to assistive technologies, hidden for a single page; bad input refused or pinned")
+    func pageControlKeysAccessibilityAndBadInput() {
+        let f = ViewFixture()
+        let control = fivePages(f)
+        var changes = 0
+        control.addAction(for: .valueChanged) { _ in changes += 1 }
+        #expect(control.becomeFirstResponder())
+        let driver = InputDriver(window: f.window)
+        func press(_ keysym: UInt32) { driver.pressKey(keysym: keysym); driver.releaseKey(keysym: keysym) }
+        press(0xff53); press(0xff53); press(0xff51)            // Right Right Left
+        #expect(control.currentPage == 1 && changes == 3)
+        press(0xff57)                                          // End
+        #expect(control.currentPage == 4)
+        press(0xff50)                                          // Home
+        #expect(control.currentPage == 0 && changes == 5)
+
+        let node = AccessibilityNode.view(control)
+        #expect(node.role == .slider && node.value == "page 1 of 5")
+        #expect(node.numericValue == AccessibilityNumericValue(minimum: 1, maximum: 5, current: 1, step: 1))
+        #expect(node.actionNames == ["increment", "decrement"] && node.performAction(at: 0))
+        #expect(control.currentPage == 1 && changes == 6 && node.value == "page 2 of 5")
+        #expect(control.accessibilitySetValue(5) && control.currentPage == 4 && changes == 7, "page 5, as a person would go there")
+        #expect(!control.accessibilitySetValue(.nan) && control.currentPage == 4)
+
+        let before = f.diagnostics.count
+        control.numberOfPages = -2
+        #expect(f.diagnostics.count == before + 1 && control.numberOfPages == 5)
+        control.numberOfPages = 3
+        #expect(control.currentPage == 2 && changes == 7, "fewer pages: pinned to the last, no event")
+        control.numberOfPages = 1
+        control.hidesForSinglePage = true
+        Transaction.flush()
+        #expect(!control.isAccessibilityElement)
+        #expect(f.window.snapshot().pixel(x: 120, y: 33) == f.window.snapshot().pixel(x: 5, y: 5), "no dot drawn")
+        control.numberOfPages = 0
+        #expect(control.currentPage == 0 && node.value == nil)
+        driver.click(at: Point(x: 120, y: 33))
+        #expect(changes == 7)
     }
 }
