@@ -9,11 +9,13 @@
 /// copy, cut and paste through ``Pasteboard/general``; Ctrl+Z undoes and
 /// Ctrl+Shift+Z (or Ctrl+Y) redoes. Return sends `primaryActionTriggered` and
 /// `editingDidEndOnExit`. Events: `editingDidBegin`, `editingChanged` (user
-/// edits only), `editingDidEnd`.
+/// edits only), `editingDidEnd`. Views inside the field — an icon at the
+/// leading edge, a clear button and a view at the trailing edge — show as their
+/// modes say (`TextField+Accessories.swift`).
 ///
 /// Offsets inside are UTF-8 offsets into ``text`` on grapheme boundaries.
 @MainActor
-public final class TextField: Control, TextInputClient {
+public class TextField: Control, TextInputClient {
     // Editable text: named by its placeholder unless labelled, its value the
     // text; activating it starts editing (rules Y2, Y4).
     override var defaultAccessibilityLabel: String? { placeholder }
@@ -27,6 +29,24 @@ public final class TextField: Control, TextInputClient {
     public override func accessibilityActivate() -> Bool { isEnabled && becomeFirstResponder() }
 
     public enum BorderStyle: Hashable, Sendable { case none, roundedRect }
+    /// When a view inside the field shows (`UITextField.ViewMode`).
+    public enum ViewMode: Hashable, Sendable { case never, whileEditing, unlessEditing, always }
+
+    /// A view at the leading edge inside the field (`leftView`; at the right,
+    /// right to left), shown as ``leftViewMode`` says: an icon, a label.
+    public var leftView: View? { didSet { accessoryViewChanged(from: oldValue, to: leftView) } }
+    public var leftViewMode: ViewMode = .never { didSet { updateAccessories() } }
+    /// A view at the trailing edge inside the field (`rightView`), shown as ``rightViewMode`` says.
+    public var rightView: View? { didSet { accessoryViewChanged(from: oldValue, to: rightView) } }
+    public var rightViewMode: ViewMode = .never { didSet { updateAccessories() } }
+    /// When the clear button — a circled ×, at the trailing edge — shows while
+    /// there is text (`clearButtonMode`). A tap on it empties the field as the
+    /// person's edit (undoable, `editingChanged` sent) and starts editing.
+    public var clearButtonMode: ViewMode = .never { didSet { updateAccessories() } }
+    /// Asked before the clear button empties the field (`textFieldShouldClear(_:)`); nil: it clears.
+    public var shouldClear: ((TextField) -> Bool)?
+    /// Made when first shown.
+    var clearButton: TextFieldClearButton?
 
     /// The text. Setting it puts the caret at the end, clears undo and sends no event.
     public var text: String? {
@@ -340,9 +360,13 @@ public final class TextField: Control, TextInputClient {
     /// The part of the text laid out now (UTF-8 offsets; for tests).
     var shownRange: Range<Int> { shownText.range }
 
-    /// The area text is drawn in.
+    /// The area text is drawn in: inside the border's padding, beside the views in the field.
     private var textRect: Rect {
-        bounds.insetBy(dx: borderStyle == .roundedRect ? 7 : 0, dy: 0)
+        let pad = borderStyle == .roundedRect ? 7.0 : 0
+        let (leading, trailing) = accessoryWidths
+        let rtl = effectiveUserInterfaceLayoutDirection == .rightToLeft
+        let left = max(pad, rtl ? trailing : leading), right = max(pad, rtl ? leading : trailing)
+        return Rect(x: bounds.minX + left, y: bounds.minY, width: max(0, bounds.width - left - right), height: bounds.height)
     }
 
     /// Where the layout's origin goes: aligned in the text rect, scrolled to keep the caret in view.
@@ -375,7 +399,7 @@ public final class TextField: Control, TextInputClient {
         return Point(x: x, y: r.minY + ((r.height - height) / 2 * contentScaleFactor).rounded(.down) / contentScaleFactor)
     }
 
-    private func textChanged() {
+    func textChanged() {
         // Told only when what assistive technologies read changed (this runs for
         // a new size or style too); nothing is kept or compared while none listens.
         if Application.shared.accessibilityExporter != nil, case let readable = accessibilityText, readable != toldText {
@@ -383,9 +407,18 @@ public final class TextField: Control, TextInputClient {
             accessibilityDidChange(.text)
         }
         shown = nil
+        updateAccessories()
         setNeedsDisplay()
         scrollToCaret()
         updateCaret(restartBlink: true)
+    }
+
+    /// The views inside the field came or went: the text has another rect.
+    func textRectChanged() {
+        shown = nil
+        setNeedsDisplay()
+        scrollToCaret()
+        updateCaret(restartBlink: false)
     }
 
     private func scrollToCaret() {
@@ -444,7 +477,7 @@ public final class TextField: Control, TextInputClient {
 
     // MARK: The caret
 
-    private func updateCaret(restartBlink: Bool) {
+    func updateCaret(restartBlink: Bool) {
         let shows = isFirstResponder && selection.isEmpty && isEnabled
         guard shows else {
             caret.isHidden = true
@@ -492,12 +525,18 @@ public final class TextField: Control, TextInputClient {
 
     public override var canBecomeFirstResponder: Bool { isEnabled && !isHidden && window != nil }
 
+    public override func layoutSubviews() {
+        super.layoutSubviews()
+        layoutAccessories()
+    }
+
     @discardableResult
     public override func becomeFirstResponder() -> Bool {
         let was = isFirstResponder
         guard super.becomeFirstResponder() else { return false }
         if !was {
             sendActions(for: .editingDidBegin)
+            updateAccessories()
             updateCaret(restartBlink: true)
             setNeedsDisplay()
         }
@@ -510,6 +549,7 @@ public final class TextField: Control, TextInputClient {
         guard super.resignFirstResponder() else { return false }
         if was {
             if markedText != nil { unmarkText() }
+            updateAccessories()
             updateCaret(restartBlink: false)
             setNeedsDisplay()
             sendActions(for: .editingDidEnd)
