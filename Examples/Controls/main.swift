@@ -1,6 +1,6 @@
 // Every control in its states: buttons (plain, filled, pressed, disabled),
 // switches, page dots, sliders, a stepper, progress bars, text fields (placeholder, text, selection,
-// secure entry), an image view with a tooltip, a list with a context menu
+// secure entry), a search field, an image view with a tooltip, a list with a context menu
 // (secondary click, long press, or the Menu key), an Edit pull-down button and a
 // pop-up button — usable by pointer, keyboard and touch; mirrored in a
 // right-to-left session.
@@ -112,6 +112,9 @@ final class ControlsShowcase: ListDataSource {
         size.menu = Menu(children: ["Small", "Medium", "Large"].map { t in MenuAction(title: t, state: t == "Medium" ? .on : .off) { _ in print("size: \(t)") } })
         size.changesSelectionAsPrimaryAction = true
         for b in [editButton, size] { root.addSubview(b) }
+        let search = SearchTextField(frame: Rect(x: 580, y: 270, width: 160, height: 34))
+        search.addAction(for: .editingChanged) { print("search: \(($0 as! TextField).text ?? "")") }
+        root.addSubview(search)
         image.addInteraction(ToolTipInteraction(defaultToolTip: "A gradient made in code"))
         list.addInteraction(ContextMenuInteraction { [unowned self, unowned list] point in
             guard let row = list.row(at: point), fruits.indices.contains(row) else { return nil }

@@ -99,7 +99,7 @@ extension AccessibilityExportTests {
     func controlsByKeyboard() async throws {
         let run = try await KeyboardRun("controls", withOrca: true)
         defer { run.stop() }
-        let order = ["Plain", "Filled", "Pressed", "Switch 1", "Switch 2", "Pages", "Slider 1", "Slider 2", "Stepper", "Your name", "Text", "Password", "Edit", "Size", "Apples"]
+        let order = ["Plain", "Filled", "Pressed", "Switch 1", "Switch 2", "Pages", "Slider 1", "Slider 2", "Stepper", "Your name", "Text", "Password", "Edit", "Size", "Search", "Apples"]
         try await run.tab(to: "Plain")   // from where the example put the focus
         let start = run.focusTrail.count
         for _ in 0..<order.count { try await run.press(KeyboardRun.tab) }
