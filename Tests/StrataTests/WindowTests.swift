@@ -281,13 +281,15 @@ struct WindowOnWestonTests {
                 try display.connection.roundtrip()
             }
         }
-        // Time stands still at 100: the card is opaque.
-        #expect(try shown(255) == 255, "\(compositorName)")
+        // Time stands still at 100: the card is opaque. (Mutter's capture goes
+        // through GStreamer's videoconvert, which may round a level by one.)
+        let first = try shown(255)
+        #expect(abs(first - 255) <= 1, "\(compositorName): \(first)")
         clock.advance(by: 0.5)
         let offscreen = Int(window.snapshot(atTime: clock.now).rgba8(x: 160, y: 120).r)
         #expect(abs(offscreen - 128) <= 1, "half-way through the fade offscreen: \(offscreen)")
         let half = try shown(offscreen)
-        #expect(half == offscreen, "\(compositorName): on screen \(half), offscreen \(offscreen)")
+        #expect(abs(half - offscreen) <= 1, "\(compositorName): on screen \(half), offscreen \(offscreen)")
     }
 }
 

@@ -17,6 +17,10 @@ public enum ModalPresentationStyle: Hashable, Sendable {
     /// everything and not dimming the presenter; a click outside it or Escape
     /// dismisses it. Without a source view in a window it is shown as a form sheet.
     case popover
+    /// The presented view over the presenter, which stays as it is: no card, no
+    /// dimming, nothing dismisses it but code. Its ``ViewController/transitioningDelegate``
+    /// animates it in and out; without one it slides up from the bottom edge and back down.
+    case custom
 
     /// The style shown: `.automatic` is a page sheet.
     var resolved: ModalPresentationStyle {
@@ -26,6 +30,8 @@ public enum ModalPresentationStyle: Hashable, Sendable {
         }
     }
 
-    /// Whether the presenter stays visible (dimmed) behind it.
+    /// Whether the presenter stays visible behind it (dimmed, but for a popover or a custom presentation).
     var isSheet: Bool { resolved != .fullScreen }
+    /// Whether a transitioning delegate's animator shows it (UIKit's rule: full screen and custom).
+    var takesCustomTransitions: Bool { self == .fullScreen || self == .custom }
 }

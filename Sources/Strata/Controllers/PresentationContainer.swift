@@ -3,7 +3,8 @@ import LayerKit
 /// What shows a presented view controller in its window: a dimming view over
 /// the presenter (sheets) and a card holding the controller's view, laid out
 /// by the presentation style. It covers the window's root view and takes the
-/// clicks outside the card.
+/// clicks outside the card. A custom transition's container holds the
+/// controller's view itself, where the transition's animator puts it.
 @MainActor
 final class PresentationContainer: View {
     /// Dimming of the presenter behind a sheet (black at this alpha).
@@ -17,6 +18,9 @@ final class PresentationContainer: View {
 
     let style: ModalPresentationStyle
     unowned let presented: ViewController
+    /// The `.custom` style, or a transitioning delegate's animator: no card, no
+    /// dimming; the controller's view is the container's, its frame the animator's.
+    let isCustom: Bool
     /// An alert or action sheet: its own size, fading in, modal.
     let alertStyle: AlertController.Style?
     /// The focus before the presentation, given back after it.
@@ -44,12 +48,18 @@ final class PresentationContainer: View {
         return l
     }()
 
-    init(presenting presented: ViewController, style: ModalPresentationStyle) {
+    init(presenting presented: ViewController, style: ModalPresentationStyle, custom: Bool = false) {
         self.presented = presented
         self.style = style.resolved
         alertStyle = presented.presentsAsAlert ? (presented as? AlertController)?.preferredStyle ?? .alert : nil
+        isCustom = alertStyle == nil && (custom || style == .custom)
         super.init(frame: .zero)
         autoresizingMask = [.flexibleWidth, .flexibleHeight]
+        if isCustom {
+            presented.view.autoresizingMask = [.flexibleWidth, .flexibleHeight]
+            addSubview(presented.view)
+            return
+        }
         dimming.backgroundColor = .black
         dimming.alpha = 0
         dimming.isHidden = (!self.style.isSheet || self.style == .popover) && alertStyle == nil
@@ -110,6 +120,7 @@ final class PresentationContainer: View {
     }
 
     override func layoutSubviews() {
+        guard !isCustom else { return }   // the animator's frames; the view resizes with the window
         dimming.frame = bounds
         let frame = cardFrame(in: bounds)
         if let arrow { layOutArrow(arrow, card: frame) }
@@ -143,6 +154,13 @@ final class PresentationContainer: View {
     /// with it. An alert fades instead, from 1.2× its size when `entering`; with
     /// reduce motion every card fades in place (rule P4).
     func setShown(_ shown: Bool, entering: Bool = false) {
+        if isCustom {
+            // Without an animator: up from the bottom edge and back (faded with reduce motion).
+            if reducesMotion { presented.view.alpha = shown ? 1 : 0 } else {
+                presented.view.transform = shown ? .identity : AffineTransform(translationX: 0, y: bounds.height)
+            }
+            return
+        }
         dimming.alpha = shown ? Self.dimmingAlpha : 0
         if style == .popover {
             alpha = shown ? 1 : 0   // the card and its arrow
@@ -155,13 +173,13 @@ final class PresentationContainer: View {
     }
 
     override func touchesEnded(_ touches: Set<Touch>, with event: Event?) {
-        guard let touch = touches.first, style.isSheet || alertStyle != nil, style != .popover, !card.frame.contains(touch.location(in: self)) else {
+        guard let touch = touches.first, !isCustom, style.isSheet || alertStyle != nil, style != .popover, !card.frame.contains(touch.location(in: self)) else {
             return super.touchesEnded(touches, with: event)
         }
         onClickOutside?()
     }
 
     override func touchesBegan(_ touches: Set<Touch>, with event: Event?) {
-        guard style.isSheet || alertStyle != nil else { return super.touchesBegan(touches, with: event) }
+        guard !isCustom, style.isSheet || alertStyle != nil else { return super.touchesBegan(touches, with: event) }
     }
 }

@@ -10,6 +10,12 @@ extension ViewController {
     /// the presenter's `viewDidDisappear` (full screen), the presented
     /// `viewDidAppear`, then `completion`.
     ///
+    /// With the `.fullScreen` or `.custom` style, animated, the controller's
+    /// ``transitioningDelegate`` may hand out the animator instead (and something
+    /// to drive it interactively): the calls come in the same order, the `did`
+    /// ones when the animator completes the transition; a cancelled interactive
+    /// presentation is undone, its appearance calls reversed.
+    ///
     /// Refused with a diagnostic, as UIKit refuses them: presenting while already
     /// presenting; presenting a controller that is presented or presenting, a
     /// child, a window's root, in a window, or this controller itself; presenting
@@ -47,7 +53,9 @@ extension ViewController {
                 style = .formSheet
             }
         }
-        let container = PresentationContainer(presenting: controller, style: style)
+        let animator = animated && style.takesCustomTransitions && !controller.presentsAsAlert
+            ? controller.transitioningDelegate?.animationController(forPresented: controller, presenting: self, source: self) : nil
+        let container = PresentationContainer(presenting: controller, style: style, custom: animator != nil)
         if let popup, let popover = controller.popoverPresentationController {
             container.popup = popup
             popover.popup = popup
@@ -76,7 +84,7 @@ extension ViewController {
             guard let controller, !controller.isModalInPresentation else { return }
             controller.dismiss(animated: true)
         }
-        if container.style.isSheet, container.style != .popover, container.alertStyle == nil {
+        if container.style.isSheet, container.style != .popover, container.alertStyle == nil, !container.isCustom {
             // A sheet can be dragged down to dismiss it.
             let pan = PanGestureRecognizer { [weak controller] in controller?.sheetPanned($0 as! PanGestureRecognizer) }
             pan.shouldBegin = { [weak controller] recognizer in
@@ -95,7 +103,7 @@ extension ViewController {
             container.autoresizingMask = [.flexibleWidth, .flexibleHeight]
             host.rootView.addSubview(container)
             container.layoutIfNeeded()
-            container.setShown(!animated, entering: true)
+            container.setShown(!animated || animator != nil, entering: true)
         }
         host.presentations.append(container)
         container.previousFirstResponder = window.firstResponder
@@ -108,9 +116,30 @@ extension ViewController {
             completion?()
         }
         guard animated else { return finish() }
+        if let animator {
+            let context = TransitionContext(
+                container: container, from: self, to: controller, fromView: coversPresenter ? view : nil, toView: controller.view,
+                frames: [ObjectIdentifier(controller): (.zero, container.bounds),
+                         ObjectIdentifier(self): (view.convert(view.bounds, to: container), coversPresenter ? .zero : view.convert(view.bounds, to: container))],
+                animator: animator) { [weak self, weak controller] completed in
+                    guard let self, let controller else { return }
+                    completed ? finish() : self.undoPresentation(of: controller, coveredPresenter: coversPresenter)
+                }
+            return context.start(driven: controller.transitioningDelegate?.interactionControllerForPresentation(using: animator))
+        }
         View.animate(duration: PresentationContainer.duration, delay: 0, options: [.curveEaseInOut], {
             container.setShown(true)
         }, completion: { _ in finish() })
+    }
+
+    /// A custom presentation its driver cancelled: the controller goes as if
+    /// never shown, its appearance calls (and a covered presenter's) reversed.
+    private func undoPresentation(of controller: ViewController, coveredPresenter: Bool) {
+        guard let container = controller.presentation else { return }
+        container.isDismissing = true
+        controller.beginAppearanceTransition(false, animated: true)
+        if coveredPresenter { beginAppearanceTransition(true, animated: true) }
+        controller.endDismissal(presenter: self, container: container, completion: nil)
     }
 
     /// Dismisses the controller this one presents, or — called on a presented
@@ -137,6 +166,28 @@ extension ViewController {
         guard let presenter = presentingViewController, let container = presentation, !container.isDismissing else { return }
         beginDismissal(animated: animated)
         guard animated else { return endDismissal(presenter: presenter, container: container, completion: completion) }
+        if container.style.takesCustomTransitions, container.alertStyle == nil,
+           let animator = transitioningDelegate?.animationController(forDismissed: self) {
+            let uncovers = !container.style.isSheet
+            let context = TransitionContext(
+                container: container, from: self, to: presenter, fromView: view, toView: uncovers ? presenter.view : nil,
+                frames: [ObjectIdentifier(self): (view.frame, .zero),
+                         ObjectIdentifier(presenter): (uncovers ? .zero : presenter.view.convert(presenter.view.bounds, to: container),
+                                                       presenter.view.convert(presenter.view.bounds, to: container))],
+                animator: animator) { [weak self, weak presenter, weak container] completed in
+                    guard let self, let presenter, let container else { return }
+                    if completed { return endDismissal(presenter: presenter, container: container, completion: completion) }
+                    // Sent back: still presented, the appearance calls reversed (rule C1).
+                    container.isDismissing = false
+                    beginAppearanceTransition(true, animated: true)
+                    endAppearanceTransition()
+                    if uncovers {
+                        presenter.beginAppearanceTransition(false, animated: true)
+                        presenter.endAppearanceTransition()
+                    }
+                }
+            return context.start(driven: transitioningDelegate?.interactionControllerForDismissal(using: animator))
+        }
         View.animate(duration: PresentationContainer.duration, delay: 0, options: [.curveEaseInOut], {
             container.setShown(false)
         }, completion: { [self] _ in endDismissal(presenter: presenter, container: container, completion: completion) })
@@ -154,7 +205,7 @@ extension ViewController {
 
     /// The end of a dismissal: the container leaves the window, the links go,
     /// the appearance calls end and the focus goes back.
-    private func endDismissal(presenter: ViewController, container: PresentationContainer, completion: (() -> Void)?) {
+    func endDismissal(presenter: ViewController, container: PresentationContainer, completion: (() -> Void)?) {
         let window = container.window
         Transaction.withoutActions { container.removeFromSuperview() }
         window?.presentations.removeAll { $0 === container }

@@ -232,6 +232,9 @@ open class ViewController: Responder {
 
     /// How ``present(_:animated:completion:)`` shows this controller.
     public var modalPresentationStyle = ModalPresentationStyle.automatic
+    /// Hands out the animators of this controller's presentation and dismissal
+    /// (`transitioningDelegate`), for the `.fullScreen` and `.custom` styles. Not retained.
+    public weak var transitioningDelegate: (any ViewControllerTransitioningDelegate)?
     /// Where the controller points when presented as a popover
     /// (`popoverPresentationController`): there while ``modalPresentationStyle`` is `.popover`.
     public var popoverPresentationController: PopoverPresentationController? {

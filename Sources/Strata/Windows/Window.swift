@@ -224,7 +224,8 @@ public class Window: Responder {
         // A popover's keys travel its responder chain through the presenting
         // controller to this window: they act in the popover they came from.
         let keyWindow = popupsInStackingOrder.last { $0.grabsInput && $0.isOpen }?.window ?? self
-        if presses.first?.key?.keysym == Key.escape, let top = keyWindow.presentations.last, top.style.isSheet, top.alertStyle == nil {
+        if presses.first?.key?.keysym == Key.escape, let top = keyWindow.presentations.last, top.style.isSheet, top.alertStyle == nil,
+           top.style != .custom {
             if !top.presented.isModalInPresentation { top.presented.dismiss(animated: true) }
             return
         }
