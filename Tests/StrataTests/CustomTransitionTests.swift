@@ -54,14 +54,40 @@ private final class SlideAwayAnimator: ViewControllerAnimatedTransitioning {
     }
 }
 
+/// Slides the presented view in from 400 points to the right over 1 s, scrubbable.
+@MainActor
+private final class SlideInAnimator: ViewControllerAnimatedTransitioning {
+    private var animator: ViewPropertyAnimator?
+    func transitionDuration(using transitionContext: (any ViewControllerContextTransitioning)?) -> Double { 1 }
+    func interruptibleAnimator(using context: any ViewControllerContextTransitioning) -> ViewPropertyAnimator? {
+        if let animator { return animator }
+        let to = context.view(forKey: .to)!
+        to.transform = AffineTransform(translationX: 400, y: 0)
+        let made = ViewPropertyAnimator(duration: 1, curve: .linear) { to.transform = .identity }
+        made.addCompletion { [weak self] _ in
+            self?.animator = nil
+            context.completeTransition(!context.transitionWasCancelled)
+        }
+        animator = made
+        return made
+    }
+    func animateTransition(using context: any ViewControllerContextTransitioning) {
+        interruptibleAnimator(using: context)?.startAnimation()
+    }
+}
+
 @MainActor
 private final class Transitions: ViewControllerTransitioningDelegate {
     var presenting: (any ViewControllerAnimatedTransitioning)?
     var dismissing: (any ViewControllerAnimatedTransitioning)?
     var interactor: PercentDrivenInteractiveTransition?
+    var presentingInteractor: PercentDrivenInteractiveTransition?
     func animationController(forPresented presented: ViewController, presenting: ViewController,
                              source: ViewController) -> (any ViewControllerAnimatedTransitioning)? { self.presenting }
     func animationController(forDismissed dismissed: ViewController) -> (any ViewControllerAnimatedTransitioning)? { dismissing }
+    func interactionControllerForPresentation(using animator: any ViewControllerAnimatedTransitioning) -> (any ViewControllerInteractiveTransitioning)? {
+        presentingInteractor
+    }
     func interactionControllerForDismissal(using animator: any ViewControllerAnimatedTransitioning) -> (any ViewControllerInteractiveTransitioning)? {
         interactor
     }
@@ -170,7 +196,7 @@ struct CustomTransitionTests {
         interactor.cancel()
         Transaction.flush()
         f.advance(0.3)
-        #expect(log.take() == ["b.willAppear", "b.didAppear", "a.willDisappear", "a.didDisappear"], "UIKit's order for a cancelled transition")
+        #expect(log.take() == ["a.willDisappear", "b.willAppear", "a.didDisappear", "b.didAppear"], "reversed as a cancelled pop reverses them")
         #expect(a.presentedViewController === b && b.view.superview != nil)
         #expect((f.shown(b.view, "transform") as? Transform3D)?.m41 == 0, "back in place")
 
@@ -191,5 +217,38 @@ struct CustomTransitionTests {
         Transaction.flush()
         f.advance(0.3)
         #expect(f.diagnostics.count == before + 1 && fade.ended == [true] && a.presentedViewController == nil)
+    }
+
+    @Test("interactive presentation: cancelled half way, the controller goes as if never shown (its calls and the covered presenter's reversed); finished, it is presented")
+    func interactivePresentation() {
+        let f = ViewFixture()
+        let a = Recording("a", color: .green, log: log), b = Recording("b", color: .blue, log: log)
+        f.window.rootViewController = a
+        _ = log.take()
+        let transitions = Transitions(), interactor = PercentDrivenInteractiveTransition()
+        transitions.presenting = SlideInAnimator()
+        transitions.presentingInteractor = interactor
+        b.transitioningDelegate = transitions
+        b.modalPresentationStyle = .fullScreen
+        var done = 0
+        a.present(b, animated: true) { done += 1 }
+        Transaction.flush()
+        #expect(log.take() == ["b.loadView", "b.viewDidLoad", "a.willDisappear", "b.willAppear"])
+        interactor.update(0.5)
+        Transaction.flush()
+        #expect(close((f.shown(b.view, "transform") as? Transform3D)?.m41 ?? .nan, 200, 1), "half way in")
+        interactor.cancel()
+        Transaction.flush()
+        f.advance(0.6)
+        #expect(log.take() == ["b.willDisappear", "a.willAppear", "b.didDisappear", "a.didAppear"], "reversed as a cancelled pop reverses them")
+        #expect(a.presentedViewController == nil && b.presentingViewController == nil && b.view.superview == nil && done == 0)
+
+        a.present(b, animated: true) { done += 1 }
+        interactor.update(0.2)
+        interactor.finish()
+        Transaction.flush()
+        f.advance(0.9)
+        #expect(log.take() == ["a.willDisappear", "b.willAppear", "a.didDisappear", "b.didAppear"] && done == 1)
+        #expect(a.presentedViewController === b && f.window.snapshot().pixel(x: 200, y: 100) == .blue)
     }
 }

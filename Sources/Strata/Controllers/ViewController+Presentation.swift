@@ -133,7 +133,8 @@ extension ViewController {
     }
 
     /// A custom presentation its driver cancelled: the controller goes as if
-    /// never shown, its appearance calls (and a covered presenter's) reversed.
+    /// never shown, its appearance calls (and a covered presenter's) reversed
+    /// in the order a cancelled pop has them.
     private func undoPresentation(of controller: ViewController, coveredPresenter: Bool) {
         guard let container = controller.presentation else { return }
         container.isDismissing = true
@@ -177,14 +178,13 @@ extension ViewController {
                 animator: animator) { [weak self, weak presenter, weak container] completed in
                     guard let self, let presenter, let container else { return }
                     if completed { return endDismissal(presenter: presenter, container: container, completion: completion) }
-                    // Sent back: still presented, the appearance calls reversed (rule C1).
+                    // Sent back: still presented, the appearance calls reversed
+                    // in the order a cancelled pop has them (rule C1).
                     container.isDismissing = false
+                    if uncovers { presenter.beginAppearanceTransition(false, animated: true) }
                     beginAppearanceTransition(true, animated: true)
+                    if uncovers { presenter.endAppearanceTransition() }
                     endAppearanceTransition()
-                    if uncovers {
-                        presenter.beginAppearanceTransition(false, animated: true)
-                        presenter.endAppearanceTransition()
-                    }
                 }
             return context.start(driven: transitioningDelegate?.interactionControllerForDismissal(using: animator))
         }
