@@ -61,6 +61,12 @@ func sceneImplicit100k(repetitions: Int) -> [Figure] {
     ] } ?? []) + (c["s4-off"].map { ref in [
         Figure(scene: "S4 implicit-100k", metric: "C engine, per change, actions disabled", value: ref, unit: "ns", repetitions: 7),
         Figure(scene: "S4 implicit-100k", metric: "ratio LayerKit/C, actions disabled", value: perOff / ref, unit: "x", repetitions: repetitions),
+    ] } ?? []) + (c["s4-lean-on"].map { ref in [
+        Figure(scene: "S4 implicit-100k", metric: "lean C engine, per change, actions on", value: ref, unit: "ns", repetitions: 7),
+        Figure(scene: "S4 implicit-100k", metric: "ratio LayerKit/lean C, actions on", value: perOn / ref, unit: "x", repetitions: repetitions),
+    ] } ?? []) + (c["s4-lean-off"].map { ref in [
+        Figure(scene: "S4 implicit-100k", metric: "lean C engine, per change, actions disabled", value: ref, unit: "ns", repetitions: 7),
+        Figure(scene: "S4 implicit-100k", metric: "ratio LayerKit/lean C, actions disabled", value: perOff / ref, unit: "x", repetitions: repetitions),
     ] } ?? [])
 }
 
@@ -144,5 +150,9 @@ func sceneAnimEval10k(repetitions: Int) -> [Figure] {
     ] + (c["s3-all"].map { ref in [
         Figure(scene: "S3 anim-eval-10k", metric: "C engine, all 10,000 animating", value: ref, unit: "µs/frame", repetitions: 61),
         Figure(scene: "S3 anim-eval-10k", metric: "ratio LayerKit/C", value: all / ref, unit: "x", repetitions: repetitions),
+    ] } ?? []) + (c["s3-lean-all"].map { ref in [
+        Figure(scene: "S3 anim-eval-10k", metric: "lean C engine, all 10,000 animating", value: ref, unit: "µs/frame", repetitions: 61),
+        Figure(scene: "S3 anim-eval-10k", metric: "ratio LayerKit/lean C", value: all / ref, unit: "x", repetitions: repetitions),
+        Figure(scene: "S3 anim-eval-10k", metric: "ratio presentation layers/lean C", value: layers / ref, unit: "x", repetitions: repetitions),
     ] } ?? [])
 }
