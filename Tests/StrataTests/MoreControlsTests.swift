@@ -41,6 +41,14 @@ struct MoreControlsTests {
         f.advance(0.3)
         let shot = f.window.snapshot()
         #expect(shot.pixel(x: 20 + 150, y: 24) == .white && shot.pixel(x: 20 + 50, y: 24) != .white)
+        // Right to left the first segment is at the right: Left goes on to the next one.
+        f.window.traitOverrides.layoutDirection = .rightToLeft
+        driver.pressKey(keysym: 0xff51)
+        driver.releaseKey(keysym: 0xff51)
+        #expect(control.selectedSegmentIndex == 2 && changes == [2, 1, 2])
+        driver.pressKey(keysym: 0xff53)
+        driver.releaseKey(keysym: 0xff53)
+        #expect(control.selectedSegmentIndex == 1)
     }
 
     @Test("bad input: indices out of range are refused; removing the selected segment leaves none")

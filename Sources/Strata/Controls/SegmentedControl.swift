@@ -3,7 +3,8 @@ import LayerKit
 /// Mutually exclusive segments in a row (`UISegmentedControl`): a tap on a
 /// segment selects it, the selection indicator slides there (0.25 s, as the
 /// switch's thumb), and `valueChanged` is sent; Left and Right move the
-/// selection while it is focused. ``selectedSegmentIndex`` set in code moves the
+/// selection to the segment on that side while it is focused (mirrored right
+/// to left, as the segments are). ``selectedSegmentIndex`` set in code moves the
 /// indicator without animation and sends nothing; ``noSegment`` (-1) is none.
 @MainActor
 public final class SegmentedControl: Control {
@@ -200,9 +201,12 @@ public final class SegmentedControl: Control {
 
     public override func pressesBegan(_ presses: Set<Press>, with event: PressesEvent?) {
         guard isFirstResponder, let key = presses.first?.key else { return super.pressesBegan(presses, with: event) }
+        // Left and Right go to the segment on that side: mirrored right to left, as the segments are.
+        let rtl = effectiveUserInterfaceLayoutDirection == .rightToLeft
+        let previous = max(0, (selected == Self.noSegment ? 0 : selected) - 1), next = min(titles.count - 1, selected + 1)
         switch key.keysym {
-        case 0xff51: userSelect(max(0, (selected == Self.noSegment ? 0 : selected) - 1))   // Left
-        case 0xff53: userSelect(min(titles.count - 1, selected + 1))                       // Right
+        case 0xff51: userSelect(rtl ? next : previous)    // Left
+        case 0xff53: userSelect(rtl ? previous : next)    // Right
         default: super.pressesBegan(presses, with: event)
         }
     }
