@@ -1,6 +1,6 @@
 // Every control in its states: buttons (plain, filled, pressed, disabled),
 // switches, page dots, sliders, a stepper, progress bars, text fields (placeholder, text, selection,
-// secure entry), a search field, an image view with a tooltip, a list with a context menu
+// secure entry), a search field, a date picker, an image view with a tooltip, a list with a context menu
 // (secondary click, long press, or the Menu key), an Edit pull-down button and a
 // pop-up button — usable by pointer, keyboard and touch; mirrored in a
 // right-to-left session.
@@ -15,7 +15,11 @@ final class ControlsShowcase: ListDataSource {
 
     init() {
         window.backgroundColor = .systemGray6
-        let root = window.rootView
+        // A root view controller: the date picker's calendar is presented from it.
+        let controller = ViewController()
+        window.rootViewController = controller
+        let root = controller.view!
+        root.backgroundColor = .systemGray6
         @discardableResult
         func caption(_ text: String, _ y: Double) -> Label {
             let label = Label(frame: Rect(x: 20, y: y, width: 140, height: 30))
@@ -112,6 +116,10 @@ final class ControlsShowcase: ListDataSource {
         size.menu = Menu(children: ["Small", "Medium", "Large"].map { t in MenuAction(title: t, state: t == "Medium" ? .on : .off) { _ in print("size: \(t)") } })
         size.changesSelectionAsPrimaryAction = true
         for b in [editButton, size] { root.addSubview(b) }
+        let datePicker = DatePicker(frame: Rect(x: 480, y: 360, width: 0, height: 0))
+        datePicker.sizeToFit()
+        datePicker.addAction(for: .valueChanged) { print("date: \(($0 as! DatePicker).date)") }
+        root.addSubview(datePicker)
         let search = SearchTextField(frame: Rect(x: 580, y: 270, width: 160, height: 34))
         search.addAction(for: .editingChanged) { print("search: \(($0 as! TextField).text ?? "")") }
         root.addSubview(search)

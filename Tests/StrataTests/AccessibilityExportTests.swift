@@ -564,6 +564,7 @@ extension AccessibilityExportTests {
         #expect(role("Pages") == "slider" && all.first { $0.name == "Pages" }?.value == [1, 2, 5])
         #expect(all.first { $0.name == "Progress 2" }?.value == [0, 0.85, 1] && role("Progress 2") == "progress bar")
         #expect(role("Your name") == "text" && role("Text") == "text" && role("Search") == "text")
+        #expect(role("Date") == "push button")
         let password = try #require(all.first { $0.name == "Password" })
         #expect(password.role == "password text" && password.text == "••••••••")
         #expect(role("A gradient made in code") == "image")

@@ -15,8 +15,11 @@ import Foundation
 /// is held to them. Assistive technologies see a button whose value is the
 /// date, that has a popup; each day is a button named by its full date.
 ///
-/// Only the date mode and the compact style exist: another mode is refused
-/// with a diagnostic, as is a minimum after the maximum.
+/// The calendar is presented from the view controller whose view holds the
+/// picker (else the window's root view controller); with neither, opening it
+/// is refused with a diagnostic. Only the date mode and the compact style
+/// exist: another mode is refused with a diagnostic, as is a minimum after the
+/// maximum.
 @MainActor
 public final class DatePicker: Control {
     /// What the picker picks (`UIDatePicker.Mode`).
