@@ -253,7 +253,8 @@ extension AccessibilityExportTests {
         add.setTitle("Add", for: .normal)
         for _ in 0..<5 { try? app.loop?.turn(timeout: 0.01) }
 
-        let (listener, log) = try Self.startClient(session, ["listen", "6", "object:state-changed:focused", "object:state-changed:checked",
+        // Listening 12 s: under load the client's bus traffic lags, and an event that comes after it stops is lost.
+        let (listener, log) = try Self.startClient(session, ["listen", "12", "object:state-changed:focused", "object:state-changed:checked",
                                                              "object:text-changed", "object:announcement"])
         defer { listener.terminate() }
         try await until("the listener to listen") { try? app.loop?.turn(timeout: 0.01); return ClipboardTests.contents(of: log).contains("listening") }
@@ -275,7 +276,7 @@ extension AccessibilityExportTests {
         add.setTitle("Plus", for: .normal)   // a name change: nobody listens to those
         for _ in 0..<5 { try? app.loop?.turn(timeout: 0.01) }
         #expect(exporter.eventsSent == sent && sent > quiet)
-        try await until("the listener to finish", timeout: 30) {
+        try await until("the listener to finish", timeout: 40) {
             try? app.loop?.turn(timeout: 0.01)
             return listener.wait(timeout: 0) != nil
         }

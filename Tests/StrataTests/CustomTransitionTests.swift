@@ -33,37 +33,19 @@ private final class FadeAnimator: ViewControllerAnimatedTransitioning {
     func animationEnded(_ transitionCompleted: Bool) { ended.append(transitionCompleted) }
 }
 
-/// Slides the dismissed view right by 400 points over 1 s with a property animator a gesture can scrub.
+/// Slides the presented view in from 400 points to the right (presenting) or
+/// out to there (dismissing) over 1 s, with a property animator a gesture can scrub.
 @MainActor
-private final class SlideAwayAnimator: ViewControllerAnimatedTransitioning {
+private final class SlideAnimator: ViewControllerAnimatedTransitioning {
+    let presenting: Bool
     private var animator: ViewPropertyAnimator?
+    init(presenting: Bool) { self.presenting = presenting }
     func transitionDuration(using transitionContext: (any ViewControllerContextTransitioning)?) -> Double { 1 }
     func interruptibleAnimator(using context: any ViewControllerContextTransitioning) -> ViewPropertyAnimator? {
         if let animator { return animator }
-        let from = context.view(forKey: .from)!
-        let made = ViewPropertyAnimator(duration: 1, curve: .linear) { from.transform = AffineTransform(translationX: 400, y: 0) }
-        made.addCompletion { [weak self] _ in
-            self?.animator = nil
-            context.completeTransition(!context.transitionWasCancelled)
-        }
-        animator = made
-        return made
-    }
-    func animateTransition(using context: any ViewControllerContextTransitioning) {
-        interruptibleAnimator(using: context)?.startAnimation()
-    }
-}
-
-/// Slides the presented view in from 400 points to the right over 1 s, scrubbable.
-@MainActor
-private final class SlideInAnimator: ViewControllerAnimatedTransitioning {
-    private var animator: ViewPropertyAnimator?
-    func transitionDuration(using transitionContext: (any ViewControllerContextTransitioning)?) -> Double { 1 }
-    func interruptibleAnimator(using context: any ViewControllerContextTransitioning) -> ViewPropertyAnimator? {
-        if let animator { return animator }
-        let to = context.view(forKey: .to)!
-        to.transform = AffineTransform(translationX: 400, y: 0)
-        let made = ViewPropertyAnimator(duration: 1, curve: .linear) { to.transform = .identity }
+        let moved = context.view(forKey: presenting ? .to : .from)!, away = AffineTransform(translationX: 400, y: 0)
+        if presenting { moved.transform = away }
+        let made = ViewPropertyAnimator(duration: 1, curve: .linear) { [presenting] in moved.transform = presenting ? .identity : away }
         made.addCompletion { [weak self] _ in
             self?.animator = nil
             context.completeTransition(!context.transitionWasCancelled)
@@ -180,7 +162,7 @@ struct CustomTransitionTests {
         let a = Recording("a", color: .green, log: log), b = Recording("b", color: .blue, log: log)
         f.window.rootViewController = a
         let transitions = Transitions(), interactor = PercentDrivenInteractiveTransition()
-        transitions.dismissing = SlideAwayAnimator()
+        transitions.dismissing = SlideAnimator(presenting: false)
         transitions.interactor = interactor
         b.transitioningDelegate = transitions
         b.modalPresentationStyle = .fullScreen
@@ -226,7 +208,7 @@ struct CustomTransitionTests {
         f.window.rootViewController = a
         _ = log.take()
         let transitions = Transitions(), interactor = PercentDrivenInteractiveTransition()
-        transitions.presenting = SlideInAnimator()
+        transitions.presenting = SlideAnimator(presenting: true)
         transitions.presentingInteractor = interactor
         b.transitioningDelegate = transitions
         b.modalPresentationStyle = .fullScreen

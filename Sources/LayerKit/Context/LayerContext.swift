@@ -78,25 +78,6 @@ public final class LayerContext {
     var implicitDuration: Double { transactionStack.last?.implicitDuration ?? 0.25 }
     var implicitTimingFunction: MediaTimingFunction? { transactionStack.last?.implicitTimingFunction }
     var commitObservers: [@MainActor () -> Void] = []
-
-    // MARK: Presentation copies
-
-    /// The last presentation copy a `Layer` made, made again from the next layer
-    /// asked once its taker has let it go (`Layer.presentation(atTime:)`). Let go
-    /// at the end of the turn, as Core Animation's autoreleased copies are, so it
-    /// keeps the model it was made from no longer than that.
-    @exclusivity(unchecked) var spareCopy: Layer?
-    private var spareCopyRelease = false
-
-    func keepSpareCopy(_ copy: Layer) {
-        spareCopy = copy
-        guard !spareCopyRelease else { return }
-        spareCopyRelease = true
-        endOfTurnScheduler { [weak self] in
-            self?.spareCopy = nil
-            self?.spareCopyRelease = false
-        }
-    }
     var ownedCommitObservers: [ObjectIdentifier: @MainActor () -> Void] = [:]
 
     /// Registers `body` to run after every outermost commit in this context on
@@ -131,4 +112,23 @@ public final class LayerContext {
     /// `enable-animations` off): the toolkit's own decorative motion becomes a
     /// cross-fade or a jump (rule P4). Animations an app asks for are unchanged.
     public var systemReducesMotion = false
+
+    // MARK: Presentation copies
+
+    /// The last presentation copy a `Layer` made, made again from the next layer
+    /// asked once its taker has let it go (`Layer.presentation(atTime:)`). Let go
+    /// at the end of the turn, as Core Animation's autoreleased copies are, so it
+    /// keeps the model it was made from no longer than that.
+    @exclusivity(unchecked) var spareCopy: Layer?
+    private var spareCopyRelease = false
+
+    func keepSpareCopy(_ copy: Layer) {
+        spareCopy = copy
+        guard !spareCopyRelease else { return }
+        spareCopyRelease = true
+        endOfTurnScheduler { [weak self] in
+            self?.spareCopy = nil
+            self?.spareCopyRelease = false
+        }
+    }
 }
