@@ -76,7 +76,10 @@ public final class HeadlessKWin: Compositor {
         return (p, log)
     }
 
-    public func screenshot(timeout: Double = 10) throws(CompositorError) -> RenderedImage {
+    /// The whole output, through kwin's ScreenShot2 D-Bus interface; `timeout`
+    /// is generous because a loaded machine (the parallel test suite) has been
+    /// seen to take more than 10 s to start the helper and get kwin's answer.
+    public func screenshot(timeout: Double = 30) throws(CompositorError) -> RenderedImage {
         let tool = HelperTool.kwinScreenshot
         let output = runtimeDirectory + "/shot-\(Int(now() * 1000)).raw"
         defer { unlink(output) }

@@ -368,7 +368,7 @@ struct ShellExamplesOnCompositorsTests {
         // 640×480: the pill 320×64 centred, 96 above the bottom; the track from x 264, 150 wide, at y 352.
         let bar = (UInt8(0x5e), UInt8(0xb0), UInt8(0xff)), track = (UInt8(0x4a), UInt8(0x4f), UInt8(0x57))
         try MenusOnCompositorsTests.eventually("the pill at 40 (\(tail(of: log, lines: 5)))") {
-            let shot = try sway.screenshot(timeout: 10)
+            let shot = try sway.screenshot(timeout: 30)
             return Self.near(shot.rgba8(x: 264 + 30, y: 352), bar) && Self.near(shot.rgba8(x: 264 + 100, y: 352), track)
         }
         let socket = sway.runtimeDirectory + "/strata-osd.\(sway.socketName).sock"
@@ -377,7 +377,7 @@ struct ShellExamplesOnCompositorsTests {
         let status = second.wait(timeout: 20)
         #expect(status == 0, "the second call exits at once: \(tail(of: secondLog))")
         try MenusOnCompositorsTests.eventually("the bar at 80") {
-            let shot = try sway.screenshot(timeout: 10)
+            let shot = try sway.screenshot(timeout: 30)
             return Self.near(shot.rgba8(x: 264 + 100, y: 352), bar) && Self.near(shot.rgba8(x: 264 + 140, y: 352), track)
         }
         #expect(first.wait(timeout: 15) == 0, "it ends after fading out: \(tail(of: log, lines: 10))")
@@ -394,13 +394,13 @@ struct ShellExamplesOnCompositorsTests {
         defer { process.terminate() }
         let bar = (UInt8(0x20), UInt8(0x23), UInt8(0x28))
         try MenusOnCompositorsTests.eventually("the bar along the top (\(tail(of: log, lines: 5)))") {
-            let shot = try compositor.screenshot(timeout: 10)
+            let shot = try compositor.screenshot(timeout: 30)
             return Self.near(shot.rgba8(x: 200, y: 2), bar) && Self.near(shot.rgba8(x: 630, y: 30), bar) && !Self.near(shot.rgba8(x: 200, y: 40), bar)
         }
         guard let sway = compositor as? HeadlessSway else { return }
         #expect(try sway.command("create_output").status == 0)
         try MenusOnCompositorsTests.eventually("a bar on the new output too") {
-            let shot = try sway.screenshot(timeout: 10)
+            let shot = try sway.screenshot(timeout: 30)
             return shot.width > 640 && Self.near(shot.rgba8(x: 640 + 300, y: 2), bar) && Self.near(shot.rgba8(x: 200, y: 2), bar)
         }
         let weston = try HeadlessWeston()
@@ -425,7 +425,7 @@ struct ShellExamplesOnCompositorsTests {
         let (process, log) = try Self.startClient(compositor, [launcher, "--applications", apps])
         defer { process.terminate() }
         try MenusOnCompositorsTests.eventually("the card in the middle (\(tail(of: log, lines: 5)))") {
-            let shot = try compositor.screenshot(timeout: 10)
+            let shot = try compositor.screenshot(timeout: 30)
             return Self.near(shot.rgba8(x: 320, y: 400), (0xfa, 0xfa, 0xfc)) && !Self.near(shot.rgba8(x: 40, y: 40), (0xfa, 0xfa, 0xfc))
         }
         if let sway = compositor as? HeadlessSway {
@@ -476,7 +476,7 @@ struct ShellExamplesOnCompositorsTests {
         defer { process.terminate() }
         let card = (UInt8(0x2a), UInt8(0x2e), UInt8(0x35))
         try MenusOnCompositorsTests.eventually("the toast at the top right (\(tail(of: log, lines: 5)))") {
-            let shot = try sway.screenshot(timeout: 10)
+            let shot = try sway.screenshot(timeout: 30)
             // 360 wide, 8 from the top and right edges of the 640×480 output.
             return Self.near(shot.rgba8(x: 640 - 8 - 180, y: 8 + 60), card) && !Self.near(shot.rgba8(x: 640 - 8 - 370, y: 40), card)
                 && !Self.near(shot.rgba8(x: 640 - 8 - 180, y: 200), card)
