@@ -94,8 +94,7 @@ final class CalendarView: View {
                 cell.show(nil)
                 continue
             }
-            let inRange = picker.clamped(day) == day
-                || c.isDate(picker.clamped(day), inSameDayAs: day)   // the bound's own day can be chosen
+            let inRange = c.isDate(picker.clamped(day), inSameDayAs: day)   // a bound's own day can be chosen
             cell.show(DayCell.Content(day: day, number: n + 1, name: formatter.string(from: day),
                                       chosen: c.isDate(day, inSameDayAs: picker.date), today: c.isDateInToday(day), enabled: inRange))
         }
