@@ -217,6 +217,12 @@ public final class InputDriver {
         window.handle(.key(key, pressed: false, repeats: false))
     }
 
+    /// Presses and releases the key that types `keysym`.
+    public func tapKey(keysym: UInt32) {
+        pressKey(keysym: keysym)
+        releaseKey(keysym: keysym)
+    }
+
     /// An input method's update for the focused text field, as text-input's
     /// `done` delivers it: shows `preedit` as the composition, or inserts `commit`.
     public func compose(preedit: String? = nil, commit: String? = nil, deleteBefore: Int = 0, deleteAfter: Int = 0) {

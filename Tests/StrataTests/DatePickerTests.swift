@@ -70,8 +70,7 @@ struct DatePickerTests {
         #expect(calendar.title.text == "December 2026" && picker.date == Self.date(2026, 11, 3), "looking is not choosing")
 
         let driver = InputDriver(window: calendar.window!)
-        driver.pressKey(keysym: Key.escape)
-        driver.releaseKey(keysym: Key.escape)
+        driver.tapKey(keysym: Key.escape)
         Transaction.flush()
         f.advance(0.4)
         Transaction.flush()
@@ -84,14 +83,13 @@ struct DatePickerTests {
         let picker = picker(f)
         #expect(picker.becomeFirstResponder())
         let main = InputDriver(window: f.window)
-        main.pressKey(keysym: 0x20)                          // Space opens it
-        main.releaseKey(keysym: 0x20)
+        main.tapKey(keysym: 0x20)                          // Space opens it
         Transaction.flush()
         let calendar = try #require(picker.calendarView)
         let chosen = try #require(calendar.cells.first { $0.content?.chosen == true })
         #expect(chosen.becomeFirstResponder() && !calendar.cells[0].canBecomeFirstResponder)
         let driver = InputDriver(window: calendar.window!)
-        func press(_ keysym: UInt32) { driver.pressKey(keysym: keysym); driver.releaseKey(keysym: keysym) }
+        func press(_ keysym: UInt32) { driver.tapKey(keysym: keysym) }
         press(0xff53)                                        // Right
         #expect(picker.date == Self.date(2026, 11, 27))
         press(0xff54)                                        // Down

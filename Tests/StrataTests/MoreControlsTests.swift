@@ -32,8 +32,7 @@ struct MoreControlsTests {
         f.advance(0.2)
         #expect(close(f.shownPoint(indicator).x, 250))
         #expect(control.becomeFirstResponder())
-        driver.pressKey(keysym: 0xff51)                        // Left
-        driver.releaseKey(keysym: 0xff51)
+        driver.tapKey(keysym: 0xff51)                          // Left
         #expect(control.selectedSegmentIndex == 1 && changes == [2, 1])
         driver.click(at: Point(x: 20 + 150, y: 36))           // the selected one again: nothing
         #expect(changes == [2, 1])
@@ -43,11 +42,9 @@ struct MoreControlsTests {
         #expect(shot.pixel(x: 20 + 150, y: 24) == .white && shot.pixel(x: 20 + 50, y: 24) != .white)
         // Right to left the first segment is at the right: Left goes on to the next one.
         f.window.traitOverrides.layoutDirection = .rightToLeft
-        driver.pressKey(keysym: 0xff51)
-        driver.releaseKey(keysym: 0xff51)
+        driver.tapKey(keysym: 0xff51)
         #expect(control.selectedSegmentIndex == 2 && changes == [2, 1, 2])
-        driver.pressKey(keysym: 0xff53)
-        driver.releaseKey(keysym: 0xff53)
+        driver.tapKey(keysym: 0xff53)
         #expect(control.selectedSegmentIndex == 1)
     }
 
@@ -180,7 +177,7 @@ struct MoreControlsTests {
         stepper.addAction(for: .valueChanged) { _ in changes += 1 }
         #expect(stepper.becomeFirstResponder())
         let driver = InputDriver(window: f.window)
-        func press(_ keysym: UInt32) { driver.pressKey(keysym: keysym); driver.releaseKey(keysym: keysym) }
+        func press(_ keysym: UInt32) { driver.tapKey(keysym: keysym) }
         press(0xff52); press(0xff52); press(0xff54)          // Up Up Down
         #expect(stepper.value == 5 && changes == 3)
         press(0xff57)                                          // End
@@ -270,7 +267,7 @@ struct MoreControlsTests {
         control.addAction(for: .valueChanged) { _ in changes += 1 }
         #expect(control.becomeFirstResponder())
         let driver = InputDriver(window: f.window)
-        func press(_ keysym: UInt32) { driver.pressKey(keysym: keysym); driver.releaseKey(keysym: keysym) }
+        func press(_ keysym: UInt32) { driver.tapKey(keysym: keysym) }
         press(0xff53); press(0xff53); press(0xff51)            // Right Right Left
         #expect(control.currentPage == 1 && changes == 3)
         press(0xff57)                                          // End

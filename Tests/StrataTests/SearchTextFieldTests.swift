@@ -117,11 +117,9 @@ struct SearchTextFieldTests {
         #expect((26..<42).contains { x in (29..<45).contains { y in shot.pixel(x: x, y: y).red < 0.6 } }, "the glass is drawn")
         #expect(shot.pixel(x: 245, y: 42).red < 0.8 && shot.pixel(x: 245, y: 42).red > 0.5, "the clear button's grey, below its ×: \(shot.pixel(x: 245, y: 42))")
 
-        driver.pressKey(keysym: 0xff1b)
-        driver.releaseKey(keysym: 0xff1b)
+        driver.tapKey(keysym: 0xff1b)
         #expect(search.text == "" && changes == 5 && catcher.escapes == 0, "Escape empties it")
-        driver.pressKey(keysym: 0xff1b)
-        driver.releaseKey(keysym: 0xff1b)
+        driver.tapKey(keysym: 0xff1b)
         #expect(catcher.escapes == 1 && search.isFirstResponder, "empty: Escape goes on")
 
         let node = AccessibilityNode.view(search)

@@ -117,10 +117,11 @@ extension ViewController {
         }
         guard animated else { return finish() }
         if let animator {
+            let presenterFrame = view.convert(view.bounds, to: container)
             let context = TransitionContext(
                 container: container, from: self, to: controller, fromView: coversPresenter ? view : nil, toView: controller.view,
                 frames: [ObjectIdentifier(controller): (.zero, container.bounds),
-                         ObjectIdentifier(self): (view.convert(view.bounds, to: container), coversPresenter ? .zero : view.convert(view.bounds, to: container))],
+                         ObjectIdentifier(self): (presenterFrame, coversPresenter ? .zero : presenterFrame)],
                 animator: animator) { [weak self, weak controller] completed in
                     guard let self, let controller else { return }
                     completed ? finish() : self.undoPresentation(of: controller, coveredPresenter: coversPresenter)
@@ -170,11 +171,11 @@ extension ViewController {
         if container.style.takesCustomTransitions, container.alertStyle == nil,
            let animator = transitioningDelegate?.animationController(forDismissed: self) {
             let uncovers = !container.style.isSheet
+            let presenterFrame = presenter.view.convert(presenter.view.bounds, to: container)
             let context = TransitionContext(
                 container: container, from: self, to: presenter, fromView: view, toView: uncovers ? presenter.view : nil,
                 frames: [ObjectIdentifier(self): (view.frame, .zero),
-                         ObjectIdentifier(presenter): (uncovers ? .zero : presenter.view.convert(presenter.view.bounds, to: container),
-                                                       presenter.view.convert(presenter.view.bounds, to: container))],
+                         ObjectIdentifier(presenter): (uncovers ? .zero : presenterFrame, presenterFrame)],
                 animator: animator) { [weak self, weak presenter, weak container] completed in
                     guard let self, let presenter, let container else { return }
                     if completed { return endDismissal(presenter: presenter, container: container, completion: completion) }

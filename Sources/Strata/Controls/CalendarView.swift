@@ -121,10 +121,9 @@ final class CalendarView: View {
         }
     }
 
-    /// A cell was clicked or activated.
+    /// A cell was clicked or activated (the picker reloads this calendar).
     func choose(_ day: Date) {
         picker.userChoose(day: day)
-        reload()
     }
 
     // MARK: Keys: from the chosen day
@@ -147,8 +146,10 @@ final class CalendarView: View {
         guard let target else { return }
         picker.userChoose(day: target)
         // The month of the date now chosen (held to the bounds), with its cell focused.
-        month = c.dateInterval(of: .month, for: picker.date)?.start ?? month
-        reload()
+        if let chosenMonth = c.dateInterval(of: .month, for: picker.date)?.start, chosenMonth != month {
+            month = chosenMonth
+            reload()
+        }
         cells.first { $0.content?.chosen == true }?.becomeFirstResponder()
     }
 }

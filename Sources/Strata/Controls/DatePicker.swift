@@ -162,9 +162,9 @@ public final class DatePicker: Control {
     /// Opens the month's calendar in a popover from the controller whose view holds the picker.
     func showCalendar() {
         guard shownCalendar == nil, isEnabled else { return }
-        var holder: View? = self
-        while let v = holder, v.viewController == nil { holder = v.superview }
-        guard let presenter = holder?.viewController ?? window?.rootViewController else {
+        // The nearest controller up the responder chain, as UIKit's controls find theirs.
+        let up = sequence(first: self as Responder) { $0.next }.lazy.compactMap { $0 as? ViewController }.first
+        guard let presenter = up ?? window?.rootViewController else {
             return Diagnostics.report(.invalidView("DatePicker: no view controller holds it, so there is nothing to show its calendar from"))
         }
         let calendarController = CalendarViewController(picker: self)

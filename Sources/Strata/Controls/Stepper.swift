@@ -40,11 +40,11 @@ public final class Stepper: Control {
     }
     /// The lowest value (`minimumValue`, 0); above the maximum it is refused.
     public var minimumValue = 0.0 {
-        didSet { if !boundAccepted(minimumValue <= maximumValue, "minimum", minimumValue) { minimumValue = oldValue } }
+        didSet { if !boundAccepted("minimum", minimumValue) { minimumValue = oldValue } }
     }
     /// The highest value (`maximumValue`, 100); below the minimum it is refused.
     public var maximumValue = 100.0 {
-        didSet { if !boundAccepted(minimumValue <= maximumValue, "maximum", maximumValue) { maximumValue = oldValue } }
+        didSet { if !boundAccepted("maximum", maximumValue) { maximumValue = oldValue } }
     }
     /// How much a step adds or takes (`stepValue`, 1); 0 or less is refused.
     public var stepValue = 1.0 {
@@ -115,8 +115,8 @@ public final class Stepper: Control {
         v == v.rounded() && abs(v) < 1e15 ? String(Int(v)) : "\(v)"
     }
 
-    private func boundAccepted(_ ok: Bool, _ name: String, _ v: Double) -> Bool {
-        guard ok, v.isFinite else {
+    private func boundAccepted(_ name: String, _ v: Double) -> Bool {
+        guard minimumValue <= maximumValue, v.isFinite else {
             Diagnostics.report(.invalidView("Stepper \(name) \(v) refused (the minimum must not pass the maximum)"))
             return false
         }

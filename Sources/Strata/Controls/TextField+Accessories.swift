@@ -9,7 +9,9 @@ extension TextField {
             old?.removeFromSuperview()
             if let new { addSubview(new) }
         }
-        updateAccessories(force: true)
+        updateAccessoryVisibility()
+        setNeedsLayout()
+        textRectChanged()
     }
 
     private func shows(_ mode: ViewMode) -> Bool {
@@ -36,7 +38,14 @@ extension TextField {
     }
 
     /// Shows and hides the views as their modes say; the text moves over when that changes.
-    func updateAccessories(force: Bool = false) {
+    func updateAccessories() {
+        if updateAccessoryVisibility() { textRectChanged() }
+    }
+
+    /// Shows and hides the views as their modes say (laid out again when that
+    /// changed); true when it changed, so the text has another rect.
+    @discardableResult
+    func updateAccessoryVisibility() -> Bool {
         let before = (leftView?.isHidden, rightView?.isHidden, clearButton?.isHidden)
         leftView?.isHidden = !showsLeftView
         rightView?.isHidden = !showsRightView
@@ -46,9 +55,9 @@ extension TextField {
             addSubview(button)
         }
         clearButton?.isHidden = !showsClearButton
-        guard force || before != (leftView?.isHidden, rightView?.isHidden, clearButton?.isHidden) else { return }
+        guard before != (leftView?.isHidden, rightView?.isHidden, clearButton?.isHidden) else { return false }
         setNeedsLayout()
-        textRectChanged()
+        return true
     }
 
     /// Places the shown views at their edges, mirrored right to left.

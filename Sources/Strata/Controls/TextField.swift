@@ -399,7 +399,7 @@ public class TextField: Control, TextInputClient {
         return Point(x: x, y: r.minY + ((r.height - height) / 2 * contentScaleFactor).rounded(.down) / contentScaleFactor)
     }
 
-    func textChanged() {
+    private func textChanged() {
         // Told only when what assistive technologies read changed (this runs for
         // a new size or style too); nothing is kept or compared while none listens.
         if Application.shared.accessibilityExporter != nil, case let readable = accessibilityText, readable != toldText {
@@ -407,7 +407,7 @@ public class TextField: Control, TextInputClient {
             accessibilityDidChange(.text)
         }
         shown = nil
-        updateAccessories()
+        updateAccessoryVisibility()   // the refresh below covers a text rect that changed
         setNeedsDisplay()
         scrollToCaret()
         updateCaret(restartBlink: true)
@@ -477,7 +477,7 @@ public class TextField: Control, TextInputClient {
 
     // MARK: The caret
 
-    func updateCaret(restartBlink: Bool) {
+    private func updateCaret(restartBlink: Bool) {
         let shows = isFirstResponder && selection.isEmpty && isEnabled
         guard shows else {
             caret.isHidden = true
