@@ -132,6 +132,25 @@ extension Image: AnimatableValue {
     public func distance(to o: Image) -> Double { self == o ? 0 : 1 }
 }
 
+extension Array: AnimatableValue where Element: AnimatableValue {
+    /// Arrays of the same count interpolate element by element (a gradient's
+    /// `colors` and `locations`); arrays of different counts switch half way.
+    public func interpolated(to o: [Element], fraction t: Double) -> [Element] {
+        guard count == o.count else { return t < 0.5 ? self : o }
+        return zip(self, o).map { $0.interpolated(to: $1, fraction: t) }
+    }
+    public func adding(_ o: [Element]) -> [Element] {
+        count == o.count ? zip(self, o).map { $0.adding($1) } : o
+    }
+    public func subtracting(_ o: [Element]) -> [Element] {
+        count == o.count ? zip(self, o).map { $0.subtracting($1) } : self
+    }
+    public func distance(to o: [Element]) -> Double {
+        guard count == o.count else { return 1 }
+        return zip(self, o).reduce(0) { $0 + $1.0.distance(to: $1.1) }
+    }
+}
+
 extension AnimatableValue {
     // With a value of another type, nil.
     func interpolated(toAny other: Any, fraction t: Double) -> Any? { (other as? Self).map { interpolated(to: $0, fraction: t) } }
@@ -183,6 +202,8 @@ package enum AnyValue {
         // (Int8…UInt64, Float16, Foundation's CGFloat).
         case let i as any BinaryInteger: return Double(i)
         case let f as any BinaryFloatingPoint: return Double(f)
+        // `[0, 0.5, 1]` written where `Any` is expected: a gradient's `locations`.
+        case let a as [Int]: return a.map(Double.init)
         default: return v
         }
     }

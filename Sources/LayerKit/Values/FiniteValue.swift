@@ -11,6 +11,7 @@ extension Size: FiniteValue { var isAllFinite: Bool { width.isFinite && height.i
 extension Rect: FiniteValue { var isAllFinite: Bool { origin.isAllFinite && size.isAllFinite } }
 extension Color: FiniteValue { var isAllFinite: Bool { [red, green, blue, alpha].allSatisfy(\.isFinite) } }
 extension Transform3D: FiniteValue { var isAllFinite: Bool { rows.joined().allSatisfy(\.isFinite) } }
+extension Array: FiniteValue where Element: FiniteValue { var isAllFinite: Bool { allSatisfy(\.isAllFinite) } }
 
 extension AnyValue {
     /// False when `v` is a number-based value with a non-finite component.

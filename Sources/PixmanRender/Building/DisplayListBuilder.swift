@@ -124,14 +124,14 @@ struct DisplayListBuilder {
             return
         }
         let clips = p.masksToBounds && (!sublayers.isEmpty || p.contents != nil)
-        let needsGroup = clips || (p.opacity < 1 && (!sublayers.isEmpty || p.contents != nil || p.borderWidth > 0 || p is ShapeLayer))
+        let needsGroup = clips || (p.opacity < 1 && (!sublayers.isEmpty || p.contents != nil || p.borderWidth > 0 || p is ShapeLayer || p is GradientLayer))
 
         if let color = Self.drawnShadowColor(p) {
             drawShadow(p, layer: layer, sublayers: sublayers, transform: m, color: color, into: &items, depth: depth)
         }
         // A translucent card — background and border, nothing else — on whole pixels
         // needs no group the size of the layer (see AlignedShapes.translucentCard).
-        if needsGroup, !clips, p.modelMask == nil, sublayers.isEmpty, p.contents == nil, !(p is ShapeLayer),
+        if needsGroup, !clips, p.modelMask == nil, sublayers.isEmpty, p.contents == nil, !(p is ShapeLayer), !(p is GradientLayer),
            let bg = p.backgroundColor, let bd = p.borderColor, p.borderWidth > 0,
            let pixels = aligned.pixelRect(p, m),
            let card = aligned.translucentCard(pixels, background: bg, border: bd, opacity: p.opacity) {
@@ -382,6 +382,9 @@ struct DisplayListBuilder {
             } else {
                 items.append(.coverage(coverage(outline(p, m)), color))
             }
+        }
+        if let gradient = p as? GradientLayer, let paint = GradientPaint(gradient, transform: m, opacity: opacity) {
+            items.append(.gradient(paint, coverage(outline(p, m))))
         }
         if let image = p.contents {
             drawContents(image, of: p, transform: m, into: &items)

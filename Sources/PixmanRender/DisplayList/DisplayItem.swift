@@ -16,6 +16,8 @@ enum DisplayItem: @unchecked Sendable {
     case coverage(Coverage, pixman_color_t)
     /// An image through coverage; `transform` maps device pixels to image pixels.
     case image(SharedImage, ImageSampling, Coverage)
+    /// A gradient layer's ramp through coverage.
+    case gradient(GradientPaint, Coverage)
     /// Items drawn into a canvas of their own, then composited as one (group opacity,
     /// clipping, masks, cross-dissolves).
     case group(Group)
@@ -29,7 +31,7 @@ enum DisplayItem: @unchecked Sendable {
         switch self {
         case .boxes(let boxes, _): boxes.reduce(PixelBox.empty) { $0.union($1) }
         case .maskedColor(_, let placements, _): placements.reduce(PixelBox.empty) { $0.union($1.device) }
-        case .coverage(let c, _), .image(_, _, let c): c.bounds
+        case .coverage(let c, _), .image(_, _, let c), .gradient(_, let c): c.bounds
         case .group(let g): g.bounds
         case .shadow(let s): s.bounds
         case .plane(let p): p.coverage.bounds

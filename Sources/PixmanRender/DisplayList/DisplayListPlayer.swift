@@ -32,10 +32,25 @@ enum DisplayListPlayer {
             sampling.apply(to: header)
             composite(header, through: coverage, onto: t)
             pixman_image_unref(header)
+        case .gradient(let paint, let coverage): playGradient(paint, coverage, onto: t)
         case .group(let group): playGroup(group, onto: t)
         case .shadow(let shadow): playShadow(shadow, onto: t)
         case .plane(let plane): playPlane(plane, onto: t)
         }
+    }
+
+    /// A dithered ramp is dithered into the target by device pixel, wherever the
+    /// target's origin is: bands and canvases of any frame get the same noise.
+    @inline(never)
+    private static func playGradient(_ paint: GradientPaint, _ coverage: Coverage, onto t: Target) {
+        guard let source = paint.image() else { return }
+        if paint.dithers {
+            pixman_image_set_dither(t.image, PIXMAN_DITHER_ORDERED_BLUE_NOISE_64)
+            pixman_image_set_dither_offset(t.image, Int32(t.originX), Int32(t.originY))
+        }
+        composite(source, through: coverage, onto: t)
+        if paint.dithers { pixman_image_set_dither(t.image, PIXMAN_DITHER_NONE) }
+        pixman_image_unref(source)
     }
 
     @inline(never)
