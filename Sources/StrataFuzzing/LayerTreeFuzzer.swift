@@ -129,6 +129,14 @@ public enum LayerTreeFuzzer {
                 guard !skip else { break }
                 Transaction.flush()
                 clock.advance(by: step)
+            case 11 where layers.count < maximumLayers:
+                // A layer of one of Core Animation's other classes (issue 28).
+                let child = otherLayer(&input)
+                let frame = Rect(x: input.number(), y: input.number(), width: input.number(), height: input.number())
+                trace?("  new \(describe(child)) frame \(frame)")
+                child.frame = frame
+                target.addSublayer(child)
+                layers.append(child)
             case 12:
                 // Image contents, placed by gravity and a contents rectangle (issue 30:
                 // contents under degenerate geometry reached pixman out of range).
@@ -211,11 +219,31 @@ public enum LayerTreeFuzzer {
         shape.strokeEnd = input.number()
     }
 
+    private static func otherLayer(_ input: inout FuzzReader) -> Layer {
+        let g = GradientLayer()
+        let count = Int(input.byte() % 5)
+        g.colors = input.byte() % 4 == 0 ? nil : (0..<count).map { _ in input.color() }
+        // Locations of any count, in any order, out of range.
+        g.locations = input.byte() % 2 == 0 ? nil : (0..<Int(input.byte() % 5)).map { _ in input.number() }
+        g.startPoint = Point(x: input.number(), y: input.number())
+        g.endPoint = Point(x: input.number(), y: input.number())
+        g.type = [.axial, .radial, .conic][input.index(3)]
+        return g
+    }
+
+    private static func describe(_ layer: Layer) -> String {
+        guard let g = layer as? GradientLayer else { return "\(type(of: layer))" }
+        return "GradientLayer \(g.type) colors \(String(describing: g.colors)) locations \(String(describing: g.locations)) "
+            + "from \(g.startPoint) to \(g.endPoint)"
+    }
+
     private static let numericKeys = ["opacity", "shadowOpacity", "cornerRadius", "borderWidth", "position.x", "bounds.size.width",
                                       "zPosition", "contentsRect.size.width", "transform.scale", "shadowRadius"]
 
     private static let keys = ["position", "bounds", "opacity", "cornerRadius", "borderWidth", "backgroundColor", "transform",
-                               "position.x", "transform.rotation.z", "shadowRadius", "zPosition", "bounds.size.width"]
+                               "position.x", "transform.rotation.z", "shadowRadius", "zPosition", "bounds.size.width",
+                               // Meaningful on gradient layers; on others, refused or ignored.
+                               "colors", "locations", "startPoint", "endPoint"]
 
     private static func basicAnimation(_ input: inout FuzzReader) -> Animation {
         let key = keys[input.index(keys.count)]
@@ -287,6 +315,9 @@ extension FuzzReader {
         case "bounds": return Rect(x: number(), y: number(), width: number(), height: number())
         case "backgroundColor": return color()
         case "transform": return transform()
+        case "colors": return (0..<Int(byte() % 4)).map { _ in color() }
+        case "locations": return (0..<Int(byte() % 4)).map { _ in number() }
+        case "startPoint", "endPoint": return Point(x: number(), y: number())
         default: return number()
         }
     }

@@ -17,7 +17,7 @@ import LayerKit
 @MainActor
 final class DamageTracker {
     /// What a layer passes down to a sublayer.
-    private struct Inputs: Equatable {
+    struct Inputs: Equatable {
         var parent: ObjectIdentifier?
         var transform: AffineTransform
         var opacity: Double
@@ -32,7 +32,7 @@ final class DamageTracker {
     }
 
     /// What a layer drew with: compared field by field (cheaper than hashing them).
-    private struct Drawing: Equatable {
+    struct Drawing: Equatable {
         var bounds: Rect
         var transform: AffineTransform
         var opacity: Double
@@ -387,6 +387,10 @@ final class DamageTracker {
         // A mask clips by everything in it: one whose sublayers animate (the set holds
         // every layer with an animation at or below it) changes the clip every frame.
         let animated = layer.hasAnimations || (p.modelMask.map { animatedLayers.contains(ObjectIdentifier($0)) } ?? false)
+        if let r = p as? ReplicatorLayer, !layer.sublayers.isEmpty {
+            return (replicatorDrawing(r, model: layer, inputs, m, bounds: bounds, projected: projected, time: time,
+                                      animated: animatedLayers.contains(ObjectIdentifier(layer))), nil)
+        }
         let drawing = Drawing(bounds: bounds, transform: m, opacity: inputs.opacity * p.opacity, modelVersion: layer.modelVersion,
                               maskVersion: p.modelMask?.subtreeVersion ?? 0, time: animated ? time : 0,
                               transitionPass: p.activeTransition == nil ? 0 : passes, clips: p.masksToBounds, masked: p.modelMask != nil)

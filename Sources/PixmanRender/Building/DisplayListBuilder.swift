@@ -23,8 +23,8 @@ struct DisplayListBuilder {
     let frame: PixelBox
     /// Device pixels per layer unit.
     let scale: Double
-    /// Root media time of the frame.
-    let time: Double
+    /// Root media time of the frame (a replicator's delayed copy: earlier).
+    var time: Double
     let contents: ContentsCache
     let aligned: AlignedShapes
     let shadows: ShadowCache
@@ -57,22 +57,26 @@ struct DisplayListBuilder {
         return items
     }
 
-    private func draw(_ layer: Layer, parent: Layer?, parentTransform: AffineTransform, into items: inout [DisplayItem], depth: Int) {
+    /// One layer and its subtree. `parent3D`, when given, is the parent's map to the
+    /// device in full (a replicator's copy): it stands for `parentTransform`.
+    private func draw(_ layer: Layer, parent: Layer?, parentTransform: AffineTransform, parent3D: Transform3D? = nil,
+                      into items: inout [DisplayItem], depth: Int) {
         guard depth < Self.maximumDepth else { return }   // deeper trees are cut off rather than overflowing the stack
         if let path = snapshotPath {
             guard path.layers.insert(ObjectIdentifier(layer)).inserted else { return }
             defer { path.layers.remove(ObjectIdentifier(layer)) }
-            drawLayer(layer, parent: parent, parentTransform: parentTransform, into: &items, depth: depth)
+            drawLayer(layer, parent: parent, parentTransform: parentTransform, parent3D: parent3D, into: &items, depth: depth)
         } else {
-            drawLayer(layer, parent: parent, parentTransform: parentTransform, into: &items, depth: depth)
+            drawLayer(layer, parent: parent, parentTransform: parentTransform, parent3D: parent3D, into: &items, depth: depth)
         }
     }
 
-    private func drawLayer(_ layer: Layer, parent: Layer?, parentTransform: AffineTransform, into items: inout [DisplayItem], depth: Int) {
+    private func drawLayer(_ layer: Layer, parent: Layer?, parentTransform: AffineTransform, parent3D: Transform3D?,
+                           into items: inout [DisplayItem], depth: Int) {
         if layer.sublayers.isEmpty, let area = repaintArea, let known = damage?.bounds(of: layer), !known.intersects(area) { return }
-        guard let leaves, snapshotPath == nil,
+        guard let leaves, snapshotPath == nil, parent3D == nil,
               let key = LeafItemCache.key(layer, parent: parent, parentTransform: parentTransform, frame: frame, scale: scale) else {
-            return buildLayer(layer, parent: parent, parentTransform: parentTransform, into: &items, depth: depth)
+            return buildLayer(layer, parent: parent, parentTransform: parentTransform, parent3D: parent3D, into: &items, depth: depth)
         }
         switch leaves.use(for: layer, key: key) {
         case .reuse(let kept):
@@ -87,10 +91,11 @@ struct DisplayListBuilder {
         }
     }
 
-    private func buildLayer(_ layer: Layer, parent: Layer?, parentTransform: AffineTransform, into items: inout [DisplayItem], depth: Int) {
+    private func buildLayer(_ layer: Layer, parent: Layer?, parentTransform: AffineTransform, parent3D: Transform3D? = nil,
+                            into items: inout [DisplayItem], depth: Int) {
         let p: Layer = layer.hasAnimations ? (damage?.presentations[ObjectIdentifier(layer)] ?? layer.presentation(atTime: time)) : layer
         guard !p.isHidden, p.opacity > 0 else { return }
-        let full = Layer.transform3D(of: p, in: parent).concatenating(Transform3D(parentTransform))
+        let full = Layer.transform3D(of: p, in: parent).concatenating(parent3D ?? Transform3D(parentTransform))
         if Self.isProjective(full) {
             drawInPerspective(p, layer: layer, transform: full, into: &items, depth: depth)
             return
@@ -364,12 +369,37 @@ struct DisplayListBuilder {
     private func drawContent(_ p: Layer, layer: Layer, sublayers: [Layer], transform m: AffineTransform, opacity: Double,
                              into items: inout [DisplayItem], depth: Int) {
         drawUnderSublayers(p, transform: m, opacity: opacity, into: &items)
-        if let drawn = sublayersToDraw(layer, sublayers) {
+        if let replicator = p as? ReplicatorLayer {
+            drawCopies(replicator, sublayers: sublayers, transform: m, into: &items, depth: depth)
+        } else if let drawn = sublayersToDraw(layer, sublayers) {
             for i in drawn { draw(sublayers[i], parent: p, parentTransform: m, into: &items, depth: depth + 1) }
         } else {
             for s in sublayers { draw(s, parent: p, parentTransform: m, into: &items, depth: depth + 1) }
         }
         drawOverSublayers(p, transform: m, opacity: opacity, into: &items)
+    }
+
+    /// A replicator's sublayers once per copy (`ReplicatorLayer.instances`): each copy
+    /// built again under its transform, at its time, and tinted as a group. The
+    /// damage pass bounds them all together (`DamageTracker.replicatedExtent`).
+    @inline(never)
+    private func drawCopies(_ r: ReplicatorLayer, sublayers: [Layer], transform m: AffineTransform, into items: inout [DisplayItem],
+                            depth: Int) {
+        let device = Transform3D(m)
+        var copy = self
+        copy.leaves = nil
+        copy.damage = nil   // its presentation copies are of the frame's time, and it saw no copy
+        for instance in r.instances {
+            if let tint = instance.tint, tint.alpha <= 0 { continue }
+            copy.time = time - instance.delay
+            let parent3D = instance.transform.concatenating(device)
+            var drawn: [DisplayItem] = []
+            for s in sublayers { copy.draw(s, parent: r, parentTransform: m, parent3D: parent3D, into: &drawn, depth: depth + 1) }
+            guard let tint = instance.tint else { items += drawn; continue }
+            let box = drawn.reduce(PixelBox.empty) { $0.union($1.bounds) }.intersection(frame)
+            guard !box.isEmpty else { continue }
+            items.append(.group(Group(bounds: box, items: drawn, opacity: 1, tint: pixmanColor(tint))))
+        }
     }
 
     /// Background, contents and a shape layer's path.

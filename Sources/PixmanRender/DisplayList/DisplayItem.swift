@@ -85,7 +85,9 @@ struct Coverage: @unchecked Sendable {
     }
 }
 
-/// Items composited as one, through an optional clip coverage, at an opacity.
+/// Items composited as one, through an optional clip coverage, at an opacity,
+/// optionally tinted (every channel multiplied by a premultiplied colour: a
+/// replicator's copy).
 final class Group: @unchecked Sendable {
     /// The device pixels of the group's canvas.
     let bounds: PixelBox
@@ -95,15 +97,17 @@ final class Group: @unchecked Sendable {
     let clip: Coverage?
     let opacity: Double
     let op: pixman_op_t
+    let tint: pixman_color_t?
 
     init(bounds: PixelBox, items: [DisplayItem], mask: [DisplayItem]? = nil, clip: Coverage? = nil, opacity: Double,
-         op: pixman_op_t = PIXMAN_OP_OVER) {
+         op: pixman_op_t = PIXMAN_OP_OVER, tint: pixman_color_t? = nil) {
         self.bounds = bounds
         self.items = items
         self.mask = mask
         self.clip = clip
         self.opacity = opacity
         self.op = op
+        self.tint = tint
     }
 }
 

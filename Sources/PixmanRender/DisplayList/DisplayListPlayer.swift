@@ -174,6 +174,16 @@ enum DisplayListPlayer {
                                      Int32(region.width), Int32(region.height))
             pixman_image_unref(maskCanvas)
         }
+        if let tint = g.tint {
+            // Each channel times the tint's: white through the tint as a component-alpha mask, IN_REVERSE.
+            withSolid(pixman_color_t(red: 65535, green: 65535, blue: 65535, alpha: 65535)) { white in
+                var c = tint
+                guard let m = pixman_image_create_solid_fill(&c) else { return }
+                pixman_image_set_component_alpha(m, 1)
+                pixman_image_composite32(PIXMAN_OP_IN_REVERSE, white, m, canvas, 0, 0, 0, 0, 0, 0, Int32(region.width), Int32(region.height))
+                pixman_image_unref(m)
+            }
+        }
         var mask: OpaquePointer?
         if let clip = g.clip {
             mask = Self.mask(clip, over: region, opacity: g.opacity)
