@@ -387,9 +387,9 @@ final class DamageTracker {
         // A mask clips by everything in it: one whose sublayers animate (the set holds
         // every layer with an animation at or below it) changes the clip every frame.
         let animated = layer.hasAnimations || (p.modelMask.map { animatedLayers.contains(ObjectIdentifier($0)) } ?? false)
-        if let r = p as? ReplicatorLayer, !layer.sublayers.isEmpty {
-            return (replicatorDrawing(r, model: layer, inputs, m, bounds: bounds, projected: projected, time: time,
-                                      animated: animatedLayers.contains(ObjectIdentifier(layer))), nil)
+        if p is ReplicatorLayer || p is TransformLayer, !layer.sublayers.isEmpty {
+            return (wholeSubtreeDrawing(p, model: layer, inputs, full: full, m, bounds: bounds, time: time,
+                                        animated: animatedLayers.contains(ObjectIdentifier(layer))), nil)
         }
         let drawing = Drawing(bounds: bounds, transform: m, opacity: inputs.opacity * p.opacity, modelVersion: layer.modelVersion,
                               maskVersion: p.modelMask?.subtreeVersion ?? 0, time: animated ? time : 0,

@@ -59,7 +59,7 @@ struct DisplayListBuilder {
 
     /// One layer and its subtree. `parent3D`, when given, is the parent's map to the
     /// device in full (a replicator's copy): it stands for `parentTransform`.
-    private func draw(_ layer: Layer, parent: Layer?, parentTransform: AffineTransform, parent3D: Transform3D? = nil,
+    func draw(_ layer: Layer, parent: Layer?, parentTransform: AffineTransform, parent3D: Transform3D? = nil,
                       into items: inout [DisplayItem], depth: Int) {
         guard depth < Self.maximumDepth else { return }   // deeper trees are cut off rather than overflowing the stack
         if let path = snapshotPath {
@@ -96,6 +96,10 @@ struct DisplayListBuilder {
         let p: Layer = layer.hasAnimations ? (damage?.presentations[ObjectIdentifier(layer)] ?? layer.presentation(atTime: time)) : layer
         guard !p.isHidden, p.opacity > 0 else { return }
         let full = Layer.transform3D(of: p, in: parent).concatenating(parent3D ?? Transform3D(parentTransform))
+        if p is TransformLayer {
+            drawInDepth(Self.depthEntries(below: layer, p, full: full, time: time, depth: depth), into: &items, depth: depth)
+            return
+        }
         if Self.isProjective(full) {
             drawInPerspective(p, layer: layer, transform: full, into: &items, depth: depth)
             return
@@ -175,13 +179,7 @@ struct DisplayListBuilder {
         guard b.width > 0, b.height > 0 else { return }
         // Homogeneous map of the z = 0 plane: (x, y, 1) → (X, Y, W), row-vector form.
         let h = [[t.m11, t.m12, t.m14], [t.m21, t.m22, t.m24], [t.m41, t.m42, t.m44]]
-        func project(_ q: Point) -> Point? {
-            let w = q.x * h[0][2] + q.y * h[1][2] + h[2][2]
-            guard w > 1e-6, w.isFinite else { return nil }
-            return Point(x: (q.x * h[0][0] + q.y * h[1][0] + h[2][0]) / w, y: (q.x * h[0][1] + q.y * h[1][1] + h[2][1]) / w)
-        }
-        let corners = b.corners.compactMap(project)
-        guard corners.count == 4 else { return }
+        guard let corners = Self.projectedCorners(b, t) else { return }
         // Which way it faces: the projected outline's winding flips when seen from behind.
         var signedArea = 0.0
         for i in 0..<4 { signedArea += corners[i].x * corners[(i + 1) % 4].y - corners[(i + 1) % 4].x * corners[i].y }
@@ -229,6 +227,18 @@ struct DisplayListBuilder {
         items.append(.plane(Plane(width: pw, height: ph, items: planeItems,
                                   sampling: ImageSampling(transform: pt, filter: PIXMAN_FILTER_BILINEAR, repeatMode: PIXMAN_REPEAT_NONE),
                                   coverage: coverage(corners), opacity: opacity ?? p.opacity)))
+    }
+
+    /// The corners of `b` (in the z = 0 plane) on the device under the projective map
+    /// `t`; nil when one is at or behind the eye.
+    static func projectedCorners(_ b: Rect, _ t: Transform3D) -> [Point]? {
+        var out: [Point] = []
+        for q in b.corners {
+            let w = q.x * t.m14 + q.y * t.m24 + t.m44
+            guard w > 1e-6, w.isFinite else { return nil }
+            out.append(Point(x: (q.x * t.m11 + q.y * t.m21 + t.m41) / w, y: (q.x * t.m12 + q.y * t.m22 + t.m42) / w))
+        }
+        return out
     }
 
     /// True when the map of the z = 0 plane needs a perspective divide (depth alone
@@ -386,6 +396,10 @@ struct DisplayListBuilder {
     private func drawCopies(_ r: ReplicatorLayer, sublayers: [Layer], transform m: AffineTransform, into items: inout [DisplayItem],
                             depth: Int) {
         let device = Transform3D(m)
+        if r.preservesDepth {
+            return drawInDepth(Self.depthEntries(copiesOf: r, sublayers: sublayers, device: device, time: time, depth: depth),
+                               into: &items, depth: depth)
+        }
         var copy = self
         copy.leaves = nil
         copy.damage = nil   // its presentation copies are of the frame's time, and it saw no copy
