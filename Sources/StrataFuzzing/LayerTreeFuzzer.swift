@@ -220,6 +220,25 @@ public enum LayerTreeFuzzer {
     }
 
     private static func otherLayer(_ input: inout FuzzReader) -> Layer {
+        switch input.byte() % 3 {
+        case 0: return gradientLayer(&input)
+        case 1:
+            let r = ReplicatorLayer()
+            // Counts up to 40 here: a bounded count is tested apart (10,000 copies per frame would slow every program).
+            r.instanceCount = Int(input.byte() % 41)
+            r.instanceTransform = input.transform()
+            r.instanceDelay = input.number()
+            r.instanceColor = input.byte() % 4 == 0 ? nil : input.color()
+            r.instanceRedOffset = input.number()
+            r.instanceAlphaOffset = input.number()
+            r.preservesDepth = input.byte() % 2 == 0
+            return r
+        default:
+            return TransformLayer()
+        }
+    }
+
+    private static func gradientLayer(_ input: inout FuzzReader) -> Layer {
         let g = GradientLayer()
         let count = Int(input.byte() % 5)
         g.colors = input.byte() % 4 == 0 ? nil : (0..<count).map { _ in input.color() }
@@ -232,6 +251,10 @@ public enum LayerTreeFuzzer {
     }
 
     private static func describe(_ layer: Layer) -> String {
+        if let r = layer as? ReplicatorLayer {
+            return "ReplicatorLayer count \(r.instanceCount) transform \(r.instanceTransform) delay \(r.instanceDelay) "
+                + "color \(String(describing: r.instanceColor)) offsets \(r.instanceRedOffset) \(r.instanceAlphaOffset) depth \(r.preservesDepth)"
+        }
         guard let g = layer as? GradientLayer else { return "\(type(of: layer))" }
         return "GradientLayer \(g.type) colors \(String(describing: g.colors)) locations \(String(describing: g.locations)) "
             + "from \(g.startPoint) to \(g.endPoint)"
@@ -242,8 +265,9 @@ public enum LayerTreeFuzzer {
 
     private static let keys = ["position", "bounds", "opacity", "cornerRadius", "borderWidth", "backgroundColor", "transform",
                                "position.x", "transform.rotation.z", "shadowRadius", "zPosition", "bounds.size.width",
-                               // Meaningful on gradient layers; on others, refused or ignored.
-                               "colors", "locations", "startPoint", "endPoint"]
+                               // Meaningful on gradient and replicator layers; on others, refused or ignored.
+                               "colors", "locations", "startPoint", "endPoint", "instanceTransform", "instanceDelay",
+                               "instanceColor"]
 
     private static func basicAnimation(_ input: inout FuzzReader) -> Animation {
         let key = keys[input.index(keys.count)]
@@ -314,7 +338,8 @@ extension FuzzReader {
         case "position": return Point(x: number(), y: number())
         case "bounds": return Rect(x: number(), y: number(), width: number(), height: number())
         case "backgroundColor": return color()
-        case "transform": return transform()
+        case "transform", "instanceTransform": return transform()
+        case "instanceColor": return color()
         case "colors": return (0..<Int(byte() % 4)).map { _ in color() }
         case "locations": return (0..<Int(byte() % 4)).map { _ in number() }
         case "startPoint", "endPoint": return Point(x: number(), y: number())

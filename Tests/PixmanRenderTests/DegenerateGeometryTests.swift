@@ -169,4 +169,26 @@ struct ClipDamageTests {
         #expect(tracked == fresh(root, width: 48, height: 48))
         #expect(tracked.rgba8(x: 33, y: 33).g > 100)   // the fill shows where the spot was
     }
+    @Test("contents sampled from a million image widths away draw nothing, the same in a damaged frame and a full one")
+    func contentsRectFarAway() {
+        // Found by the fuzzer: pixman clamped the map, and what it then sampled
+        // depended on where the composite started.
+        let (r, root, _) = makeRenderer(width: 48, height: 48)
+        let layer = Layer()
+        Transaction.withoutActions {
+            root.backgroundColor = .white
+            root.contents = Image(width: 4, height: 4, color: Color(red: 0.2, green: 0.5, blue: 0.9, alpha: 0.7))
+            root.contentsRect = Rect(x: -1_000_000, y: 71.08, width: 42.59, height: -9.61)
+            layer.frame = Rect(x: 14.6, y: 0, width: 100.8, height: 29.7)
+            layer.backgroundColor = .yellow
+            root.addSublayer(layer)
+        }
+        Transaction.flush()
+        _ = r.render()
+        Transaction.withoutActions { layer.position.x += 1 }
+        Transaction.flush()
+        let tracked = r.render()
+        #expect(tracked == fresh(root, width: 48, height: 48))
+        #expect(near(tracked.rgba8(x: 5, y: 40), (255, 255, 255, 255), 0))
+    }
 }

@@ -69,7 +69,7 @@ extension DisplayListBuilder {
             let e = entries[i]
             copy.time = e.time
             var drawn: [DisplayItem] = []
-            copy.draw(e.layer, parent: e.parent, parentTransform: .identity, parent3D: e.parent3D, into: &drawn, depth: depth + 1)
+            copy.draw(e.layer, parent: e.parent, parent3D: e.parent3D, into: &drawn, depth: depth + 1)
             guard e.opacity < 1 || e.tint != nil else { items += drawn; continue }
             let box = drawn.reduce(PixelBox.empty) { $0.union($1.bounds) }.intersection(frame)
             guard !box.isEmpty else { continue }

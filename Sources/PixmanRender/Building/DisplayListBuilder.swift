@@ -57,26 +57,41 @@ struct DisplayListBuilder {
         return items
     }
 
-    /// One layer and its subtree. `parent3D`, when given, is the parent's map to the
-    /// device in full (a replicator's copy): it stands for `parentTransform`.
-    func draw(_ layer: Layer, parent: Layer?, parentTransform: AffineTransform, parent3D: Transform3D? = nil,
-                      into items: inout [DisplayItem], depth: Int) {
+    private func draw(_ layer: Layer, parent: Layer?, parentTransform: AffineTransform, into items: inout [DisplayItem], depth: Int) {
         guard depth < Self.maximumDepth else { return }   // deeper trees are cut off rather than overflowing the stack
         if let path = snapshotPath {
             guard path.layers.insert(ObjectIdentifier(layer)).inserted else { return }
             defer { path.layers.remove(ObjectIdentifier(layer)) }
-            drawLayer(layer, parent: parent, parentTransform: parentTransform, parent3D: parent3D, into: &items, depth: depth)
+            drawLayer(layer, parent: parent, parentTransform: parentTransform, into: &items, depth: depth)
         } else {
-            drawLayer(layer, parent: parent, parentTransform: parentTransform, parent3D: parent3D, into: &items, depth: depth)
+            drawLayer(layer, parent: parent, parentTransform: parentTransform, into: &items, depth: depth)
         }
     }
 
-    private func drawLayer(_ layer: Layer, parent: Layer?, parentTransform: AffineTransform, parent3D: Transform3D?,
-                           into items: inout [DisplayItem], depth: Int) {
+    /// The parent's map to the device in full, for a layer kept in 3D or a
+    /// replicator's copy: it stands for the flattened `parentTransform`. (A class:
+    /// every level of drawing passes one, nil but for such layers, and a reference
+    /// costs the stack 8 bytes where the matrix would cost 136.)
+    final class ParentMap {
+        let transform: Transform3D
+        init(_ transform: Transform3D) { self.transform = transform }
+    }
+
+    /// `layer` and its subtree under a parent whose map to the device is `parent3D`.
+    func draw(_ layer: Layer, parent: Layer, parent3D: Transform3D, into items: inout [DisplayItem], depth: Int) {
+        guard depth < Self.maximumDepth else { return }
+        if let path = snapshotPath {
+            guard path.layers.insert(ObjectIdentifier(layer)).inserted else { return }
+            defer { path.layers.remove(ObjectIdentifier(layer)) }
+        }
+        buildLayer(layer, parent: parent, parentTransform: .identity, parentMap: ParentMap(parent3D), into: &items, depth: depth)
+    }
+
+    private func drawLayer(_ layer: Layer, parent: Layer?, parentTransform: AffineTransform, into items: inout [DisplayItem], depth: Int) {
         if layer.sublayers.isEmpty, let area = repaintArea, let known = damage?.bounds(of: layer), !known.intersects(area) { return }
-        guard let leaves, snapshotPath == nil, parent3D == nil,
+        guard let leaves, snapshotPath == nil,
               let key = LeafItemCache.key(layer, parent: parent, parentTransform: parentTransform, frame: frame, scale: scale) else {
-            return buildLayer(layer, parent: parent, parentTransform: parentTransform, parent3D: parent3D, into: &items, depth: depth)
+            return buildLayer(layer, parent: parent, parentTransform: parentTransform, into: &items, depth: depth)
         }
         switch leaves.use(for: layer, key: key) {
         case .reuse(let kept):
@@ -91,11 +106,11 @@ struct DisplayListBuilder {
         }
     }
 
-    private func buildLayer(_ layer: Layer, parent: Layer?, parentTransform: AffineTransform, parent3D: Transform3D? = nil,
+    private func buildLayer(_ layer: Layer, parent: Layer?, parentTransform: AffineTransform, parentMap: ParentMap? = nil,
                             into items: inout [DisplayItem], depth: Int) {
         let p: Layer = layer.hasAnimations ? (damage?.presentations[ObjectIdentifier(layer)] ?? layer.presentation(atTime: time)) : layer
         guard !p.isHidden, p.opacity > 0 else { return }
-        let full = Layer.transform3D(of: p, in: parent).concatenating(parent3D ?? Transform3D(parentTransform))
+        let full = Layer.transform3D(of: p, in: parent).concatenating(parentMap?.transform ?? Transform3D(parentTransform))
         if p is TransformLayer {
             drawInDepth(Self.depthEntries(below: layer, p, full: full, time: time, depth: depth), into: &items, depth: depth)
             return
@@ -120,17 +135,7 @@ struct DisplayListBuilder {
         let recorded = model.isEmpty ? nil : damage?.sublayers(of: layer)
         let sublayers = recorded.map { $0.inZOrder && $0.describe(model) } == true ? model : Self.drawingOrder(model)
         if let transition = p.activeTransition, let snapshot = transition.snapshot {
-            // The states are drawn moved, turned, and (the old one) with the layer's
-            // values before the change: where the damage pass saw a sublayer says
-            // nothing of where it lands in them, so none is left out.
-            var unculled = self
-            unculled.repaintArea = nil
-            if unculled.snapshotPath == nil {
-                unculled.snapshotPath = WayDown()
-                unculled.snapshotPath!.layers.insert(ObjectIdentifier(layer))
-            }
-            unculled.drawTransition(transition, snapshot, p, layer: layer, sublayers: sublayers, transform: m, into: &items, depth: depth)
-            return
+            return drawUnculled(transition, snapshot, p, layer: layer, sublayers: sublayers, transform: m, into: &items, depth: depth)
         }
         let clips = p.masksToBounds && (!sublayers.isEmpty || p.contents != nil)
         let needsGroup = clips || (p.opacity < 1 && (!sublayers.isEmpty || p.contents != nil || p.borderWidth > 0 || p is ShapeLayer || p is GradientLayer))
@@ -148,22 +153,46 @@ struct DisplayListBuilder {
             return
         }
         if needsGroup || p.modelMask != nil {
-            let box = PixelBox.covering(contentArea(p, m, clips: clips, hasSublayers: !sublayers.isEmpty), within: frame)
-            guard !box.isEmpty else { return }
-            var content: [DisplayItem] = []
-            drawContent(p, layer: layer, sublayers: sublayers, transform: m, opacity: 1, into: &content, depth: depth)
-            var mask: [DisplayItem]?
-            if let maskLayer = p.modelMask, depth + 1 < Self.maximumDepth {   // masks nested deeper are ignored, not empty
-                // The mask layer's alpha clips the layer (rule R3); it sits in the layer's coordinates.
-                var maskItems: [DisplayItem] = []
-                draw(maskLayer, parent: nil, parentTransform: m, into: &maskItems, depth: depth + 1)
-                mask = maskItems
-            }
-            items.append(.group(Group(bounds: box, items: content, mask: mask, clip: clips ? coverage(outline(p, m)) : nil,
-                                      opacity: p.opacity)))
+            drawGroup(p, layer: layer, sublayers: sublayers, transform: m, clips: clips, into: &items, depth: depth)
         } else {
             drawContent(p, layer: layer, sublayers: sublayers, transform: m, opacity: p.opacity, into: &items, depth: depth)
         }
+    }
+
+    /// A transition's states (rule G2), moved, turned, and (the old one) with the
+    /// layer's values before the change: where the damage pass saw a sublayer says
+    /// nothing of where it lands in them, so none is left out. (Apart from
+    /// `buildLayer`, as is `drawGroup`: their locals would cost every level of a
+    /// deep tree stack.)
+    @inline(never)
+    private func drawUnculled(_ transition: TransitionState, _ snapshot: LayerSnapshot, _ p: Layer, layer: Layer, sublayers: [Layer],
+                              transform m: AffineTransform, into items: inout [DisplayItem], depth: Int) {
+        var unculled = self
+        unculled.repaintArea = nil
+        if unculled.snapshotPath == nil {
+            unculled.snapshotPath = WayDown()
+            unculled.snapshotPath!.layers.insert(ObjectIdentifier(layer))
+        }
+        unculled.drawTransition(transition, snapshot, p, layer: layer, sublayers: sublayers, transform: m, into: &items, depth: depth)
+    }
+
+    /// The layer and its sublayers composited as one: group opacity, clipping, a mask.
+    @inline(never)
+    private func drawGroup(_ p: Layer, layer: Layer, sublayers: [Layer], transform m: AffineTransform, clips: Bool,
+                           into items: inout [DisplayItem], depth: Int) {
+        let box = PixelBox.covering(contentArea(p, m, clips: clips, hasSublayers: !sublayers.isEmpty), within: frame)
+        guard !box.isEmpty else { return }
+        var content: [DisplayItem] = []
+        drawContent(p, layer: layer, sublayers: sublayers, transform: m, opacity: 1, into: &content, depth: depth)
+        var mask: [DisplayItem]?
+        if let maskLayer = p.modelMask, depth + 1 < Self.maximumDepth {   // masks nested deeper are ignored, not empty
+            // The mask layer's alpha clips the layer (rule R3); it sits in the layer's coordinates.
+            var maskItems: [DisplayItem] = []
+            draw(maskLayer, parent: nil, parentTransform: m, into: &maskItems, depth: depth + 1)
+            mask = maskItems
+        }
+        items.append(.group(Group(bounds: box, items: content, mask: mask, clip: clips ? coverage(outline(p, m)) : nil,
+                                  opacity: p.opacity)))
     }
 
     /// A layer whose map to the device is projective (perspective, turns about x or
@@ -408,7 +437,7 @@ struct DisplayListBuilder {
             copy.time = time - instance.delay
             let parent3D = instance.transform.concatenating(device)
             var drawn: [DisplayItem] = []
-            for s in sublayers { copy.draw(s, parent: r, parentTransform: m, parent3D: parent3D, into: &drawn, depth: depth + 1) }
+            for s in sublayers { copy.draw(s, parent: r, parent3D: parent3D, into: &drawn, depth: depth + 1) }
             guard let tint = instance.tint else { items += drawn; continue }
             let box = drawn.reduce(PixelBox.empty) { $0.union($1.bounds) }.intersection(frame)
             guard !box.isEmpty else { continue }
@@ -427,8 +456,11 @@ struct DisplayListBuilder {
                 items.append(.coverage(coverage(outline(p, m)), color))
             }
         }
-        if let gradient = p as? GradientLayer, let paint = GradientPaint(gradient, transform: m, opacity: opacity) {
-            items.append(.gradient(paint, coverage(outline(p, m))))
+        if let gradient = p as? GradientLayer {
+            let area = coverage(outline(p, m))
+            if !area.bounds.isEmpty, let paint = GradientPaint(gradient, transform: m, opacity: opacity, sampling: area.bounds) {
+                items.append(.gradient(paint, area))
+            }
         }
         if let image = p.contents {
             drawContents(image, of: p, transform: m, into: &items)
@@ -582,10 +614,11 @@ struct DisplayListBuilder {
             .concatenating(AffineTransform(scaleX: cr.width * Double(image.width) / frame.width, y: cr.height * Double(image.height) / frame.height))
             .concatenating(AffineTransform(translationX: cr.minX * Double(image.width), y: cr.minY * Double(image.height)))
         let deviceToImage = m.inverted().concatenating(layerToImage)
-        guard let transform = pixmanTransform(deviceToImage) else { return }
+        let placed = coverage(frame.corners.applying(m))
+        guard !placed.bounds.isEmpty, let transform = pixmanTransform(deviceToImage, sampling: placed.bounds) else { return }
         let magnifying = abs(deviceToImage.a * deviceToImage.d - deviceToImage.b * deviceToImage.c) < 1
         let sampling = ImageSampling(transform: transform, filter: magnifying ? PIXMAN_FILTER_BILINEAR : PIXMAN_FILTER_GOOD, repeatMode: PIXMAN_REPEAT_PAD)
         // Only inside the placed frame: its device outline is the coverage.
-        items.append(.image(src, sampling, coverage(frame.corners.applying(m))))
+        items.append(.image(src, sampling, placed))
     }
 }

@@ -33,10 +33,12 @@ struct GradientPaint: @unchecked Sendable {
     /// Segments whose ends differ in alpha are cut into this many.
     static let premultipliedSteps = 8
 
-    /// The paint of `layer`'s ramp under `m` (layer → device) at `opacity`; nil
-    /// when the layer draws no gradient.
+    /// The paint of `layer`'s ramp under `m` (layer → device) at `opacity`, for the
+    /// device pixels of `box`; nil when the layer draws no gradient — also when
+    /// gradient space there lies beyond pixman's fixed-point range (±32,000 points
+    /// from the start point), where a ramp cannot be drawn right.
     @MainActor
-    init?(_ layer: GradientLayer, transform m: AffineTransform, opacity: Double) {
+    init?(_ layer: GradientLayer, transform m: AffineTransform, opacity: Double, sampling box: PixelBox) {
         let ramp = layer.resolvedStops
         guard !ramp.isEmpty else { return nil }
         let b = layer.bounds
@@ -49,8 +51,9 @@ struct GradientPaint: @unchecked Sendable {
         var degenerate = false
         switch layer.type {
         case .axial:
-            geometry = .linear(pixman_point_fixed_t(x: pixmanFixed(start.x), y: pixmanFixed(start.y)),
-                               pixman_point_fixed_t(x: pixmanFixed(end.x), y: pixmanFixed(end.y)))
+            // From the start point: gradient space stays small on a huge layer.
+            toGradient = AffineTransform(translationX: -start.x, y: -start.y)
+            geometry = .linear(pixman_point_fixed_t(x: 0, y: 0), pixman_point_fixed_t(x: pixmanFixed(dx), y: pixmanFixed(dy)))
             rampLength = (dx * dx + dy * dy).squareRoot()
             degenerate = rampLength < 1e-6
         case .radial:
@@ -75,7 +78,7 @@ struct GradientPaint: @unchecked Sendable {
             geometry = .linear(pixman_point_fixed_t(x: 0, y: 0), pixman_point_fixed_t(x: pixmanFixed(1), y: 0))
             toGradient = .identity
         }
-        guard let deviceToGradient = pixmanTransform(m.inverted().concatenating(toGradient)) else { return nil }
+        guard let deviceToGradient = pixmanTransform(m.inverted().concatenating(toGradient), sampling: box) else { return nil }
         transform = deviceToGradient
         stops = Self.stops(colours, opacity: opacity)
         dithers = !degenerate && Self.bands(colours, overDevicePixels: rampLength * DisplayListBuilder.deviceScale(m))

@@ -51,6 +51,21 @@ func pixmanTransform(_ m: AffineTransform) -> pixman_transform_t? {
     return t
 }
 
+/// `pixmanTransform(m)` for sampling the device pixels of `box`: nil as well when an
+/// entry, or where a corner of `box` lands, lies beyond pixman's 16.16 range. Such
+/// a map would be clamped, and pixman's arithmetic with it then depends on where a
+/// composite starts (a damage-tracked frame differed from a full one; found by the
+/// fuzzer): what it would sample is not drawn.
+func pixmanTransform(_ m: AffineTransform, sampling box: PixelBox) -> pixman_transform_t? {
+    let limit = 32_000.0
+    guard [m.a, m.b, m.c, m.d, m.tx, m.ty].allSatisfy({ abs($0) < limit }) else { return nil }
+    for (x, y) in [(box.x0, box.y0), (box.x1, box.y0), (box.x0, box.y1), (box.x1, box.y1)] {
+        let p = Point(x: Double(x), y: Double(y)).applying(m)
+        guard abs(p.x) < limit, abs(p.y) < limit else { return nil }
+    }
+    return pixmanTransform(m)
+}
+
 /// A number as pixman's 16.16 fixed point, held within the format's range
 /// (±32767.99998); NaN is 0. Every conversion to fixed point goes through here:
 /// a plain `Int64(Double)` traps on NaN, ∞ and numbers past ±9.2e18, which
