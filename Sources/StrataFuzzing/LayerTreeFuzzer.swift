@@ -143,9 +143,11 @@ public enum LayerTreeFuzzer {
                 let side = 1 + Int(input.byte() % 4)
                 let image = Image(width: side, height: side, color: input.color())
                 let rect = Rect(x: input.number(), y: input.number(), width: input.number(), height: input.number())
-                trace?("  contents \(side)x\(side) contentsRect \(rect)")
+                let center = Rect(x: input.number(), y: input.number(), width: input.number(), height: input.number())
+                trace?("  contents \(side)x\(side) contentsRect \(rect) contentsCenter \(center)")
                 target.contents = image
                 target.contentsRect = rect
+                target.contentsCenter = center   // nine-slice scaling (issue 28)
             case 13:
                 // A write by key with any numeric type must follow the typed setter's rule.
                 let key = numericKeys[input.index(numericKeys.count)]

@@ -322,6 +322,10 @@ open class Layer {
         get { state.contentsRect }
         set { setState(.contentsRect, \.contentsRect, newValue) }
     }
+    /// The part of the contents that stretches (`contentsCenter`, unit coordinates
+    /// of the image `contentsRect` shows; default the whole). With gravity
+    /// `.resize`, the parts outside it keep their size: nine-slice scaling, as
+    /// Core Animation does. Animatable.
     public var contentsCenter: Rect {
         get { state.contentsCenter }
         set { setState(.contentsCenter, \.contentsCenter, newValue) }

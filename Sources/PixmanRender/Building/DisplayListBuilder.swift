@@ -604,21 +604,73 @@ struct DisplayListBuilder {
         }
     }
 
+    /// The contents: the part of the image `contentsRect` names, placed by
+    /// gravity — and with `contentsCenter` smaller than the unit rectangle and
+    /// gravity `.resize`, in nine patches (`nineSlices`).
     private func drawContents(_ image: Image, of p: Layer, transform m: AffineTransform, into items: inout [DisplayItem]) {
         guard let src = contents.sharedImage(for: image) else { return }
         let frame = Self.contentsFrame(p, imageSize: image.size)
         guard frame.width > 0, frame.height > 0 else { return }
         let cr = p.contentsRect
+        let shown = Rect(x: cr.minX * Double(image.width), y: cr.minY * Double(image.height),
+                         width: cr.width * Double(image.width), height: cr.height * Double(image.height))
+        for (from, to) in Self.nineSlices(p, source: shown, frame: frame) {
+            drawPatch(src, from: from, to: to, transform: m, into: &items)
+        }
+    }
+
+    /// Image pixels `from` drawn over `to` (layer coordinates), through `to`'s device outline.
+    private func drawPatch(_ src: SharedImage, from: Rect, to: Rect, transform m: AffineTransform, into items: inout [DisplayItem]) {
         // image pixels ← layer coordinates ← device pixels
-        let layerToImage = AffineTransform(translationX: -frame.minX, y: -frame.minY)
-            .concatenating(AffineTransform(scaleX: cr.width * Double(image.width) / frame.width, y: cr.height * Double(image.height) / frame.height))
-            .concatenating(AffineTransform(translationX: cr.minX * Double(image.width), y: cr.minY * Double(image.height)))
+        let layerToImage = AffineTransform(translationX: -to.minX, y: -to.minY)
+            .concatenating(AffineTransform(scaleX: from.width / to.width, y: from.height / to.height))
+            .concatenating(AffineTransform(translationX: from.minX, y: from.minY))
         let deviceToImage = m.inverted().concatenating(layerToImage)
-        let placed = coverage(frame.corners.applying(m))
+        let placed = coverage(to.corners.applying(m))
         guard !placed.bounds.isEmpty, let transform = pixmanTransform(deviceToImage, sampling: placed.bounds) else { return }
         let magnifying = abs(deviceToImage.a * deviceToImage.d - deviceToImage.b * deviceToImage.c) < 1
         let sampling = ImageSampling(transform: transform, filter: magnifying ? PIXMAN_FILTER_BILINEAR : PIXMAN_FILTER_GOOD, repeatMode: PIXMAN_REPEAT_PAD)
-        // Only inside the placed frame: its device outline is the coverage.
         items.append(.image(src, sampling, placed))
+    }
+
+    /// Nine-slice scaling (`contentsCenter`, unit coordinates of the shown image):
+    /// the corners keep their size (image pixels / `contentsScale`), the edges
+    /// stretch along their side, the centre both ways; corners that do not fit are
+    /// shrunk in proportion. A centre outside the unit rectangle is clamped to it; a
+    /// centre of no width or height stretches the one pixel line there. Other
+    /// gravities, or the whole unit rectangle, draw one patch. Pairs of image pixels
+    /// and layer rectangles, empty ones left out.
+    static func nineSlices(_ p: Layer, source: Rect, frame: Rect) -> [(from: Rect, to: Rect)] {
+        let cc = p.contentsCenter
+        let unit = Rect(x: 0, y: 0, width: 1, height: 1)
+        guard p.contentsGravity == .resize, cc != unit, source.width > 0, source.height > 0 else { return [(source, frame)] }
+        let scale = max(p.contentsScale, 0.0001)
+        func cuts(_ lo: Double, _ hi: Double, _ start: Double, _ length: Double, _ outStart: Double, _ outLength: Double) -> ([Double], [Double]) {
+            let a = min(1, max(0, lo.isNaN ? 0 : lo)), b = min(1, max(a, hi.isNaN ? 1 : hi))
+            var from = [start, start + a * length, start + b * length, start + length]
+            if from[2] - from[1] < 1 {
+                // No centre: the one pixel line at the cut stretches.
+                let line = min(max(start, (from[1]).rounded(.down)), start + length - 1)
+                from[1] = max(start, line); from[2] = min(start + length, line + 1)
+            }
+            var first = (from[1] - from[0]) / scale, last = (from[3] - from[2]) / scale
+            if first + last > outLength, first + last > 0 {
+                let shrink = outLength / (first + last)
+                first *= shrink; last *= shrink
+            }
+            return (from, [outStart, outStart + first, outStart + outLength - last, outStart + outLength])
+        }
+        let (sx, lx) = cuts(cc.minX, cc.maxX, source.minX, source.width, frame.minX, frame.width)
+        let (sy, ly) = cuts(cc.minY, cc.maxY, source.minY, source.height, frame.minY, frame.height)
+        var out: [(from: Rect, to: Rect)] = []
+        for j in 0..<3 {
+            for i in 0..<3 {
+                let to = Rect(x: lx[i], y: ly[j], width: lx[i + 1] - lx[i], height: ly[j + 1] - ly[j])
+                let from = Rect(x: sx[i], y: sy[j], width: sx[i + 1] - sx[i], height: sy[j + 1] - sy[j])
+                guard to.width > 1e-9, to.height > 1e-9, from.width > 0, from.height > 0 else { continue }
+                out.append((from, to))
+            }
+        }
+        return out
     }
 }
