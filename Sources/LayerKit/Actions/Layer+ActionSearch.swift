@@ -119,6 +119,13 @@ extension Layer {
     // A cache of what each class's (immutable) property descriptors say: derived, not state.
     private static var implicitSlotBitsByClass: [ObjectIdentifier: UInt64] = [:]
 
+    /// A property of a subclass in another module (Strata's text layer) changed by
+    /// its setter: the same action search and transaction as `Layer`'s own.
+    package func changeSubclassProperty(_ key: String, changed: Bool, _ apply: (Layer) -> Void) {
+        changeProperty(key, changed: changed, apply)
+    }
+
+
     /// Changes a property and runs its action (rules A6, B5, B6, T3, T5).
     ///
     /// The action is looked up before the model changes (so the implicit animation

@@ -78,6 +78,23 @@ extension Layer {
     /// the presentation differ from the model. Renderers skip the copy otherwise.
     public var hasAnimations: Bool { !animationEntries.isEmpty }
 
+    /// True when an animation runs on a key whose changes redraw the contents
+    /// (``needsDisplay(forKey:)``, judged by the key path's first part).
+    public var animatesDisplayedContent: Bool {
+        guard hasAnimations else { return false }
+        let kind = type(of: self)
+        func displayed(_ path: String?) -> Bool {
+            guard let path else { return false }
+            return kind.needsDisplay(forKey: String(path.prefix { $0 != "." }))
+        }
+        func covers(_ a: Animation) -> Bool {
+            if let group = a as? AnimationGroup { return group.animations?.contains(where: covers) ?? false }
+            return displayed((a as? PropertyAnimation)?.keyPath)
+        }
+        // An implicit animation kept as a track is keyed by its property: no need to make it.
+        return animationEntries.contains { $0.isKeptAsTrack ? displayed($0.key) : covers($0.animation) }
+    }
+
     /// The running copy added under `key` (`animation(forKey:)`). Read it; do not
     /// change it (Core Animation's is immutable): the layer took its values and
     /// timing when it was added and committed.

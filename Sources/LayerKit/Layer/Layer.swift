@@ -625,6 +625,13 @@ open class Layer {
         delegate?.draw(self, in: context)
     }
 
+    /// Whether a change of `key` redraws the layer's contents (`needsDisplay(forKey:)`):
+    /// false for every key here. A subclass that draws its contents from a property
+    /// (a text layer's `fontSize`) answers true for it; while an animation of such a
+    /// key runs, the renderer draws the presentation copy's contents anew each frame
+    /// (``animatesDisplayedContent``), as Core Animation does.
+    open class func needsDisplay(forKey key: String) -> Bool { false }
+
     public func setNeedsLayout() {
         needsLayout = true
         markPending(layout: true, display: false)

@@ -113,8 +113,8 @@ public struct Color: Hashable, Sendable, CustomStringConvertible {
 
 /// A colour's components, without a dynamic provider: a plain value, as a layer
 /// keeps its colours and changes and tracks carry them (no reference counting).
-struct FixedColor {
+package struct FixedColor {
     var red, green, blue, alpha: Double
-    init(_ c: Color) { (red, green, blue, alpha) = (c.red, c.green, c.blue, c.alpha) }
-    var color: Color { Color(red: red, green: green, blue: blue, alpha: alpha) }
+    package init(_ c: Color) { (red, green, blue, alpha) = (c.red, c.green, c.blue, c.alpha) }
+    package var color: Color { Color(red: red, green: green, blue: blue, alpha: alpha) }
 }

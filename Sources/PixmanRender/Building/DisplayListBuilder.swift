@@ -110,6 +110,7 @@ struct DisplayListBuilder {
                             into items: inout [DisplayItem], depth: Int) {
         let p: Layer = layer.hasAnimations ? (damage?.presentations[ObjectIdentifier(layer)] ?? layer.presentation(atTime: time)) : layer
         guard !p.isHidden, p.opacity > 0 else { return }
+        if p !== layer, layer.animatesDisplayedContent { redisplay(p) }
         let full = Layer.transform3D(of: p, in: parent).concatenating(parentMap?.transform ?? Transform3D(parentTransform))
         if p is TransformLayer {
             drawInDepth(Self.depthEntries(below: layer, p, full: full, time: time, depth: depth), into: &items, depth: depth)
@@ -157,6 +158,14 @@ struct DisplayListBuilder {
         } else {
             drawContent(p, layer: layer, sublayers: sublayers, transform: m, opacity: p.opacity, into: &items, depth: depth)
         }
+    }
+
+    /// A presentation copy whose animated keys redraw its contents
+    /// (`Layer.needsDisplay(forKey:)`): its contents drawn now, from its own values.
+    @inline(never)
+    private func redisplay(_ p: Layer) {
+        guard let draw = Layer.backingStoreRenderer else { return }
+        p.contents = draw(p)
     }
 
     /// A transition's states (rule G2), moved, turned, and (the old one) with the
