@@ -8,7 +8,9 @@
 // animator scrubbed back and forth. The tiles follow the desktop's light or
 // dark style, and run from the right in a right-to-left session (LANG=he_IL.UTF-8);
 // what happens inside a tile is spatial and stays as it is.
-// Usage: gallery [--seconds N] [--socket NAME] [--screenshot PATH]; STRATA_OFFSCREEN=DIR renders offscreen.
+// `--section layers` shows the other layer classes instead (LayerClassesSection.swift).
+// Usage: gallery [--section scenarios|layers] [--seconds N] [--socket NAME] [--screenshot PATH];
+// STRATA_OFFSCREEN=DIR renders offscreen.
 import Glibc
 import Strata
 import StrataTesting
@@ -192,10 +194,33 @@ final class Gallery {
     }
 }
 
-ExampleCommandLine.main(program: "gallery", screenshot: "gallery.png", make: { _ in Gallery() }) { gallery, headless in
-    gallery.window.show()
-    if headless { gallery.window.isFullscreen = true }
+/// The section a run shows.
+@MainActor
+enum Section {
+    case scenarios(Gallery)
+    case layers(LayerClassesSection)
+
+    var window: Window {
+        switch self {
+        case .scenarios(let g): g.window
+        case .layers(let l): l.window
+        }
+    }
+}
+
+ExampleCommandLine.main(program: "gallery", screenshot: "gallery.png", options: ["--section"], make: { options -> Section in
+    switch options.values["--section"] ?? "scenarios" {
+    case "scenarios": return .scenarios(Gallery())
+    case "layers": return .layers(LayerClassesSection())
+    case let other:
+        ExampleCommandLine.printError("gallery: no section '\(other)' (scenarios, layers)")
+        exit(2)
+    }
+}) { section, headless in
+    section.window.show()
+    if headless { section.window.isFullscreen = true }
     Transaction.flush()        // presented: from here on plain layers animate (rule B5)
+    guard case .scenarios(let gallery) = section else { return }
     gallery.playAll()
     gallery.scrub(at: 1)
     ExampleCommandLine.every(3.5) { gallery.playAll() }

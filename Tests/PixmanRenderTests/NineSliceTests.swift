@@ -120,4 +120,20 @@ struct NineSliceTests {
         Transaction.flush()
         #expect(r.render().rgba8(x: 1, y: 1).a == 0)
     }
+    @Test("patches meet on whole device pixels: at a fractional size no seam lets the background through")
+    func noSeams() {
+        let (r, root, _) = makeRenderer(width: 60, height: 30)
+        let l = Layer()
+        Transaction.withoutActions {
+            root.backgroundColor = .white
+            l.frame = Rect(x: 2.3, y: 2, width: 41.45, height: 20.6)
+            l.contents = Image(width: 9, height: 9, color: .black)
+            l.contentsCenter = Rect(x: 1.0 / 3, y: 1.0 / 3, width: 1.0 / 3, height: 1.0 / 3)
+            root.addSublayer(l)
+        }
+        Transaction.flush()
+        let img = r.render()
+        // Every pixel wholly inside the layer is black: a seam would be grey.
+        for y in 3..<22 { for x in 3..<43 { #expect(img.rgba8(x: x, y: y).r == 0, "\(x), \(y): \(img.rgba8(x: x, y: y))") } }
+    }
 }

@@ -623,7 +623,7 @@ struct DisplayListBuilder {
         let cr = p.contentsRect
         let shown = Rect(x: cr.minX * Double(image.width), y: cr.minY * Double(image.height),
                          width: cr.width * Double(image.width), height: cr.height * Double(image.height))
-        for (from, to) in Self.nineSlices(p, source: shown, frame: frame) {
+        for (from, to) in Self.nineSlices(p, source: shown, frame: frame, transform: m) {
             drawPatch(src, from: from, to: to, transform: m, into: &items)
         }
     }
@@ -648,8 +648,11 @@ struct DisplayListBuilder {
     /// shrunk in proportion. A centre outside the unit rectangle is clamped to it; a
     /// centre of no width or height stretches the one pixel line there. Other
     /// gravities, or the whole unit rectangle, draw one patch. Pairs of image pixels
-    /// and layer rectangles, empty ones left out.
-    static func nineSlices(_ p: Layer, source: Rect, frame: Rect) -> [(from: Rect, to: Rect)] {
+    /// and layer rectangles, empty ones left out. Under a map `m` that keeps axes,
+    /// the cuts between patches fall on whole device pixels: two patches meeting
+    /// inside a pixel would each cover part of it, and the background would show
+    /// through the seam.
+    static func nineSlices(_ p: Layer, source: Rect, frame: Rect, transform m: AffineTransform) -> [(from: Rect, to: Rect)] {
         let cc = p.contentsCenter
         let unit = Rect(x: 0, y: 0, width: 1, height: 1)
         guard p.contentsGravity == .resize, cc != unit, source.width > 0, source.height > 0 else { return [(source, frame)] }
@@ -669,8 +672,17 @@ struct DisplayListBuilder {
             }
             return (from, [outStart, outStart + first, outStart + outLength - last, outStart + outLength])
         }
-        let (sx, lx) = cuts(cc.minX, cc.maxX, source.minX, source.width, frame.minX, frame.width)
-        let (sy, ly) = cuts(cc.minY, cc.maxY, source.minY, source.height, frame.minY, frame.height)
+        var (sx, lx) = cuts(cc.minX, cc.maxX, source.minX, source.width, frame.minX, frame.width)
+        var (sy, ly) = cuts(cc.minY, cc.maxY, source.minY, source.height, frame.minY, frame.height)
+        if m.b == 0, m.c == 0, m.a != 0, m.d != 0 {
+            func snapped(_ v: Double, _ scale: Double, _ offset: Double, within lo: Double, _ hi: Double) -> Double {
+                min(hi, max(lo, ((v * scale + offset).rounded() - offset) / scale))
+            }
+            for k in [1, 2] {
+                lx[k] = snapped(lx[k], m.a, m.tx, within: lx[0], lx[3])
+                ly[k] = snapped(ly[k], m.d, m.ty, within: ly[0], ly[3])
+            }
+        }
         var out: [(from: Rect, to: Rect)] = []
         for j in 0..<3 {
             for i in 0..<3 {
