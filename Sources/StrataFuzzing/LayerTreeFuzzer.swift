@@ -38,7 +38,9 @@ public enum LayerTreeFuzzer {
         Transaction.endOfTurnScheduler = { _ in }
         let previousHandler = Diagnostics.handler
         Diagnostics.handler = { _ in }   // diagnostics are expected: hostile values are refused
-        defer { Diagnostics.handler = previousHandler }
+        // The turn never ends here: let go of what it would let go of (the spare
+        // presentation copy holds its model, the program's tree).
+        defer { Diagnostics.handler = previousHandler; Transaction.reset() }
 
         let root = Layer()
         Transaction.withoutActions {

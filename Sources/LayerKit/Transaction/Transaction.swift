@@ -277,6 +277,7 @@ public enum Transaction {
         c.uncommitted.removeAll()
         c.afterCommitBodies.removeAll()
         c.treeChanged = false
+        c.spareCopy = nil   // it holds the model it was made from
     }
 }
 
