@@ -224,8 +224,28 @@ public enum LayerTreeFuzzer {
     }
 
     private static func otherLayer(_ input: inout FuzzReader) -> Layer {
-        switch input.byte() % 3 {
+        switch input.byte() % 4 {
         case 0: return gradientLayer(&input)
+        case 3:
+            // Rates up to 200 a second here: the particle budget is tested apart.
+            let e = EmitterLayer()
+            let cell = EmitterCell()
+            cell.contents = Image(width: 1 + Int(input.byte() % 4), height: 2, color: input.color())
+            cell.birthRate = Double(input.byte() % 200)
+            cell.lifetime = input.number()
+            cell.velocity = input.number()
+            cell.emissionRange = input.number()
+            cell.scale = input.number()
+            cell.spin = input.number()
+            cell.yAcceleration = input.number()
+            cell.alphaSpeed = input.number()
+            e.emitterCells = [cell]
+            e.emitterPosition = Point(x: input.number(), y: input.number())
+            e.emitterShape = [.point, .line, .rectangle, .circle][input.index(4)]
+            e.emitterSize = Size(width: input.number(), height: input.number())
+            e.renderMode = input.byte() % 2 == 0 ? .additive : .oldestFirst
+            e.seed = UInt32(input.byte())
+            return e
         case 1:
             let r = ReplicatorLayer()
             // Counts up to 40 here: a bounded count is tested apart (10,000 copies per frame would slow every program).

@@ -64,7 +64,7 @@ extension DamageTracker {
         }
         let m = full.affineTransform
         guard m.a.isFinite, m.b.isFinite, m.c.isFinite, m.d.isFinite else { return nil }
-        var bounds = deviceBounds(p, m)
+        var bounds = deviceBounds(p, m, time: time)
         if let below = extentBelow(p, model: layer, full: full, m, time: time, depth: depth) {
             let spread = contentShadowSpread(p, m)
             bounds = bounds.union(below.insetBy(dx: -spread, dy: -spread))

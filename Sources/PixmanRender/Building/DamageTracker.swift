@@ -382,7 +382,7 @@ final class DamageTracker {
         // either may touch anything.
         let projected = DisplayListBuilder.isProjective(full) || inputs.inProjection
         let bounds = p.activeTransition == nil && !projected
-            ? Self.deviceBounds(p, m).insetBy(dx: -inputs.shadowSpread, dy: -inputs.shadowSpread).intersection(Self.everywhere)
+            ? Self.deviceBounds(p, m, time: time).insetBy(dx: -inputs.shadowSpread, dy: -inputs.shadowSpread).intersection(Self.everywhere)
             : Self.everywhere
         // A mask clips by everything in it: one whose sublayers animate (the set holds
         // every layer with an animation at or below it) changes the clip every frame.
@@ -415,8 +415,8 @@ final class DamageTracker {
 
     /// Everything the layer itself can touch on the device, with a pixel of slack
     /// for anti-aliasing.
-    static func deviceBounds(_ p: Layer, _ m: AffineTransform) -> Rect {
-        let local = DisplayListBuilder.ownExtent(p)
+    static func deviceBounds(_ p: Layer, _ m: AffineTransform, time: Double) -> Rect {
+        let local = DisplayListBuilder.ownExtent(p, time: time)
         var device = local.applying(m)
         if DisplayListBuilder.drawnShadowColor(p) != nil {
             // As drawn: the source moved by the device offset, blurred the same in

@@ -127,7 +127,7 @@ struct DisplayListBuilder {
         if !p.isDoubleSided && m.a * m.d - m.b * m.c < 0 { return }
 
         if layer.sublayers.isEmpty, p.activeTransition == nil, let area = repaintArea,
-           !DamageTracker.deviceBounds(p, m).intersects(area) {
+           !DamageTracker.deviceBounds(p, m, time: time).intersects(area) {
             return
         }
         // The damage pass's record of the sublayers, when it describes them: ordered
@@ -301,14 +301,17 @@ struct DisplayListBuilder {
         if !clips && hasSublayers {
             return Rect(x: Double(frame.x0), y: Double(frame.y0), width: Double(frame.width), height: Double(frame.height))
         }
-        return Self.ownExtent(p, withShape: !clips).applying(m)
+        return Self.ownExtent(p, withShape: !clips, time: time).applying(m)
     }
 
     /// What a layer draws itself, in its own coordinates: its bounds, its contents
-    /// as placed by gravity, and (`withShape`) a shape's path with the stroke's
-    /// reach — half the line width, more at miters. Not its shadow or sublayers.
-    static func ownExtent(_ p: Layer, withShape: Bool = true) -> Rect {
+    /// as placed by gravity, an emitter's particles at `time`, and (`withShape`) a
+    /// shape's path with the stroke's reach — half the line width, more at miters.
+    /// Not its shadow or sublayers.
+    static func ownExtent(_ p: Layer, withShape: Bool = true, time: Double) -> Rect {
         var local = p.bounds
+        // An emitter's particles, where they are at the time.
+        if let e = p as? EmitterLayer, let reach = e.particleExtent(atTime: time) { local = local.union(reach) }
         if let image = p.contents { local = local.union(contentsFrame(p, imageSize: image.size)) }
         if withShape, let shape = p as? ShapeLayer, let path = shape.path {
             // An infinite reach made a null rectangle, which the union dropped: the
@@ -477,6 +480,32 @@ struct DisplayListBuilder {
         if let shape = p as? ShapeLayer {
             drawShape(shape, transform: m, opacity: opacity, into: &items)
         }
+        if let emitter = p as? EmitterLayer {
+            drawParticles(emitter, transform: m, opacity: opacity, into: &items)
+        }
+    }
+
+    /// An emitter's live particles at the frame's time (`EmitterLayer.particles(atTime:)`).
+    @inline(never)
+    private func drawParticles(_ e: EmitterLayer, transform m: AffineTransform, opacity: Double, into items: inout [DisplayItem]) {
+        var sprites: [ParticleBatch.Sprite] = []
+        for particle in e.particles(atTime: time) {
+            guard let image = particle.contents, particle.color.alpha > 0, particle.scale > 0, image.width > 0, image.height > 0,
+                  let shared = contents.sharedImage(for: image) else { continue }
+            // image pixels → layer: centred on the particle, scaled, turned.
+            let toLayer = AffineTransform(translationX: -Double(image.width) / 2, y: -Double(image.height) / 2)
+                .concatenating(AffineTransform(scaleX: particle.scale / max(particle.contentsScale, 0.0001),
+                                               y: particle.scale / max(particle.contentsScale, 0.0001)))
+                .concatenating(AffineTransform(rotationAngle: particle.angle))
+                .concatenating(AffineTransform(translationX: particle.position.x, y: particle.position.y))
+                .concatenating(m)
+            let corners = Rect(x: 0, y: 0, width: Double(image.width), height: Double(image.height)).corners.applying(toLayer)
+            let box = PixelBox.covering(Rect.boundingBox(of: corners), within: frame)
+            guard !box.isEmpty, let transform = pixmanTransform(toLayer.inverted(), sampling: box) else { continue }
+            sprites.append(.init(image: shared, transform: transform, box: box, color: pixmanColor(particle.color, alpha: opacity)))
+        }
+        guard !sprites.isEmpty else { return }
+        items.append(.particles(ParticleBatch(sprites: sprites, op: e.renderMode == .additive ? PIXMAN_OP_ADD : PIXMAN_OP_OVER)))
     }
 
     /// The border, over the sublayers.

@@ -18,6 +18,8 @@ enum DisplayItem: @unchecked Sendable {
     case image(SharedImage, ImageSampling, Coverage)
     /// A gradient layer's ramp through coverage.
     case gradient(GradientPaint, Coverage)
+    /// An emitter layer's particles.
+    case particles(ParticleBatch)
     /// Items drawn into a canvas of their own, then composited as one (group opacity,
     /// clipping, masks, cross-dissolves).
     case group(Group)
@@ -35,6 +37,7 @@ enum DisplayItem: @unchecked Sendable {
         case .group(let g): g.bounds
         case .shadow(let s): s.bounds
         case .plane(let p): p.coverage.bounds
+        case .particles(let batch): batch.bounds
         }
     }
 }

@@ -33,6 +33,7 @@ enum DisplayListPlayer {
             composite(header, through: coverage, onto: t)
             pixman_image_unref(header)
         case .gradient(let paint, let coverage): playGradient(paint, coverage, onto: t)
+        case .particles(let batch): batch.play(onto: t.image, originX: t.originX, originY: t.originY, area: t.area)
         case .group(let group): playGroup(group, onto: t)
         case .shadow(let shadow): playShadow(shadow, onto: t)
         case .plane(let plane): playPlane(plane, onto: t)

@@ -1,0 +1,250 @@
+import Glibc
+
+/// An emitter's births, counted on a fixed grid of ticks from the start of its
+/// emission: at each tick every cell's rate (the layer's presentation at that
+/// tick, when it animates) adds to its count, and a birth happens each time the
+/// count passes a whole number — at the moment within the tick it does. Only the
+/// births still alive are kept. A particle's values follow from its cell, its
+/// birth index and the seed (`ParticleRandom`), and its motion from its age: any
+/// frame at any time shows exactly what the grid says, whatever frames came before.
+@MainActor
+final class EmitterSimulation {
+    static let tick = 1.0 / 240
+    /// Ticks walked one by one with the presentation's rates, at most, in one call;
+    /// earlier ones (a long jump of the clock) are counted at the model's rates.
+    static let presentationTicks = 240 * 120
+
+    private var start: Double?
+    private var ticked = 0
+    /// Per top-level cell: the count's fraction, births so far, and the live births' times.
+    private var fraction: [Double] = []
+    private var born: [Int] = []
+    private var births: [[(time: Double, index: Int)]] = []
+    private var cellsSeen = 0
+    private var cached: (time: Double, particles: [Particle])?
+
+    func particles(of layer: EmitterLayer, atTime t: Double) -> [Particle] {
+        if let cached, cached.time == t { return cached.particles }
+        let cells = layer.emitter.cells ?? []
+        if start == nil {
+            // The emission began when its clock did (committed with the cells), or now.
+            let clock = layer.animationEntries.first { $0.animation is EmissionClock && $0.isCommitted }
+            start = clock.map { layer.rootTime(fromLocal: $0.timing.beginTime) }.flatMap { $0.isFinite ? $0 : nil } ?? t
+        }
+        let start = self.start!
+        // Cells added or taken away, or the clock set back before the last tick walked: the emission starts over.
+        if cells.count != cellsSeen || t <= start + Double(ticked - 1) * Self.tick {
+            cellsSeen = cells.count
+            ticked = 0
+            fraction = Array(repeating: 0, count: cells.count)
+            born = Array(repeating: 0, count: cells.count)
+            births = Array(repeating: [], count: cells.count)
+        }
+        // Every tick up to the one `t` falls in (births after `t` in it are not shown yet).
+        let target = t < start ? 0 : Int(((t - start) / Self.tick).rounded(.down)) + 1
+        advance(layer, cells, to: target, start: start)
+        let particles = Self.particles(layer, cells, births, atTime: t)
+        cached = (t, particles)
+        return particles
+    }
+
+    /// Walks the grid from the last tick to `target`.
+    private func advance(_ layer: EmitterLayer, _ cells: [EmitterCell], to target: Int, start: Double) {
+        guard target > ticked else { return }
+        let animated = layer.hasAnimations
+        // The model's rates, for ticks that need no presentation.
+        let modelRates = cells.map { Self.rate(of: $0, in: layer) }
+        var live = births.reduce(0) { $0 + $1.count }
+        while ticked < target {
+            let i = ticked
+            let time = start + Double(i) * Self.tick
+            let rates: [Double]
+            if animated && target - i <= Self.presentationTicks, let p = Optional(layer.presentation(atTime: time)) {
+                let shown = p.emitter.cells ?? []
+                rates = shown.count == cells.count ? shown.map { Self.rate(of: $0, in: p) } : modelRates
+            } else {
+                rates = modelRates
+            }
+            for c in cells.indices where rates[c] > 0 {
+                let before = fraction[c]
+                let after = before + rates[c] * Self.tick
+                var crossing = before.rounded(.down) + 1
+                while crossing <= after {
+                    // Born when the count passed `crossing`; past the budget, counted but not kept.
+                    if live < EmitterLayer.maximumParticles {
+                        births[c].append((time + (crossing - before) / rates[c], born[c]))
+                        live += 1
+                    }
+                    born[c] += 1
+                    crossing += 1
+                    if crossing - before > Double(EmitterLayer.maximumParticles) { break }   // 10⁹ a second: the budget is full anyway
+                }
+                fraction[c] = after - after.rounded(.down)
+            }
+            ticked += 1
+            // Births that cannot be alive any more are let go.
+            if ticked % 24 == 0 || ticked == target { live = prune(cells, layer, before: start + Double(ticked) * Self.tick) }
+        }
+    }
+
+    private func prune(_ cells: [EmitterCell], _ layer: EmitterLayer, before now: Double) -> Int {
+        var live = 0
+        for c in cells.indices {
+            let longest = Self.longestLife(cells[c], layer.emitter)
+            // (A tick's grace: `now` is the end of the tick a frame's time falls in.)
+            if longest.isFinite, let keep = births[c].firstIndex(where: { now - $0.time < longest + Self.tick }) {
+                if keep > 0 { births[c].removeFirst(keep) }
+            } else if longest.isFinite {
+                births[c].removeAll()
+            }
+            live += births[c].count
+        }
+        return live
+    }
+
+    static func rate(of cell: EmitterCell, in layer: EmitterLayer) -> Double {
+        guard cell.isEnabled, cell.isFinite else { return 0 }
+        let r = cell.birthRate * layer.emitter.birthRate
+        return r.isFinite && r > 0 ? r : 0
+    }
+
+    /// The longest a particle of `cell` lives (a cell's range either way).
+    static func longestLife(_ cell: EmitterCell, _ e: EmitterLayer.EmitterState) -> Double {
+        max(0, (cell.lifetime + abs(cell.lifetimeRange)) * e.lifetime)
+    }
+
+    /// The live particles of every cell (and of the cells they emit), in drawing order.
+    private static func particles(_ layer: EmitterLayer, _ cells: [EmitterCell], _ births: [[(time: Double, index: Int)]],
+                                  atTime t: Double) -> [Particle] {
+        var out: [(birth: Double, particle: Particle)] = []
+        let e = layer.emitter
+        for (c, cell) in cells.enumerated() where cell.isFinite {
+            for b in births[c] where b.time <= t {
+                let key = ParticleRandom(seed: e.seed, path: [UInt64(c)], index: b.index)
+                let origin = emissionPoint(e, key)
+                emit(cell, e, key, origin: origin, born: b.time, at: t, depth: 1, into: &out)
+                if out.count >= EmitterLayer.maximumParticles { break }
+            }
+        }
+        switch e.renderMode {
+        case .oldestLast: out.sort { $0.birth > $1.birth }
+        default: out.sort { $0.birth < $1.birth }
+        }
+        return out.map(\.particle)
+    }
+
+    /// One particle of `cell` born at `born` from `origin`, if alive at `t`, and the particles it has emitted.
+    private static func emit(_ cell: EmitterCell, _ e: EmitterLayer.EmitterState, _ key: ParticleRandom, origin: Point, born: Double,
+                             at t: Double, depth: Int, into out: inout [(birth: Double, particle: Particle)]) {
+        let life = max(0, (cell.lifetime + cell.lifetimeRange * key.signed(0)) * e.lifetime)
+        let age = t - born
+        guard age >= 0, out.count < EmitterLayer.maximumParticles else { return }
+        // The direction: within `emissionRange` of the axis, uniformly over the cone's cap.
+        let lon = cell.emissionLongitude, lat = cell.emissionLatitude
+        let axis = (x: cos(lat) * cos(lon), y: cos(lat) * sin(lon), z: sin(lat))
+        let range = min(.pi, abs(cell.emissionRange))
+        let cosPhi = 1 - (1 - cos(range)) * key.unit(1), sinPhi = (1 - cosPhi * cosPhi).squareRoot()
+        let around = 2 * .pi * key.unit(2)
+        // Two directions across the axis.
+        let helper = abs(axis.z) < 0.9 ? (x: 0.0, y: 0.0, z: 1.0) : (x: 1.0, y: 0.0, z: 0.0)
+        var u = (x: axis.y * helper.z - axis.z * helper.y, y: axis.z * helper.x - axis.x * helper.z, z: axis.x * helper.y - axis.y * helper.x)
+        let ul = (u.x * u.x + u.y * u.y + u.z * u.z).squareRoot()
+        u = (u.x / ul, u.y / ul, u.z / ul)
+        let v = (x: axis.y * u.z - axis.z * u.y, y: axis.z * u.x - axis.x * u.z)
+        let dir = (x: axis.x * cosPhi + (u.x * cos(around) + v.x * sin(around)) * sinPhi,
+                   y: axis.y * cosPhi + (u.y * cos(around) + v.y * sin(around)) * sinPhi)
+        let speed = (cell.velocity + cell.velocityRange * key.signed(3)) * e.velocity
+        func position(_ a: Double) -> Point {
+            Point(x: origin.x + dir.x * speed * a + 0.5 * cell.xAcceleration * a * a,
+                  y: origin.y + dir.y * speed * a + 0.5 * cell.yAcceleration * a * a)
+        }
+        if age < life {
+            let scale = max(0, (cell.scale + cell.scaleRange * key.signed(4) + cell.scaleSpeed * age) * e.scale)
+            let spin = (cell.spin + cell.spinRange * key.signed(5)) * e.spin
+            func ch(_ v: Double, _ range: Double, _ speed: Double, _ k: Int) -> Double {
+                min(1, max(0, v + range * key.signed(k) + speed * age))
+            }
+            let c = cell.color
+            let color = Color(red: ch(c.red, cell.redRange, cell.redSpeed, 6), green: ch(c.green, cell.greenRange, cell.greenSpeed, 7),
+                              blue: ch(c.blue, cell.blueRange, cell.blueSpeed, 8), alpha: ch(c.alpha, cell.alphaRange, cell.alphaSpeed, 9))
+            out.append((born, Particle(position: position(age), scale: scale, angle: spin * age, color: color,
+                                       contents: cell.contents, contentsScale: cell.contentsScale, age: age)))
+        }
+        // Its cells: births at a steady rate through its life, from where it was then.
+        guard depth < EmitterLayer.maximumCellDepth, let subcells = cell.emitterCells else { return }
+        for (s, sub) in subcells.enumerated() where sub.isEnabled && sub.isFinite {
+            let rate = sub.birthRate * e.birthRate
+            guard rate > 0, rate.isFinite else { continue }
+            let end = min(t, born + life)
+            let longest = longestLife(sub, e)
+            let first = max(0, Int(((t - longest - born) * rate).rounded(.up)) - 1)
+            var j = first
+            while true {
+                let when = born + Double(j + 1) / rate
+                guard when <= end, out.count < EmitterLayer.maximumParticles else { break }
+                emit(sub, e, key.child(UInt64(s), index: j), origin: position(when - born), born: when, at: t, depth: depth + 1, into: &out)
+                j += 1
+            }
+        }
+    }
+
+    /// Where a particle is born, by the shape and mode.
+    private static func emissionPoint(_ e: EmitterLayer.EmitterState, _ key: ParticleRandom) -> Point {
+        let p = e.position, w = e.size.width, h = e.size.height
+        let a = key.unit(10), b = key.unit(11)
+        switch (e.shape, e.mode) {
+        case (.point, _): return p
+        case (.line, .points): return Point(x: p.x + (a < 0.5 ? -w / 2 : w / 2), y: p.y)
+        case (.line, _): return Point(x: p.x + (a - 0.5) * w, y: p.y)
+        case (.rectangle, .points):
+            return Point(x: p.x + (a < 0.5 ? -w / 2 : w / 2), y: p.y + (b < 0.5 ? -h / 2 : h / 2))
+        case (.rectangle, .outline):
+            // A point along the perimeter.
+            let along = a * 2 * (abs(w) + abs(h))
+            if along < abs(w) { return Point(x: p.x - w / 2 + along, y: p.y - h / 2) }
+            if along < abs(w) + abs(h) { return Point(x: p.x + w / 2, y: p.y - h / 2 + (along - abs(w))) }
+            if along < 2 * abs(w) + abs(h) { return Point(x: p.x + w / 2 - (along - abs(w) - abs(h)), y: p.y + h / 2) }
+            return Point(x: p.x - w / 2, y: p.y + h / 2 - (along - 2 * abs(w) - abs(h)))
+        case (.rectangle, _): return Point(x: p.x + (a - 0.5) * w, y: p.y + (b - 0.5) * h)
+        case (.circle, .points), (.sphere, .points): return p
+        case (.circle, .outline), (.sphere, .outline):
+            return Point(x: p.x + cos(2 * .pi * a) * w / 2, y: p.y + sin(2 * .pi * a) * w / 2)
+        case (.circle, _), (.sphere, _):
+            let r = b.squareRoot() * w / 2
+            return Point(x: p.x + cos(2 * .pi * a) * r, y: p.y + sin(2 * .pi * a) * r)
+        }
+    }
+}
+
+/// A particle's random values: a hash of the seed, its cell's place, its birth
+/// index and the value's number (SplitMix64 steps), the same on every run.
+struct ParticleRandom {
+    let state: UInt64
+
+    init(seed: UInt32, path: [UInt64], index: Int) {
+        var s = Self.mix(UInt64(seed) &+ 0x9E37_79B9_7F4A_7C15)
+        for p in path { s = Self.mix(s ^ (p &+ 0x632B_E59B_D9B4_E019)) }
+        state = Self.mix(s ^ UInt64(bitPattern: Int64(index)))
+    }
+
+    private init(state: UInt64) { self.state = state }
+
+    func child(_ cell: UInt64, index: Int) -> ParticleRandom {
+        ParticleRandom(state: Self.mix(Self.mix(state ^ (cell &+ 0xD1B5_4A32_D192_ED03)) ^ UInt64(bitPattern: Int64(index))))
+    }
+
+    /// 0…1.
+    func unit(_ k: Int) -> Double {
+        Double(Self.mix(state &+ UInt64(k) &* 0x9E37_79B9_7F4A_7C15) >> 11) / Double(1 << 53)
+    }
+
+    /// −1…1.
+    func signed(_ k: Int) -> Double { unit(k) * 2 - 1 }
+
+    static func mix(_ x: UInt64) -> UInt64 {
+        var z = x &+ 0x9E37_79B9_7F4A_7C15
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
