@@ -3,20 +3,21 @@
 // 1 a shimmering placeholder (a gradient's locations sweep under a mask of bars)
 // · 2 an equalizer (one bar, replicated with a delay) · 3 a cube of six layers in
 // a transform layer · 4 nine-slice button backgrounds stretching · 5 a text layer
-// growing and changing colour · 6 axial, radial and conic gradients, the conic turning.
+// growing and changing colour · 6 axial, radial and conic gradients, the conic
+// turning · 7 confetti from an emitter.
 import Glibc
 import Strata
 
 @MainActor
 final class LayerClassesSection {
-    let window = Window(title: "Strata gallery: layer classes", size: Size(width: 640, height: 330))
+    let window = Window(title: "Strata gallery: layer classes", size: Size(width: 640, height: 485))
     var tiles: [Tile] = []
 
     init() {
         window.backgroundColor = .systemGroupedBackground
         let names = ["A shimmering placeholder", "An equalizer made from one bar", "A cube of six layers turning",
                      "Nine-slice button backgrounds stretching", "A text layer growing and changing colour",
-                     "Axial, radial and conic gradients"]
+                     "Axial, radial and conic gradients", "Confetti from an emitter"]
         tiles = names.enumerated().map { Tile($0.offset, $0.element, in: window.rootView) }
         shimmer(tiles[0].panel.layer)
         equalizer(tiles[1].panel.layer)
@@ -24,6 +25,7 @@ final class LayerClassesSection {
         nineSlice(tiles[3].panel.layer)
         text(tiles[4].panel.layer)
         gradients(tiles[5].panel.layer)
+        confetti(tiles[6].panel.layer)
     }
 
     /// Runs forever (`repeatCount = .infinity`).
@@ -163,6 +165,37 @@ final class LayerClassesSection {
         tint.toValue = Color.systemPink
         label.add(forever(tint, duration: 1.2, autoreverses: true), forKey: "tint")
         panel.addSublayer(label)
+    }
+
+    /// A 6 × 3 white strip: each piece of confetti is one, in its cell's colour.
+    static let strip = Image(width: 6, height: 3, color: .white)
+
+    func confetti(_ panel: Layer) {
+        let emitter = EmitterLayer()
+        emitter.frame = Rect(x: 0, y: 0, width: 190, height: 140)
+        emitter.emitterPosition = Point(x: 95, y: -6)
+        emitter.emitterShape = .line
+        emitter.emitterSize = Size(width: 190, height: 0)
+        emitter.seed = 28
+        emitter.emitterCells = [Color.systemRed, .systemYellow, .systemBlue, .systemGreen, .systemPink].enumerated().map { i, colour in
+            let cell = EmitterCell()
+            cell.name = "confetti\(i)"
+            cell.contents = Self.strip
+            cell.color = colour
+            cell.birthRate = 6
+            cell.lifetime = 3.5
+            cell.velocity = 40
+            cell.velocityRange = 20
+            cell.emissionLongitude = .pi / 2   // down
+            cell.emissionRange = .pi / 5
+            cell.yAcceleration = 25
+            cell.spin = 3
+            cell.spinRange = 4
+            cell.scale = 1.3
+            cell.scaleRange = 0.4
+            return cell
+        }
+        panel.addSublayer(emitter)
     }
 
     func gradients(_ panel: Layer) {

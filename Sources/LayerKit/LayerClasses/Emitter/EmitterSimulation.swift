@@ -1,26 +1,36 @@
 import Glibc
 
-/// An emitter's births, counted on a fixed grid of ticks from the start of its
-/// emission: at each tick every cell's rate (the layer's presentation at that
-/// tick, when it animates) adds to its count, and a birth happens each time the
-/// count passes a whole number — at the moment within the tick it does. Only the
-/// births still alive are kept. A particle's values follow from its cell, its
-/// birth index and the seed (`ParticleRandom`), and its motion from its age: any
-/// frame at any time shows exactly what the grid says, whatever frames came before.
+/// An emitter's births, counted from the start of its emission: each cell's count
+/// grows at its rate, and a birth happens each time it passes a whole number —
+/// worked out in closed form over every stretch of constant rate, so a long jump of
+/// the clock costs nothing per second of it. While an animation of the layer runs
+/// (its `birthRate`, a cell's by key path), the rates are the presentation's,
+/// sampled on a fixed grid of 1/240 s, each tick a stretch of its own. Only the
+/// births still alive are kept. A particle's values follow from its cell, its birth
+/// index and the seed (`ParticleRandom`), and its motion from its age: a frame at a
+/// time shows what the counts say, whatever frames came before.
 @MainActor
 final class EmitterSimulation {
     static let tick = 1.0 / 240
-    /// Ticks walked one by one with the presentation's rates, at most, in one call;
-    /// earlier ones (a long jump of the clock) are counted at the model's rates.
+    /// Ticks sampled from the presentation, at most, in one call; earlier ones (a
+    /// long jump of the clock) are counted at the model's rates.
     static let presentationTicks = 240 * 120
 
+    /// One cell's count: `count` at `time`, growing at `rate` since; births so far.
+    private struct Count {
+        var time: Double
+        var count = 0.0
+        var rate = 0.0
+        var born = 0
+        var births: [(time: Double, index: Int)] = []
+
+        func count(at t: Double) -> Double { count + rate * (t - time) }
+    }
+
     private var start: Double?
-    private var ticked = 0
-    /// Per top-level cell: the count's fraction, births so far, and the live births' times.
-    private var fraction: [Double] = []
-    private var born: [Int] = []
-    private var births: [[(time: Double, index: Int)]] = []
-    private var cellsSeen = 0
+    /// The time the counts have reached.
+    private var reached = -Double.infinity
+    private var counts: [Count] = []
     private var cached: (time: Double, particles: [Particle])?
 
     func particles(of layer: EmitterLayer, atTime t: Double) -> [Particle] {
@@ -32,74 +42,84 @@ final class EmitterSimulation {
             start = clock.map { layer.rootTime(fromLocal: $0.timing.beginTime) }.flatMap { $0.isFinite ? $0 : nil } ?? t
         }
         let start = self.start!
-        // Cells added or taken away, or the clock set back before the last tick walked: the emission starts over.
-        if cells.count != cellsSeen || t <= start + Double(ticked - 1) * Self.tick {
-            cellsSeen = cells.count
-            ticked = 0
-            fraction = Array(repeating: 0, count: cells.count)
-            born = Array(repeating: 0, count: cells.count)
-            births = Array(repeating: [], count: cells.count)
+        // Cells added or taken away, or the clock set back: the emission starts over.
+        if cells.count != counts.count || t < reached {
+            counts = cells.map { _ in Count(time: start) }
+            reached = start
         }
-        // Every tick up to the one `t` falls in (births after `t` in it are not shown yet).
-        let target = t < start ? 0 : Int(((t - start) / Self.tick).rounded(.down)) + 1
-        advance(layer, cells, to: target, start: start)
-        let particles = Self.particles(layer, cells, births, atTime: t)
+        if t > reached { advance(layer, cells, to: t) }
+        let particles = Self.particles(layer, cells, counts.map(\.births), atTime: t)
         cached = (t, particles)
         return particles
     }
 
-    /// Walks the grid from the last tick to `target`.
-    private func advance(_ layer: EmitterLayer, _ cells: [EmitterCell], to target: Int, start: Double) {
-        guard target > ticked else { return }
-        let animated = layer.hasAnimations
-        // The model's rates, for ticks that need no presentation.
+    /// Counts births from `reached` to `t`.
+    private func advance(_ layer: EmitterLayer, _ cells: [EmitterCell], to t: Double) {
         let modelRates = cells.map { Self.rate(of: $0, in: layer) }
-        var live = births.reduce(0) { $0 + $1.count }
-        while ticked < target {
-            let i = ticked
-            let time = start + Double(i) * Self.tick
-            let rates: [Double]
-            if animated && target - i <= Self.presentationTicks, let p = Optional(layer.presentation(atTime: time)) {
-                let shown = p.emitter.cells ?? []
-                rates = shown.count == cells.count ? shown.map { Self.rate(of: $0, in: p) } : modelRates
-            } else {
-                rates = modelRates
-            }
-            for c in cells.indices where rates[c] > 0 {
-                let before = fraction[c]
-                let after = before + rates[c] * Self.tick
-                var crossing = before.rounded(.down) + 1
-                while crossing <= after {
-                    // Born when the count passed `crossing`; past the budget, counted but not kept.
-                    if live < EmitterLayer.maximumParticles {
-                        births[c].append((time + (crossing - before) / rates[c], born[c]))
-                        live += 1
-                    }
-                    born[c] += 1
-                    crossing += 1
-                    if crossing - before > Double(EmitterLayer.maximumParticles) { break }   // 10⁹ a second: the budget is full anyway
+        // Animations other than the emitter's own clock may change the rates.
+        let animated = layer.animationEntries.contains { !($0.animation is EmissionClock) }
+        var live = counts.reduce(0) { $0 + $1.births.count }
+        if animated {
+            let first = ((reached - start!) / Self.tick).rounded(.down)
+            var tickStart = start! + first * Self.tick
+            let sampledFrom = t - Double(Self.presentationTicks) * Self.tick
+            while reached < t {
+                let tickEnd = min(t, tickStart + Self.tick)
+                let rates: [Double]
+                if tickStart >= sampledFrom {
+                    let p = layer.presentation(atTime: max(tickStart, reached))
+                    let shown = p.emitter.cells ?? []
+                    rates = shown.count == cells.count ? shown.map { Self.rate(of: $0, in: p) } : modelRates
+                } else {
+                    rates = modelRates
                 }
-                fraction[c] = after - after.rounded(.down)
+                for c in cells.indices { count(c, cells[c], layer, rate: rates[c], to: tickEnd, live: &live) }
+                reached = tickEnd
+                tickStart += Self.tick
             }
-            ticked += 1
-            // Births that cannot be alive any more are let go.
-            if ticked % 24 == 0 || ticked == target { live = prune(cells, layer, before: start + Double(ticked) * Self.tick) }
+        } else {
+            for c in cells.indices { count(c, cells[c], layer, rate: modelRates[c], to: t, live: &live) }
+            reached = t
         }
+        prune(cells, layer, now: t)
     }
 
-    private func prune(_ cells: [EmitterCell], _ layer: EmitterLayer, before now: Double) -> Int {
-        var live = 0
+    /// The births of cell `c` from `reached` to `t` at `rate`: those that can still
+    /// be alive at `t` are kept (while the budget lasts), the others only counted.
+    private func count(_ c: Int, _ cell: EmitterCell, _ layer: EmitterLayer, rate: Double, to t: Double, live: inout Int) {
+        var k = counts[c]
+        if rate != k.rate {   // a new stretch from where the count is
+            k.count = k.count(at: reached)
+            k.time = reached
+            k.rate = rate
+        }
+        let total = k.count(at: t)
+        guard rate > 0, total.isFinite else { k.time = t; k.count = total.isFinite ? total : k.count; counts[c] = k; return }
+        let last = Int(min(total.rounded(.down), 9e15))
+        // The first birth that can be alive at `t`.
+        let longest = Self.longestLife(cell, layer.emitter)
+        var m = k.born + 1
+        if longest.isFinite { m = max(m, Int(min(9e15, max(0, k.count(at: t - longest - Self.tick)).rounded(.down)))) }
+        while m <= last, live < EmitterLayer.maximumParticles {
+            k.births.append((k.time + (Double(m) - k.count) / rate, m - 1))
+            live += 1
+            m += 1
+        }
+        k.born = max(k.born, last)
+        counts[c] = k
+    }
+
+    /// Births that cannot be alive at `now` are let go.
+    private func prune(_ cells: [EmitterCell], _ layer: EmitterLayer, now: Double) {
         for c in cells.indices {
             let longest = Self.longestLife(cells[c], layer.emitter)
-            // (A tick's grace: `now` is the end of the tick a frame's time falls in.)
-            if longest.isFinite, let keep = births[c].firstIndex(where: { now - $0.time < longest + Self.tick }) {
-                if keep > 0 { births[c].removeFirst(keep) }
-            } else if longest.isFinite {
-                births[c].removeAll()
+            guard longest.isFinite else { continue }
+            if let keep = counts[c].births.firstIndex(where: { now - $0.time < longest }) {
+                if keep > 0 { counts[c].births.removeFirst(keep) }
+            } else {
+                counts[c].births.removeAll()
             }
-            live += births[c].count
         }
-        return live
     }
 
     static func rate(of cell: EmitterCell, in layer: EmitterLayer) -> Double {
