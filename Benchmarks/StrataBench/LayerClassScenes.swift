@@ -3,13 +3,13 @@ import Glibc
 import LayerKit
 import PixmanRender
 
-/// R1 `gradient-1080p` and R2 `replicator-1000` (issue 28): a layer class drawn
+/// R1 `gradient-1080p`, R2 `replicator-1000` and R3 `particles-5000` (issue 28): a layer class drawn
 /// by the toolkit next to hand-written pixman drawing the same picture, frame by
 /// frame in one run. Frames alternate between the toolkit on one thread, the
 /// toolkit on every core and the reference (one thread), so all see the same noise.
 @MainActor
 func sceneLayerClasses(frames: Int) -> [Figure] {
-    sceneGradient(frames: frames) + sceneReplicator(frames: frames)
+    sceneGradient(frames: frames) + sceneReplicator(frames: frames) + sceneParticles(frames: frames)
 }
 
 /// The toolkit's renderer on a target of the benchmark's, committing and drawing one frame.
@@ -195,4 +195,117 @@ func sceneReplicator(frames: Int) -> [Figure] {
     }
     toolkit.renderer.maximumThreads = toolkit.cores
     return figures("R2 replicator-1000", toolkit: all, oneThread: one, reference: written, cores: toolkit.cores, difference: difference)
+}
+
+/// R3 `particles-5000`: an emitter of one cell (2,500 births a second, 2 s lives:
+/// about 5,000 live particles of an 8 × 8 picture, turning and scaled) in a
+/// 1280×720 frame, 1/60 s a frame — next to a particle system written by hand in
+/// the same run: an array of particles (position, velocity, angle, spin, colour),
+/// moved each frame, each drawn as the picture's alpha in its colour through
+/// pixman with its own transform.
+@MainActor
+func sceneParticles(frames: Int) -> [Figure] {
+    let (w, h) = (1280, 720)
+    let clock = ManualMediaClock(now: 7000)
+    MediaTime.clock = clock
+    let toolkit = ToolkitFrames(width: w, height: h)
+    let picture = Image(width: 8, height: 8, color: .white)
+    let emitter = EmitterLayer()
+    let cell = EmitterCell()
+    cell.contents = picture
+    cell.birthRate = 2500
+    cell.lifetime = 2
+    cell.velocity = 200
+    cell.velocityRange = 60
+    cell.emissionRange = .pi
+    cell.yAcceleration = 60
+    cell.spin = 2
+    cell.spinRange = 2
+    cell.scale = 1
+    cell.scaleRange = 0.3
+    cell.color = Color(red: 1, green: 0.7, blue: 0.3, alpha: 0.8)
+    Transaction.withoutActions {
+        emitter.frame = toolkit.root.bounds
+        emitter.emitterPosition = Point(x: Double(w) / 2, y: Double(h) / 2)
+        emitter.emitterCells = [cell]
+        toolkit.root.addSublayer(emitter)
+    }
+    PresentationHosts.attach(toolkit.root)
+    defer { PresentationHosts.detach(toolkit.root) }
+    Transaction.flush()
+
+    // The hand-written system: the same births (2,500 a second, 2 s), motion and drawing.
+    struct Mote { var x, y, vx, vy, angle, spin, scale, born: Double }
+    var motes: [Mote] = []
+    motes.reserveCapacity(6000)
+    var seed: UInt64 = 0x1234_5678
+    func random() -> Double {
+        seed = seed &* 6364136223846793005 &+ 1442695040888963407
+        return Double(seed >> 11) / Double(1 << 53)
+    }
+    let reference = ReferenceRenderer(width: w, height: h)
+    let maskImage = pixman_image_create_bits(PIXMAN_a8r8g8b8, 8, 8, UnsafeMutablePointer(mutating: picture.pixels), 32)!
+    pixman_image_set_filter(maskImage, PIXMAN_FILTER_BILINEAR, nil, 0)
+    defer { pixman_image_unref(maskImage) }
+    var clockTime = 0.0, births = 0.0
+    func stepReference(_ dt: Double) {
+        clockTime += dt
+        births += 2500 * dt
+        while births >= 1 {
+            births -= 1
+            // A direction over the whole sphere, seen from the front.
+            let z = random() * 2 - 1, a = random() * 2 * .pi, r = (1 - z * z).squareRoot()
+            let speed = 200 + 60 * (random() * 2 - 1)
+            motes.append(Mote(x: Double(w) / 2, y: Double(h) / 2, vx: speed * r * cos(a), vy: speed * r * sin(a), angle: 0,
+                              spin: 2 + 2 * (random() * 2 - 1), scale: 1 + 0.3 * (random() * 2 - 1), born: clockTime))
+        }
+        motes.removeAll { clockTime - $0.born >= 2 }
+        var black = pixman_color_t(red: 0, green: 0, blue: 0, alpha: 0xffff)
+        var all = pixman_rectangle16_t(x: 0, y: 0, width: UInt16(w), height: UInt16(h))
+        pixman_image_fill_rectangles(PIXMAN_OP_SRC, reference.image, &black, 1, &all)
+        var colour = pixman_color_t(red: 0xcccc, green: 0x8f5c, blue: 0x3d71, alpha: 0xcccc)
+        for i in motes.indices {
+            motes[i].vy += 60 * dt
+            motes[i].x += motes[i].vx * dt
+            motes[i].y += motes[i].vy * dt
+            motes[i].angle += motes[i].spin * dt
+            let m = motes[i]
+            let (c, s) = (cos(m.angle) / m.scale, sin(m.angle) / m.scale)
+            // device → picture: about the particle's centre, turned back and scaled.
+            var t = pixman_transform_t()
+            t.matrix.0 = (pixman_fixed_t(c * 65536), pixman_fixed_t(s * 65536), pixman_fixed_t((4 - c * m.x - s * m.y) * 65536))
+            t.matrix.1 = (pixman_fixed_t(-s * 65536), pixman_fixed_t(c * 65536), pixman_fixed_t((4 + s * m.x - c * m.y) * 65536))
+            t.matrix.2 = (0, 0, 65536)
+            pixman_image_set_transform(maskImage, &t)
+            let reach = 6 * m.scale
+            let x0 = max(0, Int(m.x - reach)), y0 = max(0, Int(m.y - reach))
+            let x1 = min(w, Int(m.x + reach) + 1), y1 = min(h, Int(m.y + reach) + 1)
+            guard x1 > x0, y1 > y0 else { continue }
+            let solid = pixman_image_create_solid_fill(&colour)
+            pixman_image_composite32(PIXMAN_OP_OVER, solid, maskImage, reference.image, 0, 0, Int32(x0), Int32(y0), Int32(x0), Int32(y0),
+                                     Int32(x1 - x0), Int32(y1 - y0))
+            pixman_image_unref(solid)
+        }
+    }
+
+    var all: [Double] = [], one: [Double] = [], written: [Double] = [], live: [Double] = []
+    // Both systems run 2 s first, to fill up.
+    for _ in 0..<120 { clock.now += 1.0 / 60; toolkit.frame(threads: toolkit.cores); stepReference(1.0 / 60) }
+    for f in 1...frames {
+        clock.now += 1.0 / 60
+        let t0 = now()
+        toolkit.frame(threads: f % 2 == 0 ? 1 : toolkit.cores)
+        let t1 = now()
+        stepReference(1.0 / 60)
+        let t2 = now()
+        if f % 2 == 0 { one.append(t1 - t0) } else { all.append(t1 - t0) }
+        written.append(t2 - t1)
+        live.append(Double(emitter.particles(atTime: clock.now).count))
+    }
+    toolkit.renderer.maximumThreads = toolkit.cores
+    var out = figures("R3 particles-5000", toolkit: all, oneThread: one, reference: written, cores: toolkit.cores, difference: -1)
+    out.removeLast()   // the pictures differ (other random numbers): no pixel comparison
+    out.append(Figure(scene: "R3 particles-5000", metric: "live particles, toolkit / hand-written", value: median(live), unit: "/ \(motes.count)",
+                      repetitions: frames))
+    return out
 }
