@@ -224,8 +224,13 @@ public enum LayerTreeFuzzer {
     }
 
     private static func otherLayer(_ input: inout FuzzReader) -> Layer {
-        switch input.byte() % 4 {
+        switch input.byte() % 5 {
         case 0: return gradientLayer(&input)
+        case 4:
+            let b = BackdropLayer()
+            b.blurRadius = input.number()
+            b.saturation = input.number()
+            return b
         case 3:
             // Rates up to 200 a second here: the particle budget is tested apart.
             let e = EmitterLayer()

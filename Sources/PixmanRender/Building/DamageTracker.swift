@@ -131,6 +131,8 @@ final class DamageTracker {
     private var carried: [Rect] = []
     private var lastPassAddedHistory = false
     private let historyLength = 8
+    /// Backdrop layers as last seen: their device bounds and how far their blur reads.
+    private var backdrops: [ObjectIdentifier: (bounds: Rect, reach: Double)] = [:]
     /// Layers looked at by the last pass (for tests).
     private(set) var visited = 0
     private var passes = 0
@@ -157,6 +159,12 @@ final class DamageTracker {
               parentPresentation: nil, time: time, animated: animated, into: &rects, depth: 0)
         rects += carried
         carried = []
+        // A change within a backdrop's reach changes its blur: it is drawn again,
+        // with all it reads (so every layer under it is built and played).
+        for b in backdrops.values {
+            let zone = b.bounds.insetBy(dx: -b.reach, dy: -b.reach)
+            if rects.contains(where: { $0.intersects(zone) }) { rects.append(zone) }
+        }
         let canvas = Rect(x: 0, y: 0, width: Double(width), height: Double(height))
         var damage = rects.map { $0.intersection(canvas) }.filter { !$0.isEmpty }.map(Self.pixelAligned)
         if damage.count > 64 { damage = [damage.dropFirst().reduce(damage[0]) { $0.union($1) }] }
@@ -189,6 +197,7 @@ final class DamageTracker {
     /// Forgets everything: the next frame is painted whole.
     func reset() {
         records.removeAll()
+        backdrops.removeAll()
         root = nil
         history.removeAll()
         carried = []
@@ -328,6 +337,7 @@ final class DamageTracker {
     private func forget(_ id: ObjectIdentifier, parent: ObjectIdentifier?, into rects: inout [Rect]) {
         guard let r = records[id], r.inputs.parent == parent else { return }
         records[id] = nil
+        backdrops[id] = nil
         if let b = r.drawing?.bounds { rects.append(b) }
         for child in r.children { forget(child, parent: id, into: &rects) }
     }
@@ -360,6 +370,11 @@ final class DamageTracker {
         }
         records[id] = Record(inputs: inputs, subtreeVersion: layer.subtreeVersion, drawing: drawing, children: old?.children ?? [],
                              passedDown: old?.passedDown, seen: old?.seen ?? SeenSublayers())
+        if let b = layer as? BackdropLayer {
+            let shown = b.hasAnimations ? (presentations[id] as? BackdropLayer ?? b) : b
+            let sigma = min(200, shown.blurRadius / 2 * DisplayListBuilder.deviceScale(drawing?.transform ?? .identity))
+            backdrops[id] = drawing.map { ($0.bounds, Double(ShadowBlur.reach(sigma: sigma)) + 2 * 8 + 2) }
+        }
         return below
     }
 

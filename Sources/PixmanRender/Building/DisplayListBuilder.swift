@@ -47,6 +47,14 @@ struct DisplayListBuilder {
     }
     var snapshotPath: WayDown? = nil
 
+    /// The items of the lists enclosing the one being built (a group's content is
+    /// built apart, then composited over them): with it, everything drawn before
+    /// a backdrop layer in the frame.
+    final class Enclosing {
+        var levels: [[DisplayItem]] = []
+    }
+    var enclosing = Enclosing()
+
     /// Layers deeper than this below the root are not drawn: each level of drawing
     /// takes a few kilobytes of stack in a debug build, and the main thread has 8 MiB.
     static let maximumDepth = 1024
@@ -192,7 +200,9 @@ struct DisplayListBuilder {
         let box = PixelBox.covering(contentArea(p, m, clips: clips, hasSublayers: !sublayers.isEmpty), within: frame)
         guard !box.isEmpty else { return }
         var content: [DisplayItem] = []
+        enclosing.levels.append(items)
         drawContent(p, layer: layer, sublayers: sublayers, transform: m, opacity: 1, into: &content, depth: depth)
+        enclosing.levels.removeLast()
         var mask: [DisplayItem]?
         if let maskLayer = p.modelMask, depth + 1 < Self.maximumDepth {   // masks nested deeper are ignored, not empty
             // The mask layer's alpha clips the layer (rule R3); it sits in the layer's coordinates.
@@ -460,6 +470,7 @@ struct DisplayListBuilder {
     /// Background, contents and a shape layer's path.
     @inline(never)
     private func drawUnderSublayers(_ p: Layer, transform m: AffineTransform, opacity: Double, into items: inout [DisplayItem]) {
+        if let backdrop = p as? BackdropLayer { drawBackdrop(backdrop, transform: m, into: &items) }
         if let bg = p.backgroundColor, bg.alpha > 0 {
             let color = pixmanColor(bg, alpha: opacity)
             if let pixels = aligned.pixelRect(p, m), let fast = aligned.fill(pixels, border: 0, color: color) {
@@ -506,6 +517,19 @@ struct DisplayListBuilder {
         }
         guard !sprites.isEmpty else { return }
         items.append(.particles(ParticleBatch(sprites: sprites, op: e.renderMode == .additive ? PIXMAN_OP_ADD : PIXMAN_OP_OVER)))
+    }
+
+    /// A backdrop layer's blur of everything drawn before it (`Backdrop`): σ is half
+    /// the blur radius, in device pixels. No blur and saturation 1 draw nothing:
+    /// the backdrop is there already.
+    @inline(never)
+    private func drawBackdrop(_ b: BackdropLayer, transform m: AffineTransform, into items: inout [DisplayItem]) {
+        let sigma = b.blurRadius / 2 * Self.deviceScale(m)
+        guard sigma.isFinite, sigma > 0.25 || b.saturation != 1 else { return }
+        let area = coverage(outline(b, m))
+        guard !area.bounds.isEmpty else { return }
+        let below = Array(enclosing.levels.joined()) + items
+        items.append(.backdrop(Backdrop(below: below, coverage: area, sigma: min(sigma, 200), saturation: b.saturation, frame: frame)))
     }
 
     /// The border, over the sublayers.

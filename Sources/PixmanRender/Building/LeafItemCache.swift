@@ -50,7 +50,8 @@ final class LeafItemCache {
     /// The key for drawing `layer` under `parent` with `parentTransform`, when its
     /// items may be kept.
     static func key(_ layer: Layer, parent: Layer?, parentTransform: AffineTransform, frame: PixelBox, scale: Double) -> Key? {
-        guard layer.sublayers.isEmpty, !layer.hasAnimations, !layer.isPresentationCopy, layer.modelMask == nil,
+        // (A backdrop's items hold what was drawn before it: never the same twice.)
+        guard layer.sublayers.isEmpty, !layer.hasAnimations, !layer.isPresentationCopy, layer.modelMask == nil, !(layer is BackdropLayer),
               parent.map({ !$0.isPresentationCopy && !$0.hasAnimations }) ?? true else { return nil }
         return Key(modelVersion: layer.modelVersion, parentVersion: parent?.modelVersion ?? 0,
                    parentTransform: parentTransform, frame: frame, scale: scale)

@@ -20,6 +20,8 @@ enum DisplayItem: @unchecked Sendable {
     case gradient(GradientPaint, Coverage)
     /// An emitter layer's particles.
     case particles(ParticleBatch)
+    /// A backdrop layer's blur of what was drawn before it.
+    case backdrop(Backdrop)
     /// Items drawn into a canvas of their own, then composited as one (group opacity,
     /// clipping, masks, cross-dissolves).
     case group(Group)
@@ -38,6 +40,7 @@ enum DisplayItem: @unchecked Sendable {
         case .shadow(let s): s.bounds
         case .plane(let p): p.coverage.bounds
         case .particles(let batch): batch.bounds
+        case .backdrop(let b): b.bounds
         }
     }
 }

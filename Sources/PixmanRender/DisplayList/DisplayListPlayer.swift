@@ -34,6 +34,7 @@ enum DisplayListPlayer {
             pixman_image_unref(header)
         case .gradient(let paint, let coverage): playGradient(paint, coverage, onto: t)
         case .particles(let batch): batch.play(onto: t.image, originX: t.originX, originY: t.originY, area: t.area)
+        case .backdrop(let backdrop): playBackdrop(backdrop, onto: t)
         case .group(let group): playGroup(group, onto: t)
         case .shadow(let shadow): playShadow(shadow, onto: t)
         case .plane(let plane): playPlane(plane, onto: t)
@@ -52,6 +53,27 @@ enum DisplayListPlayer {
         composite(source, through: coverage, onto: t)
         if paint.dithers { pixman_image_set_dither(t.image, PIXMAN_DITHER_NONE) }
         pixman_image_unref(source)
+    }
+
+    /// The blurred picture, enlarged back through the outline, replacing what is there.
+    @inline(never)
+    private static func playBackdrop(_ b: Backdrop, onto t: Target) {
+        guard let picture = b.picture(play: { play($0, onto: $1) }), let header = picture.header() else { return }
+        defer { pixman_image_unref(header) }
+        // device → picture: from the source's corner, shrunk.
+        let d = Double(b.downscale)
+        var m = pixman_transform_t()
+        m.matrix.0 = (pixmanFixed(1 / d), 0, pixmanFixed(-Double(b.source.x0) / d))
+        m.matrix.1 = (0, pixmanFixed(1 / d), pixmanFixed(-Double(b.source.y0) / d))
+        m.matrix.2 = (0, 0, pixmanFixed(1))
+        pixman_image_set_transform(header, &m)
+        pixman_image_set_filter(header, PIXMAN_FILTER_BILINEAR, nil, 0)
+        pixman_image_set_repeat(header, PIXMAN_REPEAT_PAD)
+        // Replaced through the coverage: what is there goes by the coverage (OUT_REVERSE),
+        // the blur comes in by it (ADD). (SRC through a mask would clear the rest of
+        // the mask's box.)
+        withSolid(pixman_color_t(red: 0, green: 0, blue: 0, alpha: 65535)) { composite($0, through: b.coverage, onto: t, op: PIXMAN_OP_OUT_REVERSE) }
+        composite(header, through: b.coverage, onto: t, op: PIXMAN_OP_ADD)
     }
 
     @inline(never)
