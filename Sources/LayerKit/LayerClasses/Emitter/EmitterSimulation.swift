@@ -14,7 +14,7 @@ final class EmitterSimulation {
     static let tick = 1.0 / 240
     /// Ticks sampled from the presentation, at most, in one call; earlier ones (a
     /// long jump of the clock) are counted at the model's rates.
-    static let presentationTicks = 240 * 120
+    static let presentationTicks = 240 * 10
 
     /// One cell's count: `count` at `time`, growing at `rate` since; births so far.
     private struct Count {
@@ -56,24 +56,23 @@ final class EmitterSimulation {
     /// Counts births from `reached` to `t`.
     private func advance(_ layer: EmitterLayer, _ cells: [EmitterCell], to t: Double) {
         let modelRates = cells.map { Self.rate(of: $0, in: layer) }
-        // Animations other than the emitter's own clock may change the rates.
-        let animated = layer.animationEntries.contains { !($0.animation is EmissionClock) }
         var live = counts.reduce(0) { $0 + $1.births.count }
-        if animated {
-            let first = ((reached - start!) / Self.tick).rounded(.down)
-            var tickStart = start! + first * Self.tick
-            let sampledFrom = t - Double(Self.presentationTicks) * Self.tick
+        if Self.animatesRates(layer) {
+            // Up to the sampled stretch, at the model's rates in one step.
+            let sampledFrom = start! + ((t - start!) / Self.tick - Double(Self.presentationTicks)).rounded(.down) * Self.tick
+            if sampledFrom > reached {
+                for c in cells.indices { count(c, cells[c], layer, rate: modelRates[c], to: sampledFrom, live: &live) }
+                reached = sampledFrom
+            }
+            var tickStart = start! + ((reached - start!) / Self.tick).rounded(.down) * Self.tick
             while reached < t {
                 let tickEnd = min(t, tickStart + Self.tick)
-                let rates: [Double]
-                if tickStart >= sampledFrom {
-                    let p = layer.presentation(atTime: max(tickStart, reached))
-                    let shown = p.emitter.cells ?? []
-                    rates = shown.count == cells.count ? shown.map { Self.rate(of: $0, in: p) } : modelRates
-                } else {
-                    rates = modelRates
+                let p = layer.presentation(atTime: max(tickStart, reached))
+                let shown = p.emitter.cells ?? []
+                for c in cells.indices {
+                    let rate = shown.count == cells.count ? Self.rate(of: shown[c], in: p) : modelRates[c]
+                    count(c, cells[c], layer, rate: rate, to: tickEnd, live: &live)
                 }
-                for c in cells.indices { count(c, cells[c], layer, rate: rates[c], to: tickEnd, live: &live) }
                 reached = tickEnd
                 tickStart += Self.tick
             }
@@ -120,6 +119,16 @@ final class EmitterSimulation {
                 counts[c].births.removeAll()
             }
         }
+    }
+
+    /// True when an animation runs on the layer's `birthRate` or on its cells (their rates).
+    static func animatesRates(_ layer: EmitterLayer) -> Bool {
+        func affects(_ a: Animation) -> Bool {
+            if let group = a as? AnimationGroup { return group.animations?.contains(where: affects) ?? false }
+            guard !(a is EmissionClock), let path = (a as? PropertyAnimation)?.keyPath else { return false }
+            return path == "birthRate" || path.hasPrefix("emitterCells")
+        }
+        return layer.animationEntries.contains { $0.isKeptAsTrack ? $0.key == "birthRate" : affects($0.animation) }
     }
 
     static func rate(of cell: EmitterCell, in layer: EmitterLayer) -> Double {
