@@ -4,7 +4,8 @@
 // · 2 an equalizer (one bar, replicated with a delay) · 3 a cube of six layers in
 // a transform layer · 4 nine-slice button backgrounds stretching · 5 a text layer
 // growing and changing colour · 6 axial, radial and conic gradients, the conic
-// turning · 7 confetti from an emitter.
+// turning · 7 confetti from an emitter · 8 a blurred sidebar (a visual effect
+// view) over moving content.
 import Glibc
 import Strata
 
@@ -17,7 +18,7 @@ final class LayerClassesSection {
         window.backgroundColor = .systemGroupedBackground
         let names = ["A shimmering placeholder", "An equalizer made from one bar", "A cube of six layers turning",
                      "Nine-slice button backgrounds stretching", "A text layer growing and changing colour",
-                     "Axial, radial and conic gradients", "Confetti from an emitter"]
+                     "Axial, radial and conic gradients", "Confetti from an emitter", "A blurred sidebar over moving content"]
         tiles = names.enumerated().map { Tile($0.offset, $0.element, in: window.rootView) }
         shimmer(tiles[0].panel.layer)
         equalizer(tiles[1].panel.layer)
@@ -26,6 +27,7 @@ final class LayerClassesSection {
         text(tiles[4].panel.layer)
         gradients(tiles[5].panel.layer)
         confetti(tiles[6].panel.layer)
+        sidebar(tiles[7].panel)
     }
 
     /// Runs forever (`repeatCount = .infinity`).
@@ -196,6 +198,31 @@ final class LayerClassesSection {
             return cell
         }
         panel.addSublayer(emitter)
+    }
+
+    func sidebar(_ panel: View) {
+        for (i, colour) in [Color.systemRed, .systemBlue, .systemGreen, .systemOrange].enumerated() {
+            let ball = Layer()
+            ball.bounds = Rect(x: 0, y: 0, width: 44, height: 44)
+            ball.cornerRadius = 22
+            ball.backgroundColor = colour
+            ball.position = Point(x: 30, y: 25 + Double(i) * 30)
+            let roll = BasicAnimation(keyPath: "position.x")
+            roll.fromValue = 30.0
+            roll.toValue = 160.0
+            roll.timingFunction = MediaTimingFunction(name: .easeInEaseOut)
+            roll.timeOffset = Double(i) * 0.6
+            ball.add(forever(roll, duration: 2.4, autoreverses: true), forKey: "roll")
+            panel.layer.addSublayer(ball)
+        }
+        let blur = VisualEffectView(effect: BlurEffect(style: .systemThinMaterial))
+        blur.frame = Rect(x: 95, y: 0, width: 95, height: 140)
+        let title = Label()
+        title.text = "Sidebar"
+        title.font = .systemFont(ofSize: 15, weight: .semibold)
+        title.frame = Rect(x: 12, y: 12, width: 80, height: 20)
+        blur.contentView.addSubview(title)
+        panel.addSubview(blur)
     }
 
     func gradients(_ panel: Layer) {

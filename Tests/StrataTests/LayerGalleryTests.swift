@@ -7,11 +7,11 @@ import Testing
 /// offscreen: each tile draws its class.
 @Suite("The gallery's layer classes")
 struct LayerGalleryTests {
-    @Test("every tile draws: shimmer bars, equalizer bars, a cube's faces, stretched buttons, text and three gradients; light and dark")
+    @Test("every tile draws: shimmer bars, equalizer bars, a cube's faces, stretched buttons, text, three gradients, confetti and a blurred sidebar; light and dark")
     func tiles() throws {
         for style in ["light", "dark"] {
             let shot = try ExampleAppearanceTests.render("gallery", ["--section", "layers", "--appearance", style])
-            #expect(shot.width == 640 && shot.height == 330, "\(shot.width) × \(shot.height)")
+            #expect(shot.width == 640 && shot.height == 485, "\(shot.width) × \(shot.height)")
             func px(_ x: Int, _ y: Int) -> (r: Int, g: Int, b: Int) { let p = shot.rgba8(x: x, y: y); return (Int(p.r), Int(p.g), Int(p.b)) }
             func grey(_ p: (r: Int, g: Int, b: Int)) -> Bool { abs(p.r - p.g) < 8 && abs(p.g - p.b) < 8 }
             // Shimmer: the first bar is grey, between its panel's shade and black.
@@ -31,6 +31,20 @@ struct LayerGalleryTests {
             var ink = 0
             for y in 200..<250 { for x in 240..<400 { let p = px(x, y); if max(p.r, p.g, p.b) - min(p.r, p.g, p.b) > 80 { ink += 1 } } }
             #expect(ink > 100, "\(style) text: \(ink) coloured pixels")
+            // Confetti: coloured pieces near the top of the seventh tile.
+            var confetti = 0
+            for y in 326..<400 { for x in 20..<210 { let p = px(x, y); if max(p.r, p.g, p.b) - min(p.r, p.g, p.b) > 100 { confetti += 1 } } }
+            #expect(confetti > 30, "\(style) confetti: \(confetti) coloured pixels")
+            // The sidebar: over the balls, no pixel as saturated as a ball's own colour (blurred and tinted).
+            var vivid = 0, coloured = 0
+            for y in stride(from: 330, to: 460, by: 2) {
+                for x in stride(from: 322, to: 412, by: 2) {
+                    let p = px(x, y), chroma = max(p.r, p.g, p.b) - min(p.r, p.g, p.b)
+                    if chroma > 200 { vivid += 1 }
+                    if chroma > 15 { coloured += 1 }
+                }
+            }
+            #expect(vivid == 0 && coloured > 20, "\(style) sidebar: \(vivid) vivid, \(coloured) coloured")
             // Gradients: each of the three has far apart colours among a corner, near the centre and the other corner.
             for x0 in [440, 500, 560] {
                 let samples = [px(x0 + 6, 216), px(x0 + 28, 243), px(x0 + 44, 264)]
