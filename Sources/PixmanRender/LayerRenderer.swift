@@ -9,6 +9,7 @@ public final class LayerRenderer {
     private let contents = ContentsCache()
     let aligned = AlignedShapes()
     let shadows = ShadowCache()
+    let rasters = RasterCache()
     let shapes = ShapeCoverageCache()
     let leaves = LeafItemCache()
     let damage = DamageTracker()
@@ -133,6 +134,7 @@ public final class LayerRenderer {
                                          contents: contents, aligned: aligned, shadows: shadows, shapes: shapes, leaves: leaves)
         builder.repaintArea = region.map { Rect.boundingBox(of: $0.flatMap(\.corners)) }
         builder.damage = damage
+        builder.rasters = rasters
         leaves.beginFrame()
         lastItems = builder.build(root)
         return Prepared(items: lastItems, region: region,
@@ -143,6 +145,7 @@ public final class LayerRenderer {
     /// After a frame is drawn: keep the masks it made, drop contents no longer used.
     private func finish() {
         shadows.collect()
+        rasters.collect()
         contents.purge()
     }
 }

@@ -150,6 +150,11 @@ public enum LayerTreeFuzzer {
                 target.contents = image
                 target.contentsRect = rect
                 target.contentsCenter = center   // nine-slice scaling (issue 28)
+                let filters: [ContentsFilter] = [.nearest, .linear, .trilinear]
+                target.minificationFilter = filters[input.index(3)]
+                target.magnificationFilter = filters[input.index(3)]
+                target.shouldRasterize = input.byte() % 3 == 0
+                target.rasterizationScale = input.number()
             case 13:
                 // A write by key with any numeric type must follow the typed setter's rule.
                 let key = numericKeys[input.index(numericKeys.count)]

@@ -330,6 +330,35 @@ open class Layer {
         get { state.contentsCenter }
         set { setState(.contentsCenter, \.contentsCenter, newValue) }
     }
+    /// How contents are sampled when drawn smaller than their pixels (`minificationFilter`; default linear).
+    public var minificationFilter: ContentsFilter {
+        get { state.minificationFilter }
+        set { setState("minificationFilter", \.minificationFilter, newValue) }
+    }
+    /// How contents are sampled when drawn larger than their pixels (`magnificationFilter`; default linear).
+    public var magnificationFilter: ContentsFilter {
+        get { state.magnificationFilter }
+        set { setState("magnificationFilter", \.magnificationFilter, newValue) }
+    }
+    /// Whether the layer and its sublayers are drawn once into a bitmap that later
+    /// frames reuse while nothing in the subtree changes or animates (`shouldRasterize`).
+    /// The bitmap has `rasterizationScale` pixels a point, in the layer's own
+    /// coordinates, and is drawn under the layer's transform and opacity.
+    public var shouldRasterize: Bool {
+        get { state.shouldRasterize }
+        set { setState("shouldRasterize", \.shouldRasterize, newValue) }
+    }
+    /// Pixels a point of a rasterized layer's bitmap (default 1, as Core Animation's:
+    /// set the screen's scale for a sharp bitmap). Not positive: refused.
+    public var rasterizationScale: Double {
+        get { state.rasterizationScale }
+        set {
+            guard newValue > 0 else {
+                return Diagnostics.report(.invalidValue(key: "rasterizationScale", reason: "not positive: \(newValue); kept \(state.rasterizationScale)"))
+            }
+            setState("rasterizationScale", \.rasterizationScale, newValue)
+        }
+    }
     public var contentsGravity: ContentsGravity {
         get { state.contentsGravity }
         set { setState("contentsGravity", \.contentsGravity, newValue) }

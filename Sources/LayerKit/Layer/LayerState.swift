@@ -4,6 +4,18 @@ public enum ContentsGravity: String, Hashable, Sendable {
     case resize, resizeAspect, resizeAspectFill
 }
 
+/// How contents are sampled when drawn smaller or larger than their pixels
+/// (`CALayerContentsFilter`).
+public enum ContentsFilter: String, Hashable, Sendable {
+    /// The nearest pixel: hard edges, no blending.
+    case nearest
+    /// Blended from neighbouring pixels (shrinking: pixman's GOOD filter).
+    case linear
+    /// Shrinking: from a mipmap level made by halving, the one nearest the scale,
+    /// blended bilinearly; enlarging: as `linear`.
+    case trilinear
+}
+
 /// The values of a layer's standard properties, with Core Animation's defaults
 /// (rule L1): a layer's model, or what it shows at some time
 /// (``Layer/presentationState(atTime:)``). A presentation copy copies this struct
@@ -32,12 +44,16 @@ public struct LayerState {
     public internal(set) var masksToBounds = false
     var mask: Layer? = nil
     public internal(set) var isDoubleSided = true
+    public internal(set) var shouldRasterize = false
+    public internal(set) var minificationFilter = ContentsFilter.linear
+    public internal(set) var magnificationFilter = ContentsFilter.linear
 
     public internal(set) var contents: Image? = nil
     public internal(set) var contentsRect = Rect(x: 0, y: 0, width: 1, height: 1)
     public internal(set) var contentsCenter = Rect(x: 0, y: 0, width: 1, height: 1)
     public internal(set) var contentsGravity = ContentsGravity.resize
     public internal(set) var contentsScale = 1.0
+    public internal(set) var rasterizationScale = 1.0
 
     public internal(set) var shadowColor: Color? {
         get { shadowComponents?.color }

@@ -31,6 +31,8 @@ struct DisplayListBuilder {
     let shapes: ShapeCoverageCache
     /// Items of still leaves from earlier frames (nil: built every time).
     var leaves: LeafItemCache? = nil
+    /// Bitmaps of rasterized layers from earlier frames (nil: drawn every time).
+    var rasters: RasterCache? = nil
     /// The damage pass of this frame: its presentation copies are reused, and the
     /// bounds it knows let leaves outside the repainted area be skipped unread.
     var damage: DamageTracker? = nil
@@ -146,6 +148,7 @@ struct DisplayListBuilder {
         if let transition = p.activeTransition, let snapshot = transition.snapshot {
             return drawUnculled(transition, snapshot, p, layer: layer, sublayers: sublayers, transform: m, into: &items, depth: depth)
         }
+        if p.shouldRasterize, drawRasterized(p, layer: layer, sublayers: sublayers, transform: m, into: &items, depth: depth) { return }
         let clips = p.masksToBounds && (!sublayers.isEmpty || p.contents != nil)
         let needsGroup = clips || (p.opacity < 1 && (!sublayers.isEmpty || p.contents != nil || p.borderWidth > 0 || p is ShapeLayer || p is GradientLayer))
 
@@ -174,6 +177,69 @@ struct DisplayListBuilder {
     private func redisplay(_ p: Layer) {
         guard let draw = Layer.backingStoreRenderer else { return }
         p.contents = draw(p)
+    }
+
+    /// A rasterized layer (`shouldRasterize`): the layer and its sublayers drawn into
+    /// a bitmap of `rasterizationScale` pixels a point over their extent in the
+    /// layer's coordinates (its bounds when it clips), kept while nothing in the
+    /// subtree changes or animates (`RasterCache`), and drawn like a plane under the
+    /// layer's transform, at its opacity, through the extent (rounded when it clips).
+    /// A layer with a mask or a shadow, inside a transition's old state, or whose
+    /// bitmap would pass 4,096 pixels a side, is drawn live. False when drawn live.
+    @inline(never)
+    private func drawRasterized(_ p: Layer, layer: Layer, sublayers: [Layer], transform m: AffineTransform,
+                                into items: inout [DisplayItem], depth: Int) -> Bool {
+        guard snapshotPath == nil, p.modelMask == nil, Self.drawnShadowColor(p) == nil else { return false }
+        let s = p.rasterizationScale
+        let extent = p.masksToBounds ? p.bounds : rasterExtent(p, layer: layer, depth: depth)
+        let (fw, fh) = ((extent.width * s).rounded(.up), (extent.height * s).rounded(.up))
+        guard fw >= 1, fh >= 1, fw <= 4096, fh <= 4096 else { return false }
+        let toPlane = AffineTransform(translationX: -extent.minX, y: -extent.minY).concatenating(AffineTransform(scaleX: s, y: s))
+        let area = coverage(p.masksToBounds ? outline(p, m) : extent.corners.applying(m))
+        guard !area.bounds.isEmpty else { return true }
+        guard let sampling = pixmanTransform(m.inverted().concatenating(toPlane), sampling: area.bounds) else { return false }
+        let key = RasterCache.Key(p, layer: layer, scale: s, extent: extent)
+        let animated = Self.animates(below: layer)
+        let kept = animated ? nil : rasters?.image(for: layer, key: key)
+        var planeItems: [DisplayItem] = []
+        if kept == nil {
+            var inPlane = DisplayListBuilder(frame: PixelBox(x0: 0, y0: 0, x1: Int(fw), y1: Int(fh)), scale: s, time: time, contents: contents,
+                                             aligned: aligned, shadows: shadows, shapes: shapes)
+            inPlane.drawContent(p, layer: layer, sublayers: sublayers, transform: toPlane, opacity: 1, into: &planeItems, depth: depth)
+        }
+        let plane = Plane(width: Int(fw), height: Int(fh), items: planeItems,
+                          sampling: ImageSampling(transform: sampling, filter: PIXMAN_FILTER_BILINEAR, repeatMode: PIXMAN_REPEAT_NONE),
+                          coverage: area, opacity: p.opacity, image: kept)
+        if kept == nil, !animated { rasters?.made(plane, for: layer, key: key) }
+        items.append(.plane(plane))
+        return true
+    }
+
+    /// What a layer and its sublayers draw, in its coordinates (shadows of sublayers aside).
+    private func rasterExtent(_ p: Layer, layer: Layer, depth: Int) -> Rect {
+        var r = Self.ownExtent(p, time: time)
+        guard depth < Self.maximumDepth, !p.masksToBounds || depth == 0 else { return r }
+        for s in layer.sublayers {
+            let ps = s.hasAnimations ? s.presentation(atTime: time) : s
+            guard !ps.isHidden, ps.opacity > 0 else { continue }
+            let t = Layer.transform3D(of: ps, in: p).affineTransform
+            let below = ps.masksToBounds ? Self.ownExtent(ps, time: time) : rasterExtent(ps, layer: s, depth: depth + 1)
+            r = r.union(below.applying(t))
+        }
+        return r
+    }
+
+    /// True when a layer at or below `layer` animates.
+    static func animates(below layer: Layer) -> Bool {
+        var found = false
+        AnimationTimeline.forEachAnimatedLayer { a in
+            var l: Layer? = a
+            while let x = l, !found {
+                if x === layer { found = true }
+                l = x.superlayer
+            }
+        }
+        return found
     }
 
     /// A transition's states (rule G2), moved, turned, and (the old one) with the
@@ -677,22 +743,39 @@ struct DisplayListBuilder {
         let shown = Rect(x: cr.minX * Double(image.width), y: cr.minY * Double(image.height),
                          width: cr.width * Double(image.width), height: cr.height * Double(image.height))
         for (from, to) in Self.nineSlices(p, source: shown, frame: frame, transform: m) {
-            drawPatch(src, from: from, to: to, transform: m, into: &items)
+            drawPatch(src, of: image, layer: p, from: from, to: to, transform: m, into: &items)
         }
     }
 
-    /// Image pixels `from` drawn over `to` (layer coordinates), through `to`'s device outline.
-    private func drawPatch(_ src: SharedImage, from: Rect, to: Rect, transform m: AffineTransform, into items: inout [DisplayItem]) {
+    /// Image pixels `from` drawn over `to` (layer coordinates), through `to`'s device
+    /// outline, sampled by the layer's filters: nearest, linear (pixman's GOOD filter
+    /// when shrinking), or when shrinking with trilinear, the mipmap level nearest
+    /// the scale (`ContentsCache.mipmap`), blended bilinearly.
+    private func drawPatch(_ src: SharedImage, of image: Image, layer p: Layer, from: Rect, to: Rect, transform m: AffineTransform,
+                           into items: inout [DisplayItem]) {
         // image pixels ← layer coordinates ← device pixels
         let layerToImage = AffineTransform(translationX: -to.minX, y: -to.minY)
             .concatenating(AffineTransform(scaleX: from.width / to.width, y: from.height / to.height))
             .concatenating(AffineTransform(translationX: from.minX, y: from.minY))
-        let deviceToImage = m.inverted().concatenating(layerToImage)
+        var deviceToImage = m.inverted().concatenating(layerToImage)
         let placed = coverage(to.corners.applying(m))
-        guard !placed.bounds.isEmpty, let transform = pixmanTransform(deviceToImage, sampling: placed.bounds) else { return }
-        let magnifying = abs(deviceToImage.a * deviceToImage.d - deviceToImage.b * deviceToImage.c) < 1
-        let sampling = ImageSampling(transform: transform, filter: magnifying ? PIXMAN_FILTER_BILINEAR : PIXMAN_FILTER_GOOD, repeatMode: PIXMAN_REPEAT_PAD)
-        items.append(.image(src, sampling, placed))
+        guard !placed.bounds.isEmpty else { return }
+        let area = abs(deviceToImage.a * deviceToImage.d - deviceToImage.b * deviceToImage.c)   // image pixels a device pixel
+        let magnifying = area < 1
+        var sampled = src, filter: pixman_filter_t
+        switch magnifying ? p.magnificationFilter : p.minificationFilter {
+        case .nearest: filter = PIXMAN_FILTER_NEAREST
+        case .linear: filter = magnifying ? PIXMAN_FILTER_BILINEAR : PIXMAN_FILTER_GOOD
+        case .trilinear:
+            filter = PIXMAN_FILTER_BILINEAR
+            let level = magnifying ? 0 : Int(log2(area.squareRoot()).rounded())
+            if level > 0, let mip = contents.mipmap(for: image, level: level) {
+                sampled = mip.image
+                deviceToImage = deviceToImage.concatenating(AffineTransform(scaleX: mip.scaleX, y: mip.scaleY))
+            }
+        }
+        guard let transform = pixmanTransform(deviceToImage, sampling: placed.bounds) else { return }
+        items.append(.image(sampled, ImageSampling(transform: transform, filter: filter, repeatMode: PIXMAN_REPEAT_PAD), placed))
     }
 
     /// Nine-slice scaling (`contentsCenter`, unit coordinates of the shown image):

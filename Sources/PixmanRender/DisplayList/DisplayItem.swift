@@ -165,14 +165,20 @@ final class Plane: @unchecked Sendable {
     let opacity: Double
     private let drawn = Locked<SharedImage?>(nil)
 
-    init(width: Int, height: Int, items: [DisplayItem], sampling: ImageSampling, coverage: Coverage, opacity: Double) {
+    /// `image`: the plane already drawn (a rasterized layer's kept bitmap).
+    init(width: Int, height: Int, items: [DisplayItem], sampling: ImageSampling, coverage: Coverage, opacity: Double,
+         image: SharedImage? = nil) {
         self.width = width
         self.height = height
         self.items = items
         self.sampling = sampling
         self.coverage = coverage
         self.opacity = opacity
+        if let image { drawn.withLock { $0 = image } }
     }
+
+    /// The plane's pixels, if drawn.
+    var drawnImage: SharedImage? { drawn.withLock { $0 } }
 
     /// The plane's pixels, drawn on first use.
     func image(draw: (Plane) -> SharedImage?) -> SharedImage? {
