@@ -3,12 +3,13 @@ import LayerKit
 import Testing
 import LayerKitTesting
 
-/// `shouldRasterize` and the contents filters (issue 28, item 6): a rasterized
+/// `shouldRasterize`, `allowsGroupOpacity` and the contents filters (issue 28,
+/// item 6): a rasterized
 /// subtree draws as the live one, is kept between frames and drawn again exactly
 /// when something below it changes or animates; nearest, linear and trilinear
 /// sampling when contents are enlarged or shrunk.
 @MainActor
-@Suite("Rasterization and filters", .serialized, .isolatedLayerContext)
+@Suite("Rasterization, group opacity and filters", .serialized, .isolatedLayerContext)
 struct RasterizationTests {
     /// A card with a rounded, bordered background and two sublayers, one reaching outside it.
     func card(in root: Layer) -> (Layer, Layer) {
@@ -135,5 +136,27 @@ struct RasterizationTests {
             let n = Int(img.rgba8(x: 10 + x, y: 3).r)
             #expect(n < 5 || n > 250, "nearest at \(x): \(n)")
         }
+    }
+    @Test("allowsGroupOpacity false: each sublayer takes the opacity on its own, so overlaps show through; true (the default): one picture")
+    func groupOpacity() {
+        func overlap(group: Bool) -> (r: UInt8, g: UInt8, b: UInt8, a: UInt8) {
+            let (r, root, _) = makeRenderer(width: 60, height: 30)
+            let parent = Layer()
+            Transaction.withoutActions {
+                root.backgroundColor = .white
+                parent.frame = root.bounds
+                parent.opacity = 0.5
+                parent.allowsGroupOpacity = group
+                root.addSublayer(parent)
+                _ = box(Rect(x: 0, y: 0, width: 40, height: 30), .red, in: parent)
+                let blue = box(Rect(x: 20, y: 0, width: 40, height: 30), .blue, in: parent)
+                _ = box(Rect(x: 5, y: 5, width: 10, height: 10), .green, in: blue)   // a grandchild: the product too
+            }
+            Transaction.flush()
+            #expect(parent.allowsGroupOpacity == group)
+            return r.render().rgba8(x: 30, y: 15)
+        }
+        #expect(near(overlap(group: true), (128, 128, 255, 255), 1))
+        #expect(near(overlap(group: false), (128, 64, 191, 255), 1))
     }
 }

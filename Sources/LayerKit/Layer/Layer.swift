@@ -330,6 +330,14 @@ open class Layer {
         get { state.contentsCenter }
         set { setState(.contentsCenter, \.contentsCenter, newValue) }
     }
+    /// Whether `opacity` applies to the layer and its sublayers as one picture
+    /// (`allowsGroupOpacity`; default true, as on iOS 7 and later): false applies it
+    /// to each of them on its own, so overlapping sublayers show through each other.
+    /// A layer that clips or has a mask is one picture regardless.
+    public var allowsGroupOpacity: Bool {
+        get { state.allowsGroupOpacity }
+        set { setState("allowsGroupOpacity", \.allowsGroupOpacity, newValue) }
+    }
     /// How contents are sampled when drawn smaller than their pixels (`minificationFilter`; default linear).
     public var minificationFilter: ContentsFilter {
         get { state.minificationFilter }

@@ -45,6 +45,7 @@ public struct LayerState {
     var mask: Layer? = nil
     public internal(set) var isDoubleSided = true
     public internal(set) var shouldRasterize = false
+    public internal(set) var allowsGroupOpacity = true
     public internal(set) var minificationFilter = ContentsFilter.linear
     public internal(set) var magnificationFilter = ContentsFilter.linear
 

@@ -109,6 +109,7 @@ public struct PropertyDescriptor {
             state("minificationFilter", \.minificationFilter, animatable: false),
             state("magnificationFilter", \.magnificationFilter, animatable: false),
             state("shouldRasterize", \.shouldRasterize, animatable: false),
+            state("allowsGroupOpacity", \.allowsGroupOpacity, animatable: false),
             state("rasterizationScale", \.rasterizationScale, animatable: false),
             state("shadowColor", \.shadowColor), state("shadowOpacity", \.shadowOpacity), state("shadowOffset", \.shadowOffset),
             state("shadowRadius", \.shadowRadius), state("shadowPath", \.shadowPath),

@@ -33,6 +33,9 @@ struct DisplayListBuilder {
     var leaves: LeafItemCache? = nil
     /// Bitmaps of rasterized layers from earlier frames (nil: drawn every time).
     var rasters: RasterCache? = nil
+    /// The opacity of ancestors that apply it to each sublayer on its own
+    /// (`allowsGroupOpacity` false), multiplied into every layer drawn.
+    var inheritedOpacity = 1.0
     /// The damage pass of this frame: its presentation copies are reused, and the
     /// bounds it knows let leaves outside the repainted area be skipped unread.
     var damage: DamageTracker? = nil
@@ -150,7 +153,10 @@ struct DisplayListBuilder {
         }
         if p.shouldRasterize, drawRasterized(p, layer: layer, sublayers: sublayers, transform: m, into: &items, depth: depth) { return }
         let clips = p.masksToBounds && (!sublayers.isEmpty || p.contents != nil)
-        let needsGroup = clips || (p.opacity < 1 && (!sublayers.isEmpty || p.contents != nil || p.borderWidth > 0 || p is ShapeLayer || p is GradientLayer))
+        let opacity = p.opacity * inheritedOpacity
+        let apart = !p.allowsGroupOpacity && p.opacity < 1 && !clips && p.modelMask == nil && !sublayers.isEmpty
+        let needsGroup = clips || (opacity < 1 && !apart
+                                   && (!sublayers.isEmpty || p.contents != nil || p.borderWidth > 0 || p is ShapeLayer || p is GradientLayer))
 
         if let color = Self.drawnShadowColor(p) {
             drawShadow(p, layer: layer, sublayers: sublayers, transform: m, color: color, into: &items, depth: depth)
@@ -160,15 +166,27 @@ struct DisplayListBuilder {
         if needsGroup, !clips, p.modelMask == nil, sublayers.isEmpty, p.contents == nil, !(p is ShapeLayer), !(p is GradientLayer),
            let bg = p.backgroundColor, let bd = p.borderColor, p.borderWidth > 0,
            let pixels = aligned.pixelRect(p, m),
-           let card = aligned.translucentCard(pixels, background: bg, border: bd, opacity: p.opacity) {
+           let card = aligned.translucentCard(pixels, background: bg, border: bd, opacity: opacity) {
             items += card
             return
         }
         if needsGroup || p.modelMask != nil {
             drawGroup(p, layer: layer, sublayers: sublayers, transform: m, clips: clips, into: &items, depth: depth)
+        } else if apart {
+            drawApart(p, layer: layer, sublayers: sublayers, transform: m, opacity: opacity, into: &items, depth: depth)
         } else {
-            drawContent(p, layer: layer, sublayers: sublayers, transform: m, opacity: p.opacity, into: &items, depth: depth)
+            drawContent(p, layer: layer, sublayers: sublayers, transform: m, opacity: opacity, into: &items, depth: depth)
         }
+    }
+
+    /// A translucent layer whose opacity is not a group's (`allowsGroupOpacity`
+    /// false): it and each sublayer drawn at it on their own.
+    @inline(never)
+    private func drawApart(_ p: Layer, layer: Layer, sublayers: [Layer], transform m: AffineTransform, opacity: Double,
+                           into items: inout [DisplayItem], depth: Int) {
+        var each = self
+        each.inheritedOpacity = opacity
+        each.drawContent(p, layer: layer, sublayers: sublayers, transform: m, opacity: opacity, into: &items, depth: depth)
     }
 
     /// A presentation copy whose animated keys redraw its contents
@@ -209,7 +227,7 @@ struct DisplayListBuilder {
         }
         let plane = Plane(width: Int(fw), height: Int(fh), items: planeItems,
                           sampling: ImageSampling(transform: sampling, filter: PIXMAN_FILTER_BILINEAR, repeatMode: PIXMAN_REPEAT_NONE),
-                          coverage: area, opacity: p.opacity, image: kept)
+                          coverage: area, opacity: p.opacity * inheritedOpacity, image: kept)
         if kept == nil, !animated { rasters?.made(plane, for: layer, key: key) }
         items.append(.plane(plane))
         return true
@@ -267,7 +285,9 @@ struct DisplayListBuilder {
         guard !box.isEmpty else { return }
         var content: [DisplayItem] = []
         enclosing.levels.append(items)
-        drawContent(p, layer: layer, sublayers: sublayers, transform: m, opacity: 1, into: &content, depth: depth)
+        var inside = self
+        inside.inheritedOpacity = 1   // the group as a whole takes it
+        inside.drawContent(p, layer: layer, sublayers: sublayers, transform: m, opacity: 1, into: &content, depth: depth)
         enclosing.levels.removeLast()
         var mask: [DisplayItem]?
         if let maskLayer = p.modelMask, depth + 1 < Self.maximumDepth {   // masks nested deeper are ignored, not empty
@@ -277,7 +297,7 @@ struct DisplayListBuilder {
             mask = maskItems
         }
         items.append(.group(Group(bounds: box, items: content, mask: mask, clip: clips ? coverage(outline(p, m)) : nil,
-                                  opacity: p.opacity)))
+                                  opacity: p.opacity * inheritedOpacity)))
     }
 
     /// A layer whose map to the device is projective (perspective, turns about x or
@@ -340,7 +360,7 @@ struct DisplayListBuilder {
         pt.matrix.2 = (f(inverse[0][2]), f(inverse[1][2]), f(inverse[2][2]))
         items.append(.plane(Plane(width: pw, height: ph, items: planeItems,
                                   sampling: ImageSampling(transform: pt, filter: PIXMAN_FILTER_BILINEAR, repeatMode: PIXMAN_REPEAT_NONE),
-                                  coverage: coverage(corners), opacity: opacity ?? p.opacity)))
+                                  coverage: coverage(corners), opacity: opacity ?? p.opacity * inheritedOpacity)))
     }
 
     /// The corners of `b` (in the z = 0 plane) on the device under the projective map
@@ -441,7 +461,7 @@ struct DisplayListBuilder {
         }
         let box = PixelBox.covering(area.insetBy(dx: -margin, dy: -margin), within: frame)
         guard !box.isEmpty else { return }
-        items.append(.shadow(shadows.shadow(bounds: box, source: source, sigma: sigma, color: pixmanColor(color, alpha: p.shadowOpacity * p.opacity))))
+        items.append(.shadow(shadows.shadow(bounds: box, source: source, sigma: sigma, color: pixmanColor(color, alpha: p.shadowOpacity * p.opacity * inheritedOpacity))))
     }
 
     /// Sublayers in `zPosition`, then insertion order (rule R1).
@@ -487,7 +507,7 @@ struct DisplayListBuilder {
             }
         }
         let clip = t.type == .fade || t.type == .flip ? nil : coverage(outline(p, m))
-        items.append(.group(Group(bounds: frame, items: states, clip: clip, opacity: p.opacity)))
+        items.append(.group(Group(bounds: frame, items: states, clip: clip, opacity: p.opacity * inheritedOpacity)))
     }
 
     /// The layer itself and its sublayers: what is under the sublayers, the
