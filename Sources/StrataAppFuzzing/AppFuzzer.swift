@@ -282,7 +282,7 @@ public enum AppFuzzer {
     }
 
     private static func makeView(_ input: inout FuzzReader, keeping dataSources: inout [FuzzRows], trace: ((String) -> Void)?) -> View {
-        switch input.byte() % 10 {
+        switch input.byte() % 12 {
         case 0:
             let label = Label(frame: .zero)
             label.text = input.text(Int(input.byte()) * 8)
@@ -312,6 +312,23 @@ public enum AppFuzzer {
             field.text = input.text(Int(input.byte()))
             return field
         case 8: return HookedView(frame: .zero)
+        case 9:
+            // A text layer (issue 28): any text, size, wrapping, truncation and alignment.
+            let view = View(frame: .zero)
+            let text = TextLayer()
+            text.string = input.text(Int(input.byte()) * 4)
+            text.fontSize = input.number()
+            text.isWrapped = input.byte() % 2 == 0
+            text.truncationMode = [.none, .start, .end, .middle][input.index(4)]
+            text.alignmentMode = [.natural, .left, .right, .center, .justified][input.index(5)]
+            text.frame = input.rect()
+            text.contentsScale = input.number()
+            view.layer.addSublayer(text)
+            return view
+        case 10:
+            let blur = VisualEffectView(effect: input.byte() % 3 == 0 ? nil : BlurEffect(style: .systemMaterial))
+            blur.contentView.addSubview(Label(frame: input.rect()))
+            return blur
         default: return View(frame: .zero)
         }
     }
