@@ -104,7 +104,8 @@ public struct ExampleCommandLine {
     /// and none answers, one `start` starts (and the caller stops).
     @MainActor
     static func connectOrStart(socket: String?, _ start: @MainActor () throws -> any Compositor) throws -> (Display, (any Compositor)?) {
-        let named = socket ?? getenv("WAYLAND_DISPLAY").map { String(cString: $0) }
+        // An empty WAYLAND_DISPLAY names nothing, as an unset one.
+        let named = socket ?? getenv("WAYLAND_DISPLAY").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 }
         do {
             return (try Display(socket: socket), nil)
         } catch {
