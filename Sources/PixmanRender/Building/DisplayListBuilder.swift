@@ -788,7 +788,8 @@ struct DisplayListBuilder {
         case .linear: filter = magnifying ? PIXMAN_FILTER_BILINEAR : PIXMAN_FILTER_GOOD
         case .trilinear:
             filter = PIXMAN_FILTER_BILINEAR
-            let level = magnifying ? 0 : Int(log2(area.squareRoot()).rounded())
+            // (A degenerate map's area is ∞ or NaN: no level; found by the fuzzer.)
+            let level = magnifying || !area.isFinite ? 0 : Int(min(30, log2(area.squareRoot())).rounded())
             if level > 0, let mip = contents.mipmap(for: image, level: level) {
                 sampled = mip.image
                 deviceToImage = deviceToImage.concatenating(AffineTransform(scaleX: mip.scaleX, y: mip.scaleY))
