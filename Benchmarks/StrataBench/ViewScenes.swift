@@ -91,3 +91,31 @@ func sceneViews720p500() throws -> [Figure] {
     defer { for v in views { v.layer.removeAllAnimations() } }
     return try measureAnimatingWindow(window.toplevel!, display, scene: "S7 views-720p-500")
 }
+
+/// R4 `blur-sidebar` (issue 28): a 400×800 `VisualEffectView` (the system
+/// material) at the left of a 1280×800 fullscreen window on headless weston, over
+/// 100 card views that slide under it and back all the time; every frame repaints
+/// the sidebar's blur of what moved beneath it.
+@MainActor
+func sceneBlurSidebar() throws -> [Figure] {
+    let weston = try HeadlessWeston(width: 1280, height: 800, repaintWindow: 15)
+    let display = try useApplication(on: weston)
+    let app = Application.shared
+    defer { app.disconnect() }
+    let window = Window(title: "R4", size: Size(width: 1280, height: 800))
+    window.backgroundColor = Color(rgba8: 0x20, 0x24, 0x28)
+    let views = (0..<100).map { Card($0, 1280, 800).makeView() }
+    for v in views { window.rootView.addSubview(v) }
+    let sidebar = VisualEffectView(effect: BlurEffect(style: .systemMaterial))
+    sidebar.frame = Rect(x: 0, y: 0, width: 400, height: 800)
+    window.rootView.addSubview(sidebar)
+    window.show()
+    window.isFullscreen = true
+    Transaction.flush()
+    View.animate(duration: 2, options: [.repeat, .autoreverse, .curveLinear]) {
+        for v in views { v.center.x -= 300 }
+    }
+    Transaction.flush()
+    defer { for v in views { v.layer.removeAllAnimations() } }
+    return try measureAnimatingWindow(window.toplevel!, display, scene: "R4 blur-sidebar")
+}
