@@ -156,9 +156,7 @@ func sceneReplicator(frames: Int) -> [Figure] {
     let solid = pixman_image_create_solid_fill(&solidColour)
     defer { pixman_image_unref(solid) }
     func drawReference(_ f: Int) {
-        var black = pixman_color_t(red: 0, green: 0, blue: 0, alpha: 0xffff)
-        var all = pixman_rectangle16_t(x: 0, y: 0, width: UInt16(w), height: UInt16(h))
-        pixman_image_fill_rectangles(PIXMAN_OP_SRC, reference.image, &black, 1, &all)
+        reference.fillBlack()
         let (cx, cy) = (Double(w) / 2, Double(h) / 2)
         let s = step(f)
         var m = (a: 1.0, b: 0.0, c: 0.0, d: 1.0)   // the copy's linear part about the centre
@@ -260,9 +258,7 @@ func sceneParticles(frames: Int) -> [Figure] {
                               spin: 2 + 2 * (random() * 2 - 1), scale: 1 + 0.3 * (random() * 2 - 1), born: clockTime))
         }
         motes.removeAll { clockTime - $0.born >= 2 }
-        var black = pixman_color_t(red: 0, green: 0, blue: 0, alpha: 0xffff)
-        var all = pixman_rectangle16_t(x: 0, y: 0, width: UInt16(w), height: UInt16(h))
-        pixman_image_fill_rectangles(PIXMAN_OP_SRC, reference.image, &black, 1, &all)
+        reference.fillBlack()
         var colour = pixman_color_t(red: 0xcccc, green: 0x8f5c, blue: 0x3d71, alpha: 0xcccc)
         for i in motes.indices {
             motes[i].vy += 60 * dt

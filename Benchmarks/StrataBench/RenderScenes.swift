@@ -57,6 +57,13 @@ final class ReferenceRenderer {
 
     func fixed(_ v: Double) -> pixman_fixed_t { pixman_fixed_t(v * 65536) }
 
+    /// Every pixel opaque black (the toolkit's frames start from a black background too).
+    func fillBlack() {
+        var black = pixman_color_t(red: 0, green: 0, blue: 0, alpha: 0xffff)
+        var all = pixman_rectangle16_t(x: 0, y: 0, width: UInt16(width), height: UInt16(height))
+        pixman_image_fill_rectangles(PIXMAN_OP_SRC, image, &black, 1, &all)
+    }
+
     func outline(_ x: Double, _ y: Double, _ w: Double, _ h: Double, _ r: Double) -> [(Double, Double)] {
         guard r > 0 else { return [(x, y), (x + w, y), (x + w, y + h), (x, y + h)] }
         var pts: [(Double, Double)] = []

@@ -119,10 +119,17 @@ extension Layer {
     // A cache of what each class's (immutable) property descriptors say: derived, not state.
     private static var implicitSlotBitsByClass: [ObjectIdentifier: UInt64] = [:]
 
-    /// A property of a subclass in another module (Strata's text layer) changed by
-    /// its setter: the same action search and transaction as `Layer`'s own.
-    package func changeSubclassProperty(_ key: String, changed: Bool, _ apply: (Layer) -> Void) {
-        changeProperty(key, changed: changed, apply)
+    /// A subclass's stored property, kept in a struct of its own (`storage`), changed
+    /// by its setter: a value with NaN or ∞ in it is refused with a diagnostic (the
+    /// property keeps its value); otherwise the same action search and transaction
+    /// as `Layer`'s own properties. Every layer class's setters come here.
+    package func changeStored<L: Layer, S, T: Equatable>(_ key: String, _ storage: ReferenceWritableKeyPath<L, S>,
+                                                          _ slot: WritableKeyPath<S, T>, _ value: T) {
+        if let f = value as? FiniteValue, !f.isAllFinite {
+            return Diagnostics.report(.invalidValue(key: key, reason: "not finite: \(value)"))
+        }
+        guard let me = self as? L else { return }
+        changeProperty(key, changed: me[keyPath: storage][keyPath: slot] != value) { ($0 as! L)[keyPath: storage][keyPath: slot] = value }
     }
 
 

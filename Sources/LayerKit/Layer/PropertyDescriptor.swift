@@ -81,6 +81,14 @@ public struct PropertyDescriptor {
                            })
     }
 
+    /// `Layer`'s properties and those a subclass adds (`own`), by key: a layer
+    /// class's `propertyDescriptors`.
+    public static func layerProperties(adding own: [PropertyDescriptor]) -> [String: PropertyDescriptor] {
+        var table = layerProperties
+        for d in own { table[d.key] = d }
+        return table
+    }
+
     /// `mask`: stored like the others, and linked to its owner (`Layer.maskDidChange`).
     private static let maskProperty: PropertyDescriptor = {
         let stored = state("mask", \.mask)

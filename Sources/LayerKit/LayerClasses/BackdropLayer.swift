@@ -38,15 +38,13 @@ public final class BackdropLayer: Layer {
 
     private func setBackdrop(_ key: String, _ slot: WritableKeyPath<BackdropState, Double>, _ value: Double, _ given: Double) {
         guard !given.isNaN else { return Diagnostics.report(.invalidValue(key: key, reason: "not a number")) }
-        changeProperty(key, changed: backdrop[keyPath: slot] != value) { ($0 as! BackdropLayer).backdrop[keyPath: slot] = value }
+        changeStored(key, \BackdropLayer.backdrop, slot, value)
     }
 
-    private static let backdropProperties: [String: PropertyDescriptor] = {
-        var table = PropertyDescriptor.layerProperties
-        for d in [PropertyDescriptor.stored("blurRadius", \BackdropLayer.blurRadius, animatable: true),
-                  .stored("saturation", \BackdropLayer.saturation, animatable: true)] { table[d.key] = d }
-        return table
-    }()
+    private static let backdropProperties = PropertyDescriptor.layerProperties(adding: [
+        .stored("blurRadius", \BackdropLayer.blurRadius, animatable: true),
+        .stored("saturation", \BackdropLayer.saturation, animatable: true),
+    ])
 
     public override class var propertyDescriptors: [String: PropertyDescriptor] { backdropProperties }
 }

@@ -28,27 +28,27 @@ public final class GradientLayer: Layer {
     /// The colours of the ramp, in order. Nil or empty draws nothing. Animatable.
     public var colors: [Color]? {
         get { gradient.colors }
-        set { setGradient("colors", \.colors, newValue.map { $0.map { FixedColor($0).color } }) }
+        set { changeStored("colors", \GradientLayer.gradient, \.colors, newValue.map { $0.map { FixedColor($0).color } }) }
     }
     /// Where each colour sits, 0…1 along the ramp; nil spreads them evenly. Animatable.
     public var locations: [Double]? {
         get { gradient.locations }
-        set { setGradient("locations", \.locations, newValue) }
+        set { changeStored("locations", \GradientLayer.gradient, \.locations, newValue) }
     }
     /// Where the ramp starts, in unit coordinates (default 0.5, 0). Animatable.
     public var startPoint: Point {
         get { gradient.startPoint }
-        set { setGradient("startPoint", \.startPoint, newValue) }
+        set { changeStored("startPoint", \GradientLayer.gradient, \.startPoint, newValue) }
     }
     /// Where the ramp ends, in unit coordinates (default 0.5, 1). Animatable.
     public var endPoint: Point {
         get { gradient.endPoint }
-        set { setGradient("endPoint", \.endPoint, newValue) }
+        set { changeStored("endPoint", \GradientLayer.gradient, \.endPoint, newValue) }
     }
     /// Axial (default), radial or conic. Not animatable.
     public var type: GradientType {
         get { gradient.type }
-        set { setGradient("type", \.type, newValue) }
+        set { changeStored("type", \GradientLayer.gradient, \.type, newValue) }
     }
 
     struct GradientState {
@@ -85,25 +85,14 @@ public final class GradientLayer: Layer {
         return stops
     }
 
-    private func setGradient<T: Equatable>(_ key: String, _ slot: WritableKeyPath<GradientState, T>, _ value: T) {
-        if let f = value as? FiniteValue, !f.isAllFinite {
-            return Diagnostics.report(.invalidValue(key: key, reason: "not finite: \(value)"))
-        }
-        changeProperty(key, changed: gradient[keyPath: slot] != value) { ($0 as! GradientLayer).gradient[keyPath: slot] = value }
-    }
 
-    private static let gradientProperties: [String: PropertyDescriptor] = {
-        var table = PropertyDescriptor.layerProperties
-        let own: [PropertyDescriptor] = [
+    private static let gradientProperties = PropertyDescriptor.layerProperties(adding: [
             .stored("colors", \GradientLayer.colors, animatable: true),
             .stored("locations", \GradientLayer.locations, animatable: true),
             .stored("startPoint", \GradientLayer.startPoint, animatable: true),
             .stored("endPoint", \GradientLayer.endPoint, animatable: true),
             .stored("type", \GradientLayer.type, animatable: false),
-        ]
-        for d in own { table[d.key] = d }
-        return table
-    }()
+    ])
 
     public override class var propertyDescriptors: [String: PropertyDescriptor] { gradientProperties }
 }

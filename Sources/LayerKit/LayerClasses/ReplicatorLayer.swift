@@ -28,49 +28,49 @@ public final class ReplicatorLayer: Layer {
                 Diagnostics.report(.invalidValue(key: "instanceCount",
                                                  reason: "\(newValue) copies: \(Self.maximumInstanceCount) are drawn"))
             }
-            setReplication("instanceCount", \.instanceCount, newValue)
+            changeStored("instanceCount", \ReplicatorLayer.replication, \.instanceCount, newValue)
         }
     }
     /// The step from one copy to the next, about the centre of the bounds. Animatable.
     public var instanceTransform: Transform3D {
         get { replication.instanceTransform }
-        set { setReplication("instanceTransform", \.instanceTransform, newValue) }
+        set { changeStored("instanceTransform", \ReplicatorLayer.replication, \.instanceTransform, newValue) }
     }
     /// Seconds between one copy's time and the next's. Animatable.
     public var instanceDelay: Double {
         get { replication.instanceDelay }
-        set { setReplication("instanceDelay", \.instanceDelay, newValue) }
+        set { changeStored("instanceDelay", \ReplicatorLayer.replication, \.instanceDelay, newValue) }
     }
     /// The first copy's tint (default opaque white: no change). Animatable.
     public var instanceColor: Color? {
         get { replication.instanceColor }
-        set { setReplication("instanceColor", \.instanceColor, newValue.map { FixedColor($0).color }) }
+        set { changeStored("instanceColor", \ReplicatorLayer.replication, \.instanceColor, newValue.map { FixedColor($0).color }) }
     }
     /// Added to the tint's red per copy. Animatable.
     public var instanceRedOffset: Double {
         get { replication.redOffset }
-        set { setReplication("instanceRedOffset", \.redOffset, newValue) }
+        set { changeStored("instanceRedOffset", \ReplicatorLayer.replication, \.redOffset, newValue) }
     }
     /// Added to the tint's green per copy. Animatable.
     public var instanceGreenOffset: Double {
         get { replication.greenOffset }
-        set { setReplication("instanceGreenOffset", \.greenOffset, newValue) }
+        set { changeStored("instanceGreenOffset", \ReplicatorLayer.replication, \.greenOffset, newValue) }
     }
     /// Added to the tint's blue per copy. Animatable.
     public var instanceBlueOffset: Double {
         get { replication.blueOffset }
-        set { setReplication("instanceBlueOffset", \.blueOffset, newValue) }
+        set { changeStored("instanceBlueOffset", \ReplicatorLayer.replication, \.blueOffset, newValue) }
     }
     /// Added to the tint's alpha per copy. Animatable.
     public var instanceAlphaOffset: Double {
         get { replication.alphaOffset }
-        set { setReplication("instanceAlphaOffset", \.alphaOffset, newValue) }
+        set { changeStored("instanceAlphaOffset", \ReplicatorLayer.replication, \.alphaOffset, newValue) }
     }
     /// Whether the copies keep their depth (as a transform layer's sublayers do)
     /// instead of being flattened into the replicator's plane. Not animatable.
     public var preservesDepth: Bool {
         get { replication.preservesDepth }
-        set { setReplication("preservesDepth", \.preservesDepth, newValue) }
+        set { changeStored("preservesDepth", \ReplicatorLayer.replication, \.preservesDepth, newValue) }
     }
 
     struct ReplicationState {
@@ -125,16 +125,8 @@ public final class ReplicatorLayer: Layer {
         return out
     }
 
-    private func setReplication<T: Equatable>(_ key: String, _ slot: WritableKeyPath<ReplicationState, T>, _ value: T) {
-        if let f = value as? FiniteValue, !f.isAllFinite {
-            return Diagnostics.report(.invalidValue(key: key, reason: "not finite: \(value)"))
-        }
-        changeProperty(key, changed: replication[keyPath: slot] != value) { ($0 as! ReplicatorLayer).replication[keyPath: slot] = value }
-    }
 
-    private static let replicatorProperties: [String: PropertyDescriptor] = {
-        var table = PropertyDescriptor.layerProperties
-        let own: [PropertyDescriptor] = [
+    private static let replicatorProperties = PropertyDescriptor.layerProperties(adding: [
             .stored("instanceCount", \ReplicatorLayer.instanceCount, animatable: false),
             .stored("instanceTransform", \ReplicatorLayer.instanceTransform, animatable: true),
             .stored("instanceDelay", \ReplicatorLayer.instanceDelay, animatable: true),
@@ -144,10 +136,7 @@ public final class ReplicatorLayer: Layer {
             .stored("instanceBlueOffset", \ReplicatorLayer.instanceBlueOffset, animatable: true),
             .stored("instanceAlphaOffset", \ReplicatorLayer.instanceAlphaOffset, animatable: true),
             .stored("preservesDepth", \ReplicatorLayer.preservesDepth, animatable: false),
-        ]
-        for d in own { table[d.key] = d }
-        return table
-    }()
+    ])
 
     public override class var propertyDescriptors: [String: PropertyDescriptor] { replicatorProperties }
 }

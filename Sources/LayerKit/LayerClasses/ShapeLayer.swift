@@ -18,20 +18,20 @@ public final class ShapeLayer: Layer {
             if let n = newValue?.refusedElementCount, n > 0 {
                 Diagnostics.report(.invalidValue(key: "path", reason: "\(n) element(s) with a NaN or ∞ point were left out of the path"))
             }
-            setShape("path", \.path, newValue?.copy())
+            changeStored("path", \ShapeLayer.shape, \.path, newValue?.copy())
         }
     }
     public var fillColor: Color? {
         get { shape.fillColor }
-        set { setShape("fillColor", \.fillColor, newValue) }
+        set { changeStored("fillColor", \ShapeLayer.shape, \.fillColor, newValue) }
     }
     public var fillRule: FillRule {
         get { shape.fillRule }
-        set { setShape("fillRule", \.fillRule, newValue) }
+        set { changeStored("fillRule", \ShapeLayer.shape, \.fillRule, newValue) }
     }
     public var strokeColor: Color? {
         get { shape.strokeColor }
-        set { setShape("strokeColor", \.strokeColor, newValue) }
+        set { changeStored("strokeColor", \ShapeLayer.shape, \.strokeColor, newValue) }
     }
     /// A length: negative values are refused with a diagnostic, as a border
     /// width's are (in animations too).
@@ -41,30 +41,30 @@ public final class ShapeLayer: Layer {
             guard !(newValue < 0) else {
                 return Diagnostics.report(.invalidValue(key: "lineWidth", reason: "negative: \(newValue); kept \(shape.lineWidth)"))
             }
-            setShape("lineWidth", \.lineWidth, newValue)
+            changeStored("lineWidth", \ShapeLayer.shape, \.lineWidth, newValue)
         }
     }
     /// Start of the drawn part of the stroke, 0…1 of the path's length.
     public var strokeStart: Double {
         get { shape.strokeStart }
-        set { setShape("strokeStart", \.strokeStart, newValue) }
+        set { changeStored("strokeStart", \ShapeLayer.shape, \.strokeStart, newValue) }
     }
     /// End of the drawn part of the stroke, 0…1 of the path's length.
     public var strokeEnd: Double {
         get { shape.strokeEnd }
-        set { setShape("strokeEnd", \.strokeEnd, newValue) }
+        set { changeStored("strokeEnd", \ShapeLayer.shape, \.strokeEnd, newValue) }
     }
     public var lineCap: LineCap {
         get { shape.lineCap }
-        set { setShape("lineCap", \.lineCap, newValue) }
+        set { changeStored("lineCap", \ShapeLayer.shape, \.lineCap, newValue) }
     }
     public var lineJoin: LineJoin {
         get { shape.lineJoin }
-        set { setShape("lineJoin", \.lineJoin, newValue) }
+        set { changeStored("lineJoin", \ShapeLayer.shape, \.lineJoin, newValue) }
     }
     public var miterLimit: Double {
         get { shape.miterLimit }
-        set { setShape("miterLimit", \.miterLimit, newValue) }
+        set { changeStored("miterLimit", \ShapeLayer.shape, \.miterLimit, newValue) }
     }
 
     struct ShapeState {
@@ -89,16 +89,8 @@ public final class ShapeLayer: Layer {
         super.init(layer: layer)
     }
 
-    private func setShape<T: Equatable>(_ key: String, _ slot: WritableKeyPath<ShapeState, T>, _ value: T) {
-        if let f = value as? FiniteValue, !f.isAllFinite {
-            return Diagnostics.report(.invalidValue(key: key, reason: "not finite: \(value)"))
-        }
-        changeProperty(key, changed: shape[keyPath: slot] != value) { ($0 as! ShapeLayer).shape[keyPath: slot] = value }
-    }
 
-    private static let shapeProperties: [String: PropertyDescriptor] = {
-        var table = PropertyDescriptor.layerProperties
-        let own: [PropertyDescriptor] = [
+    private static let shapeProperties = PropertyDescriptor.layerProperties(adding: [
             .stored("path", \ShapeLayer.path, animatable: true),
             .stored("fillColor", \ShapeLayer.fillColor, animatable: true),
             .stored("fillRule", \ShapeLayer.fillRule, animatable: false),
@@ -109,10 +101,7 @@ public final class ShapeLayer: Layer {
             .stored("lineCap", \ShapeLayer.lineCap, animatable: false),
             .stored("lineJoin", \ShapeLayer.lineJoin, animatable: false),
             .stored("miterLimit", \ShapeLayer.miterLimit, animatable: true),
-        ]
-        for d in own { table[d.key] = d }
-        return table
-    }()
+    ])
 
     public override class var propertyDescriptors: [String: PropertyDescriptor] { shapeProperties }
 }

@@ -47,11 +47,7 @@ public final class TextLayer: Layer {
                 return Diagnostics.report(.invalidValue(key: "string", reason: "a \(type(of: newValue!)), not a String or AttributedText"))
             }
             let attributed = newValue is AttributedText
-            changeSubclassProperty("string", changed: content != text.content || attributed != text.isAttributed) {
-                let l = $0 as! TextLayer
-                l.text.content = content
-                l.text.isAttributed = attributed
-            }
+            changeStored("string", \TextLayer.text, \.stringValue, StringValue(content: content, isAttributed: attributed))
             if !isPresentationCopy { setNeedsDisplay() }
         }
     }
@@ -90,9 +86,16 @@ public final class TextLayer: Layer {
         set { setText("truncationMode", \.truncationMode, newValue) }
     }
 
-    struct TextState {
+    /// The text and whether it was given as attributed text (what `string` gives back).
+    struct StringValue: Equatable {
         var content: AttributedText?
         var isAttributed = false
+    }
+
+    struct TextState {
+        var stringValue = StringValue()
+        var content: AttributedText? { stringValue.content }
+        var isAttributed: Bool { stringValue.isAttributed }
         var font: Font?
         var fontSize = 36.0
         var foregroundColor: Color? = .white
@@ -160,30 +163,22 @@ public final class TextLayer: Layer {
     }
 
     private func setText<T: Equatable>(_ key: String, _ slot: WritableKeyPath<TextState, T>, _ value: T) {
-        if let d = value as? Double, !d.isFinite {
-            return Diagnostics.report(.invalidValue(key: key, reason: "not finite: \(d)"))
-        }
         if let c = value as? Color?, let c, ![c.red, c.green, c.blue, c.alpha].allSatisfy(\.isFinite) {
             return Diagnostics.report(.invalidValue(key: key, reason: "not finite: \(c)"))
         }
-        let changed = text[keyPath: slot] != value
-        changeSubclassProperty(key, changed: changed) { ($0 as! TextLayer).text[keyPath: slot] = value }
+        let old = text[keyPath: slot]
+        changeStored(key, \TextLayer.text, slot, value)
         // A presentation copy is drawn by the renderer from its values; the model redraws when displayed.
-        if changed, !isPresentationCopy { setNeedsDisplay() }
+        if text[keyPath: slot] != old, !isPresentationCopy { setNeedsDisplay() }
     }
 
-    private static let textProperties: [String: PropertyDescriptor] = {
-        var table = Layer.propertyDescriptors
-        let own: [PropertyDescriptor] = [
+    private static let textProperties = PropertyDescriptor.layerProperties(adding: [
             .stored("fontSize", \TextLayer.fontSize, animatable: true),
             .stored("foregroundColor", \TextLayer.foregroundColor, animatable: true),
             .stored("alignmentMode", \TextLayer.alignmentMode, animatable: false),
             .stored("wrapped", \TextLayer.isWrapped, animatable: false),
             .stored("truncationMode", \TextLayer.truncationMode, animatable: false),
-        ]
-        for d in own { table[d.key] = d }
-        return table
-    }()
+    ])
 
     public override class var propertyDescriptors: [String: PropertyDescriptor] { textProperties }
 }

@@ -60,59 +60,60 @@ public final class EmitterLayer: Layer {
     public var emitterCells: [EmitterCell]? {
         get { emitter.cells }
         set {
-            setEmitter("emitterCells", \.cells, newValue.map { $0.map { $0.copy() } }, changed: true)
+            // (Cells compare by identity: new copies always count as a change.)
+            changeStored("emitterCells", \EmitterLayer.emitter, \.cells, newValue.map { $0.map { $0.copy() } })
             keepsTimeFlowing()
         }
     }
     public var emitterPosition: Point {
         get { emitter.position }
-        set { setEmitter("emitterPosition", \.position, newValue) }
+        set { changeStored("emitterPosition", \EmitterLayer.emitter, \.position, newValue) }
     }
     public var emitterSize: Size {
         get { emitter.size }
-        set { setEmitter("emitterSize", \.size, newValue) }
+        set { changeStored("emitterSize", \EmitterLayer.emitter, \.size, newValue) }
     }
     public var emitterShape: EmitterShape {
         get { emitter.shape }
-        set { setEmitter("emitterShape", \.shape, newValue) }
+        set { changeStored("emitterShape", \EmitterLayer.emitter, \.shape, newValue) }
     }
     public var emitterMode: EmitterMode {
         get { emitter.mode }
-        set { setEmitter("emitterMode", \.mode, newValue) }
+        set { changeStored("emitterMode", \EmitterLayer.emitter, \.mode, newValue) }
     }
     public var renderMode: EmitterRenderMode {
         get { emitter.renderMode }
-        set { setEmitter("renderMode", \.renderMode, newValue) }
+        set { changeStored("renderMode", \EmitterLayer.emitter, \.renderMode, newValue) }
     }
     /// Multiplies every cell's. Animatable.
     public var birthRate: Double {
         get { emitter.birthRate }
-        set { setEmitter("birthRate", \.birthRate, newValue) }
+        set { changeStored("birthRate", \EmitterLayer.emitter, \.birthRate, newValue) }
     }
     /// Multiplies every cell's. Animatable.
     public var lifetime: Double {
         get { emitter.lifetime }
-        set { setEmitter("lifetime", \.lifetime, newValue) }
+        set { changeStored("lifetime", \EmitterLayer.emitter, \.lifetime, newValue) }
     }
     /// Multiplies every cell's. Animatable.
     public var velocity: Double {
         get { emitter.velocity }
-        set { setEmitter("velocity", \.velocity, newValue) }
+        set { changeStored("velocity", \EmitterLayer.emitter, \.velocity, newValue) }
     }
     /// Multiplies every cell's. Animatable.
     public var scale: Double {
         get { emitter.scale }
-        set { setEmitter("scale", \.scale, newValue) }
+        set { changeStored("scale", \EmitterLayer.emitter, \.scale, newValue) }
     }
     /// Multiplies every cell's. Animatable.
     public var spin: Double {
         get { emitter.spin }
-        set { setEmitter("spin", \.spin, newValue) }
+        set { changeStored("spin", \EmitterLayer.emitter, \.spin, newValue) }
     }
     /// The seed of every particle's random values.
     public var seed: UInt32 {
         get { emitter.seed }
-        set { setEmitter("seed", \.seed, newValue) }
+        set { changeStored("seed", \EmitterLayer.emitter, \.seed, newValue) }
     }
 
     struct EmitterState {
@@ -173,16 +174,8 @@ public final class EmitterLayer: Layer {
         return box
     }
 
-    private func setEmitter<T: Equatable>(_ key: String, _ slot: WritableKeyPath<EmitterState, T>, _ value: T, changed: Bool? = nil) {
-        if let f = value as? FiniteValue, !f.isAllFinite {
-            return Diagnostics.report(.invalidValue(key: key, reason: "not finite: \(value)"))
-        }
-        changeProperty(key, changed: changed ?? (emitter[keyPath: slot] != value)) { ($0 as! EmitterLayer).emitter[keyPath: slot] = value }
-    }
 
-    private static let emitterProperties: [String: PropertyDescriptor] = {
-        var table = PropertyDescriptor.layerProperties
-        let own: [PropertyDescriptor] = [
+    private static let emitterProperties = PropertyDescriptor.layerProperties(adding: [
             .stored("emitterCells", \EmitterLayer.emitterCells, animatable: false),
             .stored("emitterPosition", \EmitterLayer.emitterPosition, animatable: true),
             .stored("emitterSize", \EmitterLayer.emitterSize, animatable: true),
@@ -195,10 +188,7 @@ public final class EmitterLayer: Layer {
             .stored("scale", \EmitterLayer.scale, animatable: true),
             .stored("spin", \EmitterLayer.spin, animatable: true),
             .stored("seed", \EmitterLayer.seed, animatable: false),
-        ]
-        for d in own { table[d.key] = d }
-        return table
-    }()
+    ])
 
     public override class var propertyDescriptors: [String: PropertyDescriptor] { emitterProperties }
 }
