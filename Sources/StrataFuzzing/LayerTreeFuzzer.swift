@@ -155,6 +155,8 @@ public enum LayerTreeFuzzer {
                 target.magnificationFilter = filters[input.index(3)]
                 target.shouldRasterize = input.byte() % 3 == 0
                 target.rasterizationScale = input.number()
+                target.allowsGroupOpacity = input.byte() % 2 == 0
+                target.edgeAntialiasingMask = EdgeAntialiasingMask(rawValue: input.byte() & 15)
             case 13:
                 // A write by key with any numeric type must follow the typed setter's rule.
                 let key = numericKeys[input.index(numericKeys.count)]

@@ -159,4 +159,23 @@ struct RasterizationTests {
         #expect(near(overlap(group: true), (128, 128, 255, 255), 1))
         #expect(near(overlap(group: false), (128, 64, 191, 255), 1))
     }
+    @Test("edges left out of edgeAntialiasingMask land on whole pixels: two layers meeting at x 30.4 leave no blended seam")
+    func edgeAntialiasing() {
+        func seam(_ masked: Bool) -> ((r: UInt8, g: UInt8, b: UInt8, a: UInt8), (r: UInt8, g: UInt8, b: UInt8, a: UInt8)) {
+            let (r, root, _) = makeRenderer(width: 60, height: 10)
+            Transaction.withoutActions { root.backgroundColor = .white }
+            let a = box(Rect(x: 10.4, y: 0, width: 20, height: 10), .red, in: root)
+            let b = box(Rect(x: 30.4, y: 0, width: 20, height: 10), .blue, in: root)
+            if masked {
+                Transaction.withoutActions { a.edgeAntialiasingMask = [.minXEdge, .minYEdge, .maxYEdge]; b.edgeAntialiasingMask = [.maxXEdge, .minYEdge, .maxYEdge] }
+            }
+            Transaction.flush()
+            let img = r.render()
+            return (img.rgba8(x: 29, y: 5), img.rgba8(x: 30, y: 5))
+        }
+        let (left, right) = seam(true)
+        #expect(near(left, (255, 0, 0, 255), 0) && near(right, (0, 0, 255, 255), 0), "\(left) | \(right)")
+        let (_, blended) = seam(false)
+        #expect(blended.r > 60 && blended.b > 60, "anti-aliased by default: \(blended)")
+    }
 }

@@ -338,6 +338,16 @@ open class Layer {
         get { state.allowsGroupOpacity }
         set { setState("allowsGroupOpacity", \.allowsGroupOpacity, newValue) }
     }
+    /// Which edges of the bounds are anti-aliased (`edgeAntialiasingMask`; default
+    /// all): an edge left out lands on whole device pixels, so layers meeting edge
+    /// to edge show no seam. Honoured for the background (and what clips to the
+    /// bounds) of a layer without rounded corners whose map to the screen keeps its
+    /// axes (moved or scaled, not turned); otherwise, and for borders, every edge is
+    /// anti-aliased.
+    public var edgeAntialiasingMask: EdgeAntialiasingMask {
+        get { state.edgeAntialiasingMask }
+        set { setState("edgeAntialiasingMask", \.edgeAntialiasingMask, newValue) }
+    }
     /// How contents are sampled when drawn smaller than their pixels (`minificationFilter`; default linear).
     public var minificationFilter: ContentsFilter {
         get { state.minificationFilter }

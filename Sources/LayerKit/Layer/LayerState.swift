@@ -16,6 +16,18 @@ public enum ContentsFilter: String, Hashable, Sendable {
     case trilinear
 }
 
+/// Which edges of a layer's bounds are drawn anti-aliased (`CAEdgeAntialiasingMask`).
+public struct EdgeAntialiasingMask: OptionSet, Hashable, Sendable {
+    public let rawValue: UInt8
+    public init(rawValue: UInt8) { self.rawValue = rawValue }
+    /// The edge at the bounds' minimum x (`kCALayerLeftEdge`).
+    public static let minXEdge = EdgeAntialiasingMask(rawValue: 1)
+    public static let maxXEdge = EdgeAntialiasingMask(rawValue: 2)
+    public static let minYEdge = EdgeAntialiasingMask(rawValue: 4)
+    public static let maxYEdge = EdgeAntialiasingMask(rawValue: 8)
+    public static let all: EdgeAntialiasingMask = [.minXEdge, .maxXEdge, .minYEdge, .maxYEdge]
+}
+
 /// The values of a layer's standard properties, with Core Animation's defaults
 /// (rule L1): a layer's model, or what it shows at some time
 /// (``Layer/presentationState(atTime:)``). A presentation copy copies this struct
@@ -46,6 +58,7 @@ public struct LayerState {
     public internal(set) var isDoubleSided = true
     public internal(set) var shouldRasterize = false
     public internal(set) var allowsGroupOpacity = true
+    public internal(set) var edgeAntialiasingMask = EdgeAntialiasingMask.all
     public internal(set) var minificationFilter = ContentsFilter.linear
     public internal(set) var magnificationFilter = ContentsFilter.linear
 

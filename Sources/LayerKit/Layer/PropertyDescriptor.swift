@@ -118,6 +118,7 @@ public struct PropertyDescriptor {
             state("magnificationFilter", \.magnificationFilter, animatable: false),
             state("shouldRasterize", \.shouldRasterize, animatable: false),
             state("allowsGroupOpacity", \.allowsGroupOpacity, animatable: false),
+            state("edgeAntialiasingMask", \.edgeAntialiasingMask, animatable: false),
             state("rasterizationScale", \.rasterizationScale, animatable: false),
             state("shadowColor", \.shadowColor), state("shadowOpacity", \.shadowOpacity), state("shadowOffset", \.shadowOffset),
             state("shadowRadius", \.shadowRadius), state("shadowPath", \.shadowPath),

@@ -672,8 +672,18 @@ struct DisplayListBuilder {
         Coverage(ShapeRasterizer.convex(outline), within: frame)
     }
 
-    /// The layer's rounded bounds in device space.
+    /// The layer's rounded bounds in device space. Edges left out of its
+    /// `edgeAntialiasingMask` land on whole device pixels (square corners, a map that
+    /// keeps axes: see `Layer.edgeAntialiasingMask`).
     private func outline(_ p: Layer, _ m: AffineTransform) -> [Point] {
+        if p.edgeAntialiasingMask != .all, p.cornerRadius <= 0, m.b == 0, m.c == 0 {
+            let b = p.bounds, mask = p.edgeAntialiasingMask
+            func snap(_ v: Double, _ keep: Bool) -> Double { keep ? v : v.rounded() }
+            let x0 = snap(b.minX * m.a + m.tx, mask.contains(.minXEdge)), x1 = snap(b.maxX * m.a + m.tx, mask.contains(.maxXEdge))
+            let y0 = snap(b.minY * m.d + m.ty, mask.contains(.minYEdge)), y1 = snap(b.maxY * m.d + m.ty, mask.contains(.maxYEdge))
+            let r = Rect(x: min(x0, x1), y: min(y0, y1), width: abs(x1 - x0), height: abs(y1 - y0))
+            return r.corners
+        }
         let segments = ShapeRasterizer.segments(forRadius: p.cornerRadius, scale: Self.deviceScale(m))
         return ShapeRasterizer.roundedRect(p.bounds, radius: p.cornerRadius, segments: segments).applying(m)
     }
