@@ -158,6 +158,25 @@ struct RasterizationTests {
         }
         #expect(near(overlap(group: true), (128, 128, 255, 255), 1))
         #expect(near(overlap(group: false), (128, 64, 191, 255), 1))
+        // A change of the ancestor's opacity reaches leaves two levels down (their kept items hold the old one).
+        let (r, root, _) = makeRenderer(width: 40, height: 20)
+        let top = Layer(), middle = Layer()
+        Transaction.withoutActions {
+            root.backgroundColor = .white
+            top.frame = root.bounds
+            top.allowsGroupOpacity = false
+            top.opacity = 0.5
+            middle.frame = root.bounds
+            root.addSublayer(top)
+            top.addSublayer(middle)
+            _ = box(Rect(x: 0, y: 0, width: 40, height: 20), .black, in: middle)
+        }
+        Transaction.flush()
+        _ = r.render()
+        _ = r.render()
+        Transaction.withoutActions { top.opacity = 0.25 }
+        Transaction.flush()
+        #expect(near(r.render().rgba8(x: 10, y: 10), (191, 191, 191, 255), 1))
     }
     @Test("edges left out of edgeAntialiasingMask land on whole pixels: two layers meeting at x 30.4 leave no blended seam")
     func edgeAntialiasing() {

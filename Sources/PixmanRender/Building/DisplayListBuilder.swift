@@ -102,7 +102,8 @@ struct DisplayListBuilder {
 
     private func drawLayer(_ layer: Layer, parent: Layer?, parentTransform: AffineTransform, into items: inout [DisplayItem], depth: Int) {
         if layer.sublayers.isEmpty, let area = repaintArea, let known = damage?.bounds(of: layer), !known.intersects(area) { return }
-        guard let leaves, snapshotPath == nil,
+        // (Under an opacity handed down by an ancestor, items hold it: no record of the leaf says so.)
+        guard let leaves, snapshotPath == nil, inheritedOpacity == 1,
               let key = LeafItemCache.key(layer, parent: parent, parentTransform: parentTransform, frame: frame, scale: scale) else {
             return buildLayer(layer, parent: parent, parentTransform: parentTransform, into: &items, depth: depth)
         }
@@ -187,77 +188,6 @@ struct DisplayListBuilder {
         var each = self
         each.inheritedOpacity = opacity
         each.drawContent(p, layer: layer, sublayers: sublayers, transform: m, opacity: opacity, into: &items, depth: depth)
-    }
-
-    /// A presentation copy whose animated keys redraw its contents
-    /// (`Layer.needsDisplay(forKey:)`): its contents drawn now, from its own values.
-    @inline(never)
-    private func redisplay(_ p: Layer) {
-        guard let draw = Layer.backingStoreRenderer else { return }
-        p.contents = draw(p)
-    }
-
-    /// A rasterized layer (`shouldRasterize`): the layer and its sublayers drawn into
-    /// a bitmap of `rasterizationScale` pixels a point over their extent in the
-    /// layer's coordinates (its bounds when it clips), kept while nothing in the
-    /// subtree changes or animates (`RasterCache`), and drawn like a plane under the
-    /// layer's transform, at its opacity, through the extent (rounded when it clips).
-    /// A layer with a mask or a shadow, inside a transition's old state, or whose
-    /// bitmap would pass 4,096 pixels a side, is drawn live. False when drawn live.
-    @inline(never)
-    private func drawRasterized(_ p: Layer, layer: Layer, sublayers: [Layer], transform m: AffineTransform,
-                                into items: inout [DisplayItem], depth: Int) -> Bool {
-        guard snapshotPath == nil, p.modelMask == nil, Self.drawnShadowColor(p) == nil else { return false }
-        let s = p.rasterizationScale
-        let extent = p.masksToBounds ? p.bounds : rasterExtent(p, layer: layer, depth: depth)
-        let (fw, fh) = ((extent.width * s).rounded(.up), (extent.height * s).rounded(.up))
-        guard fw >= 1, fh >= 1, fw <= 4096, fh <= 4096 else { return false }
-        let toPlane = AffineTransform(translationX: -extent.minX, y: -extent.minY).concatenating(AffineTransform(scaleX: s, y: s))
-        let area = coverage(p.masksToBounds ? outline(p, m) : extent.corners.applying(m))
-        guard !area.bounds.isEmpty else { return true }
-        guard let sampling = pixmanTransform(m.inverted().concatenating(toPlane), sampling: area.bounds) else { return false }
-        let key = RasterCache.Key(p, layer: layer, scale: s, extent: extent)
-        let animated = Self.animates(below: layer)
-        let kept = animated ? nil : rasters?.image(for: layer, key: key)
-        var planeItems: [DisplayItem] = []
-        if kept == nil {
-            var inPlane = DisplayListBuilder(frame: PixelBox(x0: 0, y0: 0, x1: Int(fw), y1: Int(fh)), scale: s, time: time, contents: contents,
-                                             aligned: aligned, shadows: shadows, shapes: shapes)
-            inPlane.drawContent(p, layer: layer, sublayers: sublayers, transform: toPlane, opacity: 1, into: &planeItems, depth: depth)
-        }
-        let plane = Plane(width: Int(fw), height: Int(fh), items: planeItems,
-                          sampling: ImageSampling(transform: sampling, filter: PIXMAN_FILTER_BILINEAR, repeatMode: PIXMAN_REPEAT_NONE),
-                          coverage: area, opacity: p.opacity * inheritedOpacity, image: kept)
-        if kept == nil, !animated { rasters?.made(plane, for: layer, key: key) }
-        items.append(.plane(plane))
-        return true
-    }
-
-    /// What a layer and its sublayers draw, in its coordinates (shadows of sublayers aside).
-    private func rasterExtent(_ p: Layer, layer: Layer, depth: Int) -> Rect {
-        var r = Self.ownExtent(p, time: time)
-        guard depth < Self.maximumDepth, !p.masksToBounds || depth == 0 else { return r }
-        for s in layer.sublayers {
-            let ps = s.hasAnimations ? s.presentation(atTime: time) : s
-            guard !ps.isHidden, ps.opacity > 0 else { continue }
-            let t = Layer.transform3D(of: ps, in: p).affineTransform
-            let below = ps.masksToBounds ? Self.ownExtent(ps, time: time) : rasterExtent(ps, layer: s, depth: depth + 1)
-            r = r.union(below.applying(t))
-        }
-        return r
-    }
-
-    /// True when a layer at or below `layer` animates.
-    static func animates(below layer: Layer) -> Bool {
-        var found = false
-        AnimationTimeline.forEachAnimatedLayer { a in
-            var l: Layer? = a
-            while let x = l, !found {
-                if x === layer { found = true }
-                l = x.superlayer
-            }
-        }
-        return found
     }
 
     /// A transition's states (rule G2), moved, turned, and (the old one) with the
@@ -513,8 +443,8 @@ struct DisplayListBuilder {
     /// The layer itself and its sublayers: what is under the sublayers, the
     /// sublayers, what is over them. The drawing is in helpers, so each level of a
     /// deep tree costs little stack.
-    private func drawContent(_ p: Layer, layer: Layer, sublayers: [Layer], transform m: AffineTransform, opacity: Double,
-                             into items: inout [DisplayItem], depth: Int) {
+    func drawContent(_ p: Layer, layer: Layer, sublayers: [Layer], transform m: AffineTransform, opacity: Double,
+                     into items: inout [DisplayItem], depth: Int) {
         drawUnderSublayers(p, transform: m, opacity: opacity, into: &items)
         if let replicator = p as? ReplicatorLayer {
             drawCopies(replicator, sublayers: sublayers, transform: m, into: &items, depth: depth)
@@ -524,33 +454,6 @@ struct DisplayListBuilder {
             for s in sublayers { draw(s, parent: p, parentTransform: m, into: &items, depth: depth + 1) }
         }
         drawOverSublayers(p, transform: m, opacity: opacity, into: &items)
-    }
-
-    /// A replicator's sublayers once per copy (`ReplicatorLayer.instances`): each copy
-    /// built again under its transform, at its time, and tinted as a group. The
-    /// damage pass bounds them all together (`DamageTracker.replicatedExtent`).
-    @inline(never)
-    private func drawCopies(_ r: ReplicatorLayer, sublayers: [Layer], transform m: AffineTransform, into items: inout [DisplayItem],
-                            depth: Int) {
-        let device = Transform3D(m)
-        if r.preservesDepth {
-            return drawInDepth(Self.depthEntries(copiesOf: r, sublayers: sublayers, device: device, time: time, depth: depth),
-                               into: &items, depth: depth)
-        }
-        var copy = self
-        copy.leaves = nil
-        copy.damage = nil   // its presentation copies are of the frame's time, and it saw no copy
-        for instance in r.instances {
-            if let tint = instance.tint, tint.alpha <= 0 { continue }
-            copy.time = time - instance.delay
-            let parent3D = instance.transform.concatenating(device)
-            var drawn: [DisplayItem] = []
-            for s in sublayers { copy.draw(s, parent: r, parent3D: parent3D, into: &drawn, depth: depth + 1) }
-            guard let tint = instance.tint else { items += drawn; continue }
-            let box = drawn.reduce(PixelBox.empty) { $0.union($1.bounds) }.intersection(frame)
-            guard !box.isEmpty else { continue }
-            items.append(.group(Group(bounds: box, items: drawn, opacity: 1, tint: pixmanColor(tint))))
-        }
     }
 
     /// Background, contents and a shape layer's path.
@@ -580,42 +483,6 @@ struct DisplayListBuilder {
         if let emitter = p as? EmitterLayer {
             drawParticles(emitter, transform: m, opacity: opacity, into: &items)
         }
-    }
-
-    /// An emitter's live particles at the frame's time (`EmitterLayer.particles(atTime:)`).
-    @inline(never)
-    private func drawParticles(_ e: EmitterLayer, transform m: AffineTransform, opacity: Double, into items: inout [DisplayItem]) {
-        var sprites: [ParticleBatch.Sprite] = []
-        for particle in e.particles(atTime: time) {
-            guard let image = particle.contents, particle.color.alpha > 0, particle.scale > 0, image.width > 0, image.height > 0,
-                  let shared = contents.sharedImage(for: image) else { continue }
-            // image pixels → layer: centred on the particle, scaled, turned.
-            let toLayer = AffineTransform(translationX: -Double(image.width) / 2, y: -Double(image.height) / 2)
-                .concatenating(AffineTransform(scaleX: particle.scale / max(particle.contentsScale, 0.0001),
-                                               y: particle.scale / max(particle.contentsScale, 0.0001)))
-                .concatenating(AffineTransform(rotationAngle: particle.angle))
-                .concatenating(AffineTransform(translationX: particle.position.x, y: particle.position.y))
-                .concatenating(m)
-            let corners = Rect(x: 0, y: 0, width: Double(image.width), height: Double(image.height)).corners.applying(toLayer)
-            let box = PixelBox.covering(Rect.boundingBox(of: corners), within: frame)
-            guard !box.isEmpty, let transform = pixmanTransform(toLayer.inverted(), sampling: box) else { continue }
-            sprites.append(.init(image: shared, transform: transform, box: box, color: pixmanColor(particle.color, alpha: opacity)))
-        }
-        guard !sprites.isEmpty else { return }
-        items.append(.particles(ParticleBatch(sprites: sprites, op: e.renderMode == .additive ? PIXMAN_OP_ADD : PIXMAN_OP_OVER)))
-    }
-
-    /// A backdrop layer's blur of everything drawn before it (`Backdrop`): σ is half
-    /// the blur radius, in device pixels. No blur and saturation 1 draw nothing:
-    /// the backdrop is there already.
-    @inline(never)
-    private func drawBackdrop(_ b: BackdropLayer, transform m: AffineTransform, into items: inout [DisplayItem]) {
-        let sigma = b.blurRadius / 2 * Self.deviceScale(m)
-        guard sigma.isFinite, sigma > 0.25 || b.saturation != 1 else { return }
-        let area = coverage(outline(b, m))
-        guard !area.bounds.isEmpty else { return }
-        let below = Array(enclosing.levels.joined()) + items
-        items.append(.backdrop(Backdrop(below: below, coverage: area, sigma: min(sigma, 200), saturation: b.saturation, frame: frame)))
     }
 
     /// The border, over the sublayers.
@@ -668,14 +535,14 @@ struct DisplayListBuilder {
     }
 
     /// The coverage of a convex device outline.
-    private func coverage(_ outline: [Point]) -> Coverage {
+    func coverage(_ outline: [Point]) -> Coverage {
         Coverage(ShapeRasterizer.convex(outline), within: frame)
     }
 
     /// The layer's rounded bounds in device space. Edges left out of its
     /// `edgeAntialiasingMask` land on whole device pixels (square corners, a map that
     /// keeps axes: see `Layer.edgeAntialiasingMask`).
-    private func outline(_ p: Layer, _ m: AffineTransform) -> [Point] {
+    func outline(_ p: Layer, _ m: AffineTransform) -> [Point] {
         if p.edgeAntialiasingMask != .all, p.cornerRadius <= 0, m.b == 0, m.c == 0 {
             let b = p.bounds, mask = p.edgeAntialiasingMask
             func snap(_ v: Double, _ keep: Bool) -> Double { keep ? v : v.rounded() }
@@ -736,129 +603,4 @@ struct DisplayListBuilder {
         Rect(x: Double(frame.x0 - 2), y: Double(frame.y0 - 2), width: Double(frame.width + 4), height: Double(frame.height + 4))
     }
 
-    /// Where the contents go inside the bounds, by `contentsGravity`, in layer coordinates.
-    static func contentsFrame(_ p: Layer, imageSize: Size) -> Rect {
-        let b = p.bounds
-        let s = max(p.contentsScale, 0.0001)
-        let w = imageSize.width * p.contentsRect.width / s, h = imageSize.height * p.contentsRect.height / s
-        func placed(_ width: Double, _ height: Double, _ gx: Double, _ gy: Double) -> Rect {
-            Rect(x: b.minX + (b.width - width) * gx, y: b.minY + (b.height - height) * gy, width: width, height: height)
-        }
-        switch p.contentsGravity {
-        case .resize: return b
-        case .resizeAspect, .resizeAspectFill:
-            guard w > 0, h > 0 else { return b }
-            let fit = p.contentsGravity == .resizeAspect ? min(b.width / w, b.height / h) : max(b.width / w, b.height / h)
-            return placed(w * fit, h * fit, 0.5, 0.5)
-        case .center: return placed(w, h, 0.5, 0.5)
-        case .top: return placed(w, h, 0.5, 0)
-        case .bottom: return placed(w, h, 0.5, 1)
-        case .left: return placed(w, h, 0, 0.5)
-        case .right: return placed(w, h, 1, 0.5)
-        case .topLeft: return placed(w, h, 0, 0)
-        case .topRight: return placed(w, h, 1, 0)
-        case .bottomLeft: return placed(w, h, 0, 1)
-        case .bottomRight: return placed(w, h, 1, 1)
-        }
-    }
-
-    /// The contents: the part of the image `contentsRect` names, placed by
-    /// gravity — and with `contentsCenter` smaller than the unit rectangle and
-    /// gravity `.resize`, in nine patches (`nineSlices`).
-    private func drawContents(_ image: Image, of p: Layer, transform m: AffineTransform, into items: inout [DisplayItem]) {
-        guard let src = contents.sharedImage(for: image) else { return }
-        let frame = Self.contentsFrame(p, imageSize: image.size)
-        guard frame.width > 0, frame.height > 0 else { return }
-        let cr = p.contentsRect
-        let shown = Rect(x: cr.minX * Double(image.width), y: cr.minY * Double(image.height),
-                         width: cr.width * Double(image.width), height: cr.height * Double(image.height))
-        for (from, to) in Self.nineSlices(p, source: shown, frame: frame, transform: m) {
-            drawPatch(src, of: image, layer: p, from: from, to: to, transform: m, into: &items)
-        }
-    }
-
-    /// Image pixels `from` drawn over `to` (layer coordinates), through `to`'s device
-    /// outline, sampled by the layer's filters: nearest, linear (pixman's GOOD filter
-    /// when shrinking), or when shrinking with trilinear, the mipmap level nearest
-    /// the scale (`ContentsCache.mipmap`), blended bilinearly.
-    private func drawPatch(_ src: SharedImage, of image: Image, layer p: Layer, from: Rect, to: Rect, transform m: AffineTransform,
-                           into items: inout [DisplayItem]) {
-        // image pixels ← layer coordinates ← device pixels
-        let layerToImage = AffineTransform(translationX: -to.minX, y: -to.minY)
-            .concatenating(AffineTransform(scaleX: from.width / to.width, y: from.height / to.height))
-            .concatenating(AffineTransform(translationX: from.minX, y: from.minY))
-        var deviceToImage = m.inverted().concatenating(layerToImage)
-        let placed = coverage(to.corners.applying(m))
-        guard !placed.bounds.isEmpty else { return }
-        let area = abs(deviceToImage.a * deviceToImage.d - deviceToImage.b * deviceToImage.c)   // image pixels a device pixel
-        let magnifying = area < 1
-        var sampled = src, filter: pixman_filter_t
-        switch magnifying ? p.magnificationFilter : p.minificationFilter {
-        case .nearest: filter = PIXMAN_FILTER_NEAREST
-        case .linear: filter = magnifying ? PIXMAN_FILTER_BILINEAR : PIXMAN_FILTER_GOOD
-        case .trilinear:
-            filter = PIXMAN_FILTER_BILINEAR
-            // (A degenerate map's area is ∞ or NaN: no level; found by the fuzzer.)
-            let level = magnifying || !area.isFinite ? 0 : Int(min(30, log2(area.squareRoot())).rounded())
-            if level > 0, let mip = contents.mipmap(for: image, level: level) {
-                sampled = mip.image
-                deviceToImage = deviceToImage.concatenating(AffineTransform(scaleX: mip.scaleX, y: mip.scaleY))
-            }
-        }
-        guard let transform = pixmanTransform(deviceToImage, sampling: placed.bounds) else { return }
-        items.append(.image(sampled, ImageSampling(transform: transform, filter: filter, repeatMode: PIXMAN_REPEAT_PAD), placed))
-    }
-
-    /// Nine-slice scaling (`contentsCenter`, unit coordinates of the shown image):
-    /// the corners keep their size (image pixels / `contentsScale`), the edges
-    /// stretch along their side, the centre both ways; corners that do not fit are
-    /// shrunk in proportion. A centre outside the unit rectangle is clamped to it; a
-    /// centre of no width or height stretches the one pixel line there. Other
-    /// gravities, or the whole unit rectangle, draw one patch. Pairs of image pixels
-    /// and layer rectangles, empty ones left out. Under a map `m` that keeps axes,
-    /// the cuts between patches fall on whole device pixels: two patches meeting
-    /// inside a pixel would each cover part of it, and the background would show
-    /// through the seam.
-    static func nineSlices(_ p: Layer, source: Rect, frame: Rect, transform m: AffineTransform) -> [(from: Rect, to: Rect)] {
-        let cc = p.contentsCenter
-        let unit = Rect(x: 0, y: 0, width: 1, height: 1)
-        guard p.contentsGravity == .resize, cc != unit, source.width > 0, source.height > 0 else { return [(source, frame)] }
-        let scale = max(p.contentsScale, 0.0001)
-        func cuts(_ lo: Double, _ hi: Double, _ start: Double, _ length: Double, _ outStart: Double, _ outLength: Double) -> ([Double], [Double]) {
-            let a = min(1, max(0, lo.isNaN ? 0 : lo)), b = min(1, max(a, hi.isNaN ? 1 : hi))
-            var from = [start, start + a * length, start + b * length, start + length]
-            if from[2] - from[1] < 1 {
-                // No centre: the one pixel line at the cut stretches.
-                let line = min(max(start, (from[1]).rounded(.down)), start + length - 1)
-                from[1] = max(start, line); from[2] = min(start + length, line + 1)
-            }
-            var first = (from[1] - from[0]) / scale, last = (from[3] - from[2]) / scale
-            if first + last > outLength, first + last > 0 {
-                let shrink = outLength / (first + last)
-                first *= shrink; last *= shrink
-            }
-            return (from, [outStart, outStart + first, outStart + outLength - last, outStart + outLength])
-        }
-        var (sx, lx) = cuts(cc.minX, cc.maxX, source.minX, source.width, frame.minX, frame.width)
-        var (sy, ly) = cuts(cc.minY, cc.maxY, source.minY, source.height, frame.minY, frame.height)
-        if m.b == 0, m.c == 0, m.a != 0, m.d != 0 {
-            func snapped(_ v: Double, _ scale: Double, _ offset: Double, within lo: Double, _ hi: Double) -> Double {
-                min(hi, max(lo, ((v * scale + offset).rounded() - offset) / scale))
-            }
-            for k in [1, 2] {
-                lx[k] = snapped(lx[k], m.a, m.tx, within: lx[0], lx[3])
-                ly[k] = snapped(ly[k], m.d, m.ty, within: ly[0], ly[3])
-            }
-        }
-        var out: [(from: Rect, to: Rect)] = []
-        for j in 0..<3 {
-            for i in 0..<3 {
-                let to = Rect(x: lx[i], y: ly[j], width: lx[i + 1] - lx[i], height: ly[j + 1] - ly[j])
-                let from = Rect(x: sx[i], y: sy[j], width: sx[i + 1] - sx[i], height: sy[j + 1] - sy[j])
-                guard to.width > 1e-9, to.height > 1e-9, from.width > 0, from.height > 0 else { continue }
-                out.append((from, to))
-            }
-        }
-        return out
-    }
 }
