@@ -160,4 +160,20 @@ struct EmitterLayerTests {
         clock2.now += 0.0021   // two births, both still at the emitter point
         #expect(near(r2.render().rgba8(x: 50, y: 50), (102, 0, 0, 255), 2))
     }
+    @Test("particles keep what they were born with: a later change to the cell, or a moved emitter, reaches new particles only")
+    func birthValuesKept() {
+        let (_, root, clock) = makeRenderer()
+        let e = emitter(in: root) { $0.birthRate = 10; $0.lifetime = 5; $0.velocity = 100 }
+        let start = clock.now
+        _ = e.particles(atTime: start + 0.55)   // five born, moving right
+        Transaction.withoutActions {
+            e.setValue(0.0, forKeyPath: "emitterCells.spark.velocity")
+            e.emitterPosition = Point(x: 10, y: 90)
+        }
+        let later = e.particles(atTime: start + 1.05)
+        let moving = later.filter { $0.position.y == 50 }, still = later.filter { $0.position == Point(x: 10, y: 90) }
+        #expect(moving.count == 5 && still.count == 5, "\(later.map(\.position))")
+        // The first, born at 0.1 s, has gone 0.95 s at 100 points a second.
+        #expect(moving.contains { abs($0.position.x - 145) < 1e-6 })
+    }
 }

@@ -42,10 +42,11 @@ public enum EmitterRenderMode: String, Hashable, Sendable {
 /// below), or when first asked for particles if that is earlier than a commit.
 /// Births are counted on a fixed grid of 1/240 s, so an animated `birthRate` (the
 /// layer's, or a cell's by key path: `emitterCells.spark.birthRate`) changes how
-/// many are born from then on, never the particles already out. A particle's
-/// other values are worked out from its cell at each frame: a change to a cell's
-/// velocity or colour applies to its live particles too. Positions are in the
-/// layer's coordinates, projected on its plane (depth is not kept).
+/// many are born from then on, never the particles already out. A particle keeps
+/// what it was born with — its cell's values, the layer's multipliers, the point it
+/// left from — so a change to a cell (or a moving `emitterPosition`) reaches the
+/// particles born after it, as in Core Animation. Positions are in the layer's
+/// coordinates, projected on its plane (depth is not kept).
 ///
 /// Budget: at most ``maximumParticles`` live at once per emitter; births beyond
 /// are dropped. A lifetime of ∞ lives as long as the budget allows; birth rates

@@ -6,9 +6,12 @@ import Glibc
 /// the clock costs nothing per second of it. While an animation of the layer runs
 /// (its `birthRate`, a cell's by key path), the rates are the presentation's,
 /// sampled on a fixed grid of 1/240 s, each tick a stretch of its own. Only the
-/// births still alive are kept. A particle's values follow from its cell, its birth
-/// index and the seed (`ParticleRandom`), and its motion from its age: a frame at a
-/// time shows what the counts say, whatever frames came before.
+/// births still alive are kept, each with what it was born with: its cell's values,
+/// the layer's multipliers and the point it left from (as Core Animation's
+/// particles keep theirs: a later change to a cell reaches new particles only). A
+/// particle's random values follow from its cell, its birth index and the seed
+/// (`ParticleRandom`), and its motion from its age: a frame at a time shows what
+/// the counts say, whatever frames came before.
 @MainActor
 final class EmitterSimulation {
     static let tick = 1.0 / 240
@@ -16,13 +19,33 @@ final class EmitterSimulation {
     /// long jump of the clock) are counted at the model's rates.
     static let presentationTicks = 240 * 10
 
+    /// The layer's values a particle multiplies its cell's by.
+    struct Multipliers {
+        var birthRate, lifetime, velocity, scale, spin: Double
+
+        init(_ e: EmitterLayer.EmitterState) {
+            (birthRate, lifetime, velocity, scale, spin) = (e.birthRate, e.lifetime, e.velocity, e.scale, e.spin)
+        }
+    }
+
+    /// A particle as born: when, its random values, its cell then, the layer's
+    /// multipliers then, where it left from, and how long it can live at most.
+    struct Birth {
+        let time: Double
+        let key: ParticleRandom
+        let cell: EmitterCell
+        let layer: Multipliers
+        let origin: Point
+        let longest: Double
+    }
+
     /// One cell's count: `count` at `time`, growing at `rate` since; births so far.
     private struct Count {
         var time: Double
         var count = 0.0
         var rate = 0.0
         var born = 0
-        var births: [(time: Double, index: Int)] = []
+        var births: [Birth] = []
 
         func count(at t: Double) -> Double { count + rate * (t - time) }
     }
@@ -61,7 +84,7 @@ final class EmitterSimulation {
             // Up to the sampled stretch, at the model's rates in one step.
             let sampledFrom = start! + ((t - start!) / Self.tick - Double(Self.presentationTicks)).rounded(.down) * Self.tick
             if sampledFrom > reached {
-                for c in cells.indices { count(c, cells[c], layer, rate: modelRates[c], to: sampledFrom, live: &live) }
+                for c in cells.indices { count(c, cells[c], layer.emitter, rate: modelRates[c], to: sampledFrom, live: &live) }
                 reached = sampledFrom
             }
             var tickStart = start! + ((reached - start!) / Self.tick).rounded(.down) * Self.tick
@@ -70,22 +93,23 @@ final class EmitterSimulation {
                 let p = layer.presentation(atTime: max(tickStart, reached))
                 let shown = p.emitter.cells ?? []
                 for c in cells.indices {
-                    let rate = shown.count == cells.count ? Self.rate(of: shown[c], in: p) : modelRates[c]
-                    count(c, cells[c], layer, rate: rate, to: tickEnd, live: &live)
+                    let cell = shown.count == cells.count ? shown[c] : cells[c]
+                    count(c, cell, p.emitter, rate: Self.rate(of: cell, in: p), to: tickEnd, live: &live)
                 }
                 reached = tickEnd
                 tickStart += Self.tick
             }
         } else {
-            for c in cells.indices { count(c, cells[c], layer, rate: modelRates[c], to: t, live: &live) }
+            for c in cells.indices { count(c, cells[c], layer.emitter, rate: modelRates[c], to: t, live: &live) }
             reached = t
         }
-        prune(cells, layer, now: t)
+        prune(now: t)
     }
 
-    /// The births of cell `c` from `reached` to `t` at `rate`: those that can still
-    /// be alive at `t` are kept (while the budget lasts), the others only counted.
-    private func count(_ c: Int, _ cell: EmitterCell, _ layer: EmitterLayer, rate: Double, to t: Double, live: inout Int) {
+    /// The births of cell `c` from `reached` to `t` at `rate`, of `cell` under the
+    /// layer's values `e`: those that can still be alive at `t` are kept (while the
+    /// budget lasts), the others only counted.
+    private func count(_ c: Int, _ cell: EmitterCell, _ e: EmitterLayer.EmitterState, rate: Double, to t: Double, live: inout Int) {
         var k = counts[c]
         if rate != k.rate {   // a new stretch from where the count is
             k.count = k.count(at: reached)
@@ -96,11 +120,14 @@ final class EmitterSimulation {
         guard rate > 0, total.isFinite else { k.time = t; k.count = total.isFinite ? total : k.count; counts[c] = k; return }
         let last = Int(min(total.rounded(.down), 9e15))
         // The first birth that can be alive at `t`.
-        let longest = Self.longestLife(cell, layer.emitter)
+        let multipliers = Multipliers(e)
+        let longest = Self.longestLife(cell, multipliers)
         var m = k.born + 1
         if longest.isFinite { m = max(m, Int(min(9e15, max(0, k.count(at: t - longest - Self.tick)).rounded(.down)))) }
         while m <= last, live < EmitterLayer.maximumParticles {
-            k.births.append((k.time + (Double(m) - k.count) / rate, m - 1))
+            let key = ParticleRandom(seed: e.seed, path: [UInt64(c)], index: m - 1)
+            k.births.append(Birth(time: k.time + (Double(m) - k.count) / rate, key: key, cell: cell, layer: multipliers,
+                                  origin: Self.emissionPoint(e, key), longest: longest))
             live += 1
             m += 1
         }
@@ -109,16 +136,8 @@ final class EmitterSimulation {
     }
 
     /// Births that cannot be alive at `now` are let go.
-    private func prune(_ cells: [EmitterCell], _ layer: EmitterLayer, now: Double) {
-        for c in cells.indices {
-            let longest = Self.longestLife(cells[c], layer.emitter)
-            guard longest.isFinite else { continue }
-            if let keep = counts[c].births.firstIndex(where: { now - $0.time < longest }) {
-                if keep > 0 { counts[c].births.removeFirst(keep) }
-            } else {
-                counts[c].births.removeAll()
-            }
-        }
+    private func prune(now: Double) {
+        for c in counts.indices { counts[c].births.removeAll { !(now - $0.time < $0.longest) } }
     }
 
     /// True when an animation runs on the layer's `birthRate` or on its cells (their rates).
@@ -138,20 +157,17 @@ final class EmitterSimulation {
     }
 
     /// The longest a particle of `cell` lives (a cell's range either way).
-    static func longestLife(_ cell: EmitterCell, _ e: EmitterLayer.EmitterState) -> Double {
+    static func longestLife(_ cell: EmitterCell, _ e: Multipliers) -> Double {
         max(0, (cell.lifetime + abs(cell.lifetimeRange)) * e.lifetime)
     }
 
     /// The live particles of every cell (and of the cells they emit), in drawing order.
-    private static func particles(_ layer: EmitterLayer, _ cells: [EmitterCell], _ births: [[(time: Double, index: Int)]],
-                                  atTime t: Double) -> [Particle] {
+    private static func particles(_ layer: EmitterLayer, _ cells: [EmitterCell], _ births: [[Birth]], atTime t: Double) -> [Particle] {
         var out: [(birth: Double, particle: Particle)] = []
         let e = layer.emitter
-        for (c, cell) in cells.enumerated() where cell.isFinite {
-            for b in births[c] where b.time <= t {
-                let key = ParticleRandom(seed: e.seed, path: [UInt64(c)], index: b.index)
-                let origin = emissionPoint(e, key)
-                emit(cell, e, key, origin: origin, born: b.time, at: t, depth: 1, into: &out)
+        for c in cells.indices {
+            for b in births[c] where b.time <= t && b.cell.isFinite {
+                emit(b.cell, b.layer, b.key, origin: b.origin, born: b.time, at: t, depth: 1, into: &out)
                 if out.count >= EmitterLayer.maximumParticles { break }
             }
         }
@@ -163,7 +179,7 @@ final class EmitterSimulation {
     }
 
     /// One particle of `cell` born at `born` from `origin`, if alive at `t`, and the particles it has emitted.
-    private static func emit(_ cell: EmitterCell, _ e: EmitterLayer.EmitterState, _ key: ParticleRandom, origin: Point, born: Double,
+    private static func emit(_ cell: EmitterCell, _ e: Multipliers, _ key: ParticleRandom, origin: Point, born: Double,
                              at t: Double, depth: Int, into out: inout [(birth: Double, particle: Particle)]) {
         let life = max(0, (cell.lifetime + cell.lifetimeRange * key.signed(0)) * e.lifetime)
         let age = t - born
