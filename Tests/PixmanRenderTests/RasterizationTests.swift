@@ -197,4 +197,29 @@ struct RasterizationTests {
         let (_, blended) = seam(false)
         #expect(blended.r > 60 && blended.b > 60, "anti-aliased by default: \(blended)")
     }
+    @Test("turned, or with rounded corners, edges left out of the mask are hard: no pixel between the layer's colour and the ground along them, border included")
+    func edgeAntialiasingTurned() {
+        func partial(_ mask: EdgeAntialiasingMask, radius: Double = 0, turned: Bool = true) -> Int {
+            let (r, root, _) = makeRenderer(width: 80, height: 80)
+            Transaction.withoutActions { root.backgroundColor = .white }
+            let l = box(Rect(x: 20, y: 20, width: 40, height: 40), .black, in: root)
+            Transaction.withoutActions {
+                if turned { l.transform = Transform3D(rotationAngle: 0.4, x: 0, y: 0, z: 1) }
+                l.cornerRadius = radius
+                l.borderWidth = 3
+                l.borderColor = .black
+                l.edgeAntialiasingMask = mask
+            }
+            Transaction.flush()
+            let img = r.render()
+            var n = 0
+            for y in 0..<80 { for x in 0..<80 { let v = img.rgba8(x: x, y: y).r; if v > 20 && v < 235 { n += 1 } } }
+            return n
+        }
+        #expect(partial(.all) > 40, "anti-aliased edges blend")
+        #expect(partial([]) == 0, "no edge blends: \(partial([]))")
+        #expect(partial([.minXEdge, .maxXEdge]) > 10 && partial([.minXEdge, .maxXEdge]) < partial(.all), "two edges blend, two do not")
+        #expect(partial([], radius: 10, turned: false) == 0, "rounded corners, hard too")
+        #expect(partial([], radius: 10, turned: false) < partial(.all, radius: 10, turned: false))
+    }
 }

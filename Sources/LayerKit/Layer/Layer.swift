@@ -339,11 +339,10 @@ open class Layer {
         set { setState("allowsGroupOpacity", \.allowsGroupOpacity, newValue) }
     }
     /// Which edges of the bounds are anti-aliased (`edgeAntialiasingMask`; default
-    /// all): an edge left out lands on whole device pixels, so layers meeting edge
-    /// to edge show no seam. Honoured for the background (and what clips to the
-    /// bounds) of a layer without rounded corners whose map to the screen keeps its
-    /// axes (moved or scaled, not turned); otherwise, and for borders, every edge is
-    /// anti-aliased.
+    /// all), for the background, border and what clips to the bounds. An edge left
+    /// out is hard: on a map that keeps axes, with square corners, it lands on whole
+    /// device pixels, so layers meeting edge to edge show no seam; turned, or past
+    /// rounded corners, pixels are in or out by their centres.
     public var edgeAntialiasingMask: EdgeAntialiasingMask {
         get { state.edgeAntialiasingMask }
         set { setState("edgeAntialiasingMask", \.edgeAntialiasingMask, newValue) }

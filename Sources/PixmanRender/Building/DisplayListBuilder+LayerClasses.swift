@@ -30,7 +30,7 @@ extension DisplayListBuilder {
         let (fw, fh) = ((extent.width * s).rounded(.up), (extent.height * s).rounded(.up))
         guard fw >= 1, fh >= 1, fw <= 4096, fh <= 4096 else { return false }
         let toPlane = AffineTransform(translationX: -extent.minX, y: -extent.minY).concatenating(AffineTransform(scaleX: s, y: s))
-        let area = coverage(p.masksToBounds ? outline(p, m) : extent.corners.applying(m))
+        let area = p.masksToBounds ? bodyCoverage(p, m) : coverage(extent.corners.applying(m))
         guard !area.bounds.isEmpty else { return true }
         guard let sampling = pixmanTransform(m.inverted().concatenating(toPlane), sampling: area.bounds) else { return false }
         let key = RasterCache.Key(p, layer: layer, scale: s, extent: extent)
@@ -134,7 +134,7 @@ extension DisplayListBuilder {
     func drawBackdrop(_ b: BackdropLayer, transform m: AffineTransform, into items: inout [DisplayItem]) {
         let sigma = b.blurRadius / 2 * Self.deviceScale(m)
         guard sigma.isFinite, sigma > 0.25 || b.saturation != 1 else { return }
-        let area = coverage(outline(b, m))
+        let area = bodyCoverage(b, m)
         guard !area.bounds.isEmpty else { return }
         let below = Array(enclosing.levels.joined()) + items
         items.append(.backdrop(Backdrop(below: below, coverage: area, sigma: min(sigma, 200), saturation: b.saturation, frame: frame)))

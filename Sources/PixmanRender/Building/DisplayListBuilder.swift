@@ -166,7 +166,7 @@ struct DisplayListBuilder {
         // needs no group the size of the layer (see AlignedShapes.translucentCard).
         if needsGroup, !clips, p.modelMask == nil, sublayers.isEmpty, p.contents == nil, !(p is ShapeLayer), !(p is GradientLayer),
            let bg = p.backgroundColor, let bd = p.borderColor, p.borderWidth > 0,
-           let pixels = aligned.pixelRect(p, m),
+           !needsEdgeCut(p, m), let pixels = aligned.pixelRect(p, m),
            let card = aligned.translucentCard(pixels, background: bg, border: bd, opacity: opacity) {
             items += card
             return
@@ -226,7 +226,7 @@ struct DisplayListBuilder {
             draw(maskLayer, parent: nil, parentTransform: m, into: &maskItems, depth: depth + 1)
             mask = maskItems
         }
-        items.append(.group(Group(bounds: box, items: content, mask: mask, clip: clips ? coverage(outline(p, m)) : nil,
+        items.append(.group(Group(bounds: box, items: content, mask: mask, clip: clips ? bodyCoverage(p, m) : nil,
                                   opacity: p.opacity * inheritedOpacity)))
     }
 
@@ -462,14 +462,14 @@ struct DisplayListBuilder {
         if let backdrop = p as? BackdropLayer { drawBackdrop(backdrop, transform: m, into: &items) }
         if let bg = p.backgroundColor, bg.alpha > 0 {
             let color = pixmanColor(bg, alpha: opacity)
-            if let pixels = aligned.pixelRect(p, m), let fast = aligned.fill(pixels, border: 0, color: color) {
+            if !needsEdgeCut(p, m), let pixels = aligned.pixelRect(p, m), let fast = aligned.fill(pixels, border: 0, color: color) {
                 items += fast
             } else {
-                items.append(.coverage(coverage(outline(p, m)), color))
+                items.append(.coverage(bodyCoverage(p, m), color))
             }
         }
         if let gradient = p as? GradientLayer {
-            let area = coverage(outline(p, m))
+            let area = bodyCoverage(p, m)
             if !area.bounds.isEmpty, let paint = GradientPaint(gradient, transform: m, opacity: opacity, sampling: area.bounds) {
                 items.append(.gradient(paint, area))
             }
@@ -490,7 +490,7 @@ struct DisplayListBuilder {
     private func drawOverSublayers(_ p: Layer, transform m: AffineTransform, opacity: Double, into items: inout [DisplayItem]) {
         guard p.borderWidth > 0, let color = p.borderColor, color.alpha > 0 else { return }
         let c = pixmanColor(color, alpha: opacity)
-        if let pixels = aligned.pixelRect(p, m), let fast = aligned.fill(pixels, border: pixels.bw, color: c) {
+        if !needsEdgeCut(p, m), let pixels = aligned.pixelRect(p, m), let fast = aligned.fill(pixels, border: pixels.bw, color: c) {
             items += fast
         } else {
             items.append(.coverage(border(p, m), c))
@@ -539,6 +539,35 @@ struct DisplayListBuilder {
         Coverage(ShapeRasterizer.convex(outline), within: frame)
     }
 
+    /// The coverage of the layer's rounded bounds: its background, its clip. Edges
+    /// left out of `edgeAntialiasingMask` are not anti-aliased: on a map that keeps
+    /// axes, square corners land them on whole pixels (`outline`); otherwise the
+    /// coverage is cut hard along them (`edgeCut`).
+    func bodyCoverage(_ p: Layer, _ m: AffineTransform) -> Coverage {
+        guard needsEdgeCut(p, m) else { return coverage(outline(p, m)) }
+        // Anti-aliased past the hard edges, then cut hard along them.
+        var c = coverage(roundedBounds(p, m, widened: .all.subtracting(p.edgeAntialiasingMask)))
+        c.hardCut = ShapeRasterizer.convex(roundedBounds(p, m, widened: p.edgeAntialiasingMask))
+        return c
+    }
+
+    /// True when edges left out of `edgeAntialiasingMask` cannot land on whole pixels
+    /// (`outline`): a turned map, or rounded corners.
+    func needsEdgeCut(_ p: Layer, _ m: AffineTransform) -> Bool {
+        p.edgeAntialiasingMask != .all && !(p.cornerRadius <= 0 && m.b == 0 && m.c == 0)
+    }
+
+    /// The rounded bounds in device space, pushed out four device pixels past the
+    /// `widened` edges (so that they do not cut whatever they bound).
+    func roundedBounds(_ p: Layer, _ m: AffineTransform, widened: EdgeAntialiasingMask) -> [Point] {
+        let b = p.bounds, far = 4 / max(Self.deviceScale(m), 1e-9)
+        let x0 = b.minX - (widened.contains(.minXEdge) ? far : 0), x1 = b.maxX + (widened.contains(.maxXEdge) ? far : 0)
+        let y0 = b.minY - (widened.contains(.minYEdge) ? far : 0), y1 = b.maxY + (widened.contains(.maxYEdge) ? far : 0)
+        let segments = ShapeRasterizer.segments(forRadius: p.cornerRadius, scale: Self.deviceScale(m))
+        return ShapeRasterizer.roundedRect(Rect(x: x0, y: y0, width: x1 - x0, height: y1 - y0), radius: p.cornerRadius, segments: segments)
+            .applying(m)
+    }
+
     /// The layer's rounded bounds in device space. Edges left out of its
     /// `edgeAntialiasingMask` land on whole device pixels (square corners, a map that
     /// keeps axes: see `Layer.edgeAntialiasingMask`).
@@ -585,17 +614,21 @@ struct DisplayListBuilder {
 
     /// The border's ring (width clamped to half the bounds), following the corners.
     /// A ring reaching far beyond the target is clipped to it first (as shapes are).
+    /// Edges left out of `edgeAntialiasingMask` are hard on the outside (as `bodyCoverage`).
     private func border(_ p: Layer, _ m: AffineTransform) -> Coverage {
         let b = p.bounds
         let w = min(p.borderWidth, b.width / 2, b.height / 2)
         let segments = ShapeRasterizer.segments(forRadius: p.cornerRadius, scale: Self.deviceScale(m))
-        let outer = ShapeRasterizer.roundedRect(b, radius: p.cornerRadius, segments: segments).applying(m)
+        let cut = needsEdgeCut(p, m)
+        let outer = cut ? roundedBounds(p, m, widened: .all.subtracting(p.edgeAntialiasingMask))
+                        : ShapeRasterizer.roundedRect(b, radius: p.cornerRadius, segments: segments).applying(m)
         let inner = ShapeRasterizer.roundedRect(b.insetBy(dx: w, dy: w), radius: max(0, p.cornerRadius - w), segments: segments)
             .applying(m)
-        if PolygonClip.needsClipping([outer, inner], to: clipArea) {
-            return Coverage(PolygonFill.trapezoids(PolygonClip.clip([outer, inner], to: clipArea), evenOdd: true), within: frame)
-        }
-        return Coverage(ShapeRasterizer.ring(outer: outer, inner: inner), within: frame)
+        var ring = PolygonClip.needsClipping([outer, inner], to: clipArea)
+            ? Coverage(PolygonFill.trapezoids(PolygonClip.clip([outer, inner], to: clipArea), evenOdd: true), within: frame)
+            : Coverage(ShapeRasterizer.ring(outer: outer, inner: inner), within: frame)
+        if cut { ring.hardCut = ShapeRasterizer.convex(roundedBounds(p, m, widened: p.edgeAntialiasingMask)) }
+        return ring
     }
 
     /// The target with a margin, which far-reaching geometry is clipped to.

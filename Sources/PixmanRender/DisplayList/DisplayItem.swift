@@ -65,6 +65,10 @@ struct ImageSampling: @unchecked Sendable {
 struct Coverage: @unchecked Sendable {
     let trapezoids: [pixman_trapezoid_t]
     let bounds: PixelBox
+    /// A polygon the coverage is cut to without anti-aliasing (a layer's
+    /// `edgeAntialiasingMask` leaving edges out): pixels are in or out of it by
+    /// their centres.
+    var hardCut: [pixman_trapezoid_t]? = nil
 
     init(_ trapezoids: [pixman_trapezoid_t], within limit: PixelBox) {
         self.trapezoids = trapezoids

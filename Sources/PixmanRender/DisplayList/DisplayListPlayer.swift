@@ -107,6 +107,15 @@ enum DisplayListPlayer {
     /// target's rows: a band rasterizes only its own part of a shape.
     private static func composite(_ source: OpaquePointer, through coverage: Coverage, onto t: Target,
                                   op: pixman_op_t = PIXMAN_OP_OVER) {
+        if coverage.hardCut != nil {
+            // Through a mask of the coverage cut by the hard edges, over the part of the target it touches.
+            let box = coverage.bounds.intersection(t.area)
+            guard !box.isEmpty, let m = mask(coverage, over: box, opacity: 1) else { return }
+            pixman_image_composite32(op, source, m, t.image, Int32(box.x0), Int32(box.y0), 0, 0,
+                                     Int32(box.x0 - t.originX), Int32(box.y0 - t.originY), Int32(box.width), Int32(box.height))
+            pixman_image_unref(m)
+            return
+        }
         let traps = rows(of: coverage, in: t.area)
         guard !traps.isEmpty else { return }
         var split = CoverageSplit(traps)
@@ -174,6 +183,12 @@ enum DisplayListPlayer {
             var a = pixman_color_t(red: 0, green: 0, blue: 0, alpha: alpha16(alpha))
             var fill = pixman_box32_t(x1: Int32(c.x0 - box.x0), y1: Int32(c.y0 - box.y0), x2: Int32(c.x1 - box.x0), y2: Int32(c.y1 - box.y0))
             pixman_image_fill_boxes(PIXMAN_OP_ADD, m, &a, 1, &fill)
+        }
+        if var cut = coverage.hardCut, let hard = pixman_image_create_bits(PIXMAN_a1, Int32(box.width), Int32(box.height), nil, 0) {
+            // Hard edges: the coverage kept only where the cut's polygon holds the pixel's centre.
+            pixman_add_trapezoids(hard, Int16(clamping: -box.x0), Int32(-box.y0), Int32(cut.count), &cut)
+            pixman_image_composite32(PIXMAN_OP_IN, hard, nil, m, 0, 0, 0, 0, 0, 0, Int32(box.width), Int32(box.height))
+            pixman_image_unref(hard)
         }
         if opacity < 1 {
             withSolid(pixman_color_t(red: 0, green: 0, blue: 0, alpha: alpha16(opacity))) { solid in
