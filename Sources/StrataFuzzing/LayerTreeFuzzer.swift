@@ -157,6 +157,7 @@ public enum LayerTreeFuzzer {
                 target.rasterizationScale = input.number()
                 target.allowsGroupOpacity = input.byte() % 2 == 0
                 target.edgeAntialiasingMask = EdgeAntialiasingMask(rawValue: input.byte() & 15)
+                trace?("  filters \(target.minificationFilter)/\(target.magnificationFilter) rasterize \(target.shouldRasterize) at \(target.rasterizationScale) group opacity \(target.allowsGroupOpacity) edges \(target.edgeAntialiasingMask.rawValue)")
             case 13:
                 // A write by key with any numeric type must follow the typed setter's rule.
                 let key = numericKeys[input.index(numericKeys.count)]
@@ -287,6 +288,11 @@ public enum LayerTreeFuzzer {
     }
 
     private static func describe(_ layer: Layer) -> String {
+        if let e = layer as? EmitterLayer, let c = e.emitterCells?.first {
+            return "EmitterLayer at \(e.emitterPosition) size \(e.emitterSize) \(e.emitterShape) \(e.renderMode) seed \(e.seed): cell rate \(c.birthRate) "
+                + "life \(c.lifetime) velocity \(c.velocity) range \(c.emissionRange) scale \(c.scale) spin \(c.spin) "
+                + "yAcceleration \(c.yAcceleration) alphaSpeed \(c.alphaSpeed) contents \(c.contents.map { "\($0.width)x\($0.height)" } ?? "-")"
+        }
         if let r = layer as? ReplicatorLayer {
             return "ReplicatorLayer count \(r.instanceCount) transform \(r.instanceTransform) delay \(r.instanceDelay) "
                 + "color \(String(describing: r.instanceColor)) offsets \(r.instanceRedOffset) \(r.instanceAlphaOffset) depth \(r.preservesDepth)"

@@ -1,12 +1,14 @@
 import LayerKit
 
-/// Replicators and transform layers in the damage pass. A replicator's copies, and
-/// the planes under a transform layer (kept in 3D, not in their parent's plane),
-/// land where no record of their layers says; so such a layer is looked at as one
-/// whole: its drawing is bounded by everything its subtree draws (every copy at
-/// its own time; planes by their projected corners), changes with anything in the
-/// subtree (its subtree version), and with the time while anything in it
-/// animates. Its sublayers get no records of their own.
+/// Replicators, transform layers and rasterized layers in the damage pass. A
+/// replicator's copies, and the planes under a transform layer (kept in 3D, not in
+/// their parent's plane), land where no record of their layers says; a rasterized
+/// layer's bitmap, sampled onto the device, touches its whole extent at once (the
+/// fuzzer found its blend reaching past a sublayer's record). So such a layer is
+/// looked at as one whole: its drawing is bounded by everything its subtree draws
+/// (every copy at its own time; planes by their projected corners), changes with
+/// anything in the subtree (its subtree version), and with the time while anything
+/// in it animates. Its sublayers get no records of their own.
 extension DamageTracker {
     func wholeSubtreeDrawing(_ p: Layer, model: Layer, _ inputs: Inputs, full: Transform3D, _ m: AffineTransform, bounds own: Rect,
                              time: Double, animated: Bool) -> Drawing {
@@ -16,7 +18,9 @@ extension DamageTracker {
             let below = Self.extentBelow(p, model: model, full: full, m, time: time, depth: 0)
             // A transform layer draws nothing of its own, and its planes are not in its plane.
             let mine: Rect? = p is TransformLayer ? nil : own
-            switch (mine, below) {
+            // (A rasterized bitmap is sampled bilinearly: a pixel of slack around it.)
+            let slack = p.shouldRasterize ? 2.0 : 0
+            switch (mine, below.map { $0.insetBy(dx: -slack, dy: -slack) }) {
             case (let a?, let b?): bounds = a.union(b.insetBy(dx: -spread, dy: -spread))
             case (nil, let b?): bounds = b.insetBy(dx: -spread, dy: -spread)
             case (let a?, nil): bounds = a

@@ -402,7 +402,7 @@ final class DamageTracker {
         // A mask clips by everything in it: one whose sublayers animate (the set holds
         // every layer with an animation at or below it) changes the clip every frame.
         let animated = layer.hasAnimations || (p.modelMask.map { animatedLayers.contains(ObjectIdentifier($0)) } ?? false)
-        if p is ReplicatorLayer || p is TransformLayer, !layer.sublayers.isEmpty {
+        if p is ReplicatorLayer || p is TransformLayer || p.shouldRasterize, !layer.sublayers.isEmpty {
             return (wholeSubtreeDrawing(p, model: layer, inputs, full: full, m, bounds: bounds, time: time,
                                         animated: animatedLayers.contains(ObjectIdentifier(layer))), nil)
         }
