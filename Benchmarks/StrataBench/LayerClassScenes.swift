@@ -39,6 +39,29 @@ private final class ToolkitFrames {
         age = 1
     }
 
+    /// `frames` frames, the toolkit's alternating between one thread per core and
+    /// one thread, each followed by the reference's: `before` runs untimed, `change`
+    /// is timed with the toolkit's frame, `reference` draws the reference's, `after`
+    /// looks at both. Their times in seconds.
+    func race(_ frames: Int, before: (Int) -> Void = { _ in }, change: (Int) -> Void = { _ in }, reference: (Int) -> Void,
+              after: (Int) -> Void = { _ in }) -> (all: [Double], one: [Double], reference: [Double]) {
+        var all: [Double] = [], one: [Double] = [], written: [Double] = []
+        for f in 1...frames {
+            before(f)
+            let t0 = now()
+            change(f)
+            frame(threads: f % 2 == 0 ? 1 : cores)
+            let t1 = now()
+            reference(f)
+            let t2 = now()
+            after(f)
+            if f % 2 == 0 { one.append(t1 - t0) } else { all.append(t1 - t0) }
+            written.append(t2 - t1)
+        }
+        renderer.maximumThreads = cores
+        return (all, one, written)
+    }
+
     func difference(from reference: ReferenceRenderer) -> Int {
         let n = target.width * target.height
         let a = RenderedImage(width: target.width, height: target.height, pixels: Array(UnsafeBufferPointer(start: target.pixels, count: n)))
@@ -108,21 +131,11 @@ func sceneGradient(frames: Int) -> [Figure] {
         pixman_image_unref(source)
     }
 
-    var all: [Double] = [], one: [Double] = [], written: [Double] = []
     var difference = 0
-    for f in 1...frames {
-        clock.now += 1.0 / 60
-        let t0 = now()
-        toolkit.frame(threads: f % 2 == 0 ? 1 : toolkit.cores)
-        let t1 = now()
-        drawReference()
-        let t2 = now()
-        if f == 1 { difference = toolkit.difference(from: reference) }
-        if f % 2 == 0 { one.append(t1 - t0) } else { all.append(t1 - t0) }
-        written.append(t2 - t1)
-    }
-    toolkit.renderer.maximumThreads = toolkit.cores
-    return figures("R1 gradient-1080p", toolkit: all, oneThread: one, reference: written, cores: toolkit.cores, difference: difference)
+    let times = toolkit.race(frames, before: { _ in clock.now += 1.0 / 60 }, reference: { _ in drawReference() },
+                             after: { f in if f == 1 { difference = toolkit.difference(from: reference) } })
+    return figures("R1 gradient-1080p", toolkit: times.all, oneThread: times.one, reference: times.reference, cores: toolkit.cores,
+                   difference: difference)
 }
 
 /// R2: a replicator of 1,000 copies of one 12-point square, in a spiral (each copy
@@ -178,21 +191,11 @@ func sceneReplicator(frames: Int) -> [Figure] {
         }
     }
 
-    var all: [Double] = [], one: [Double] = [], written: [Double] = []
     var difference = 0
-    for f in 1...frames {
-        let t0 = now()
-        Transaction.withoutActions { replicator.instanceTransform = step(f) }
-        toolkit.frame(threads: f % 2 == 0 ? 1 : toolkit.cores)
-        let t1 = now()
-        drawReference(f)
-        let t2 = now()
-        if f == 1 { difference = toolkit.difference(from: reference) }
-        if f % 2 == 0 { one.append(t1 - t0) } else { all.append(t1 - t0) }
-        written.append(t2 - t1)
-    }
-    toolkit.renderer.maximumThreads = toolkit.cores
-    return figures("R2 replicator-1000", toolkit: all, oneThread: one, reference: written, cores: toolkit.cores, difference: difference)
+    let times = toolkit.race(frames, change: { f in Transaction.withoutActions { replicator.instanceTransform = step(f) } },
+                             reference: drawReference, after: { f in if f == 1 { difference = toolkit.difference(from: reference) } })
+    return figures("R2 replicator-1000", toolkit: times.all, oneThread: times.one, reference: times.reference, cores: toolkit.cores,
+                   difference: difference)
 }
 
 /// R3 `particles-5000`: an emitter of one cell (2,500 births a second, 2 s lives:
@@ -284,22 +287,13 @@ func sceneParticles(frames: Int) -> [Figure] {
         }
     }
 
-    var all: [Double] = [], one: [Double] = [], written: [Double] = [], live: [Double] = []
+    var live: [Double] = []
     // Both systems run 2 s first, to fill up.
     for _ in 0..<120 { clock.now += 1.0 / 60; toolkit.frame(threads: toolkit.cores); stepReference(1.0 / 60) }
-    for f in 1...frames {
-        clock.now += 1.0 / 60
-        let t0 = now()
-        toolkit.frame(threads: f % 2 == 0 ? 1 : toolkit.cores)
-        let t1 = now()
-        stepReference(1.0 / 60)
-        let t2 = now()
-        if f % 2 == 0 { one.append(t1 - t0) } else { all.append(t1 - t0) }
-        written.append(t2 - t1)
-        live.append(Double(emitter.particles(atTime: clock.now).count))
-    }
-    toolkit.renderer.maximumThreads = toolkit.cores
-    var out = figures("R3 particles-5000", toolkit: all, oneThread: one, reference: written, cores: toolkit.cores, difference: -1)
+    let times = toolkit.race(frames, before: { _ in clock.now += 1.0 / 60 }, reference: { _ in stepReference(1.0 / 60) },
+                             after: { _ in live.append(Double(emitter.particles(atTime: clock.now).count)) })
+    var out = figures("R3 particles-5000", toolkit: times.all, oneThread: times.one, reference: times.reference, cores: toolkit.cores,
+                      difference: -1)
     out.removeLast()   // the pictures differ (other random numbers): no pixel comparison
     out.append(Figure(scene: "R3 particles-5000", metric: "live particles, toolkit / hand-written", value: median(live), unit: "/ \(motes.count)",
                       repetitions: frames))

@@ -81,8 +81,9 @@ extension Layer {
     /// True when an animation runs on a key whose changes redraw the contents
     /// (``needsDisplay(forKey:)``, judged by the key path's first part).
     public var animatesDisplayedContent: Bool {
-        guard hasAnimations else { return false }
         let kind = type(of: self)
+        // A plain layer (every view's) redraws for no key: asked for each animated layer every frame.
+        guard hasAnimations, kind != Layer.self else { return false }
         func displayed(_ path: String?) -> Bool {
             guard let path else { return false }
             return kind.needsDisplay(forKey: String(path.prefix { $0 != "." }))

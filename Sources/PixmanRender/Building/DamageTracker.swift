@@ -131,6 +131,9 @@ final class DamageTracker {
     private var carried: [Rect] = []
     private var lastPassAddedHistory = false
     private let historyLength = 8
+    /// The layers of the last pass with an animation at or below them (a rasterized
+    /// layer's bitmap is not kept while one is below it).
+    private(set) var animatedOrAbove: Set<ObjectIdentifier> = []
     /// Backdrop layers as last seen: their device bounds and how far their blur reads.
     private var backdrops: [ObjectIdentifier: (bounds: Rect, reach: Double)] = [:]
     /// Layers looked at by the last pass (for tests).
@@ -155,6 +158,7 @@ final class DamageTracker {
                 l = current.superlayer ?? current.maskOwner
             }
         }
+        animatedOrAbove = animated
         visit(root, Inputs(parent: nil, transform: AffineTransform(scaleX: scale, y: scale), opacity: 1, ancestry: 0, index: 0),
               parentPresentation: nil, time: time, animated: animated, into: &rects, depth: 0)
         rects += carried

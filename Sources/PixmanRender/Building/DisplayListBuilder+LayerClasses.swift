@@ -34,7 +34,7 @@ extension DisplayListBuilder {
         guard !area.bounds.isEmpty else { return true }
         guard let sampling = pixmanTransform(m.inverted().concatenating(toPlane), sampling: area.bounds) else { return false }
         let key = RasterCache.Key(p, layer: layer, scale: s, extent: extent)
-        let animated = Self.animates(below: layer)
+        let animated = damage.map { $0.animatedOrAbove.contains(ObjectIdentifier(layer)) } ?? Self.animates(below: layer)
         let kept = animated ? nil : rasters?.image(for: layer, key: key)
         var planeItems: [DisplayItem] = []
         if kept == nil {
@@ -64,7 +64,7 @@ extension DisplayListBuilder {
         return r
     }
 
-    /// True when a layer at or below `layer` animates.
+    /// True when a layer at or below `layer` animates (without a damage pass, which knows).
     static func animates(below layer: Layer) -> Bool {
         var found = false
         AnimationTimeline.forEachAnimatedLayer { a in

@@ -165,16 +165,9 @@ public final class EmitterLayer: Layer {
     /// Everything the particles alive at `time` cover, in the layer's coordinates
     /// (each as the circle its turning picture sweeps); nil when none is drawn.
     public func particleExtent(atTime time: Double) -> Rect? {
-        var box: Rect?
-        for p in particles(atTime: time) {
-            guard let image = p.contents else { continue }
-            let reach = Double(max(image.width, image.height)) * p.scale / max(p.contentsScale, 0.0001) * 0.7072
-            let r = Rect(x: p.position.x - reach, y: p.position.y - reach, width: 2 * reach, height: 2 * reach)
-            box = box.map { $0.union(r) } ?? r
-        }
-        return box
+        let model = (modelLayer as? EmitterLayer) ?? self
+        return model.simulation.extent(of: model, atTime: time)
     }
-
 
     private static let emitterProperties = PropertyDescriptor.layerProperties(adding: [
             .stored("emitterCells", \EmitterLayer.emitterCells, animatable: false),

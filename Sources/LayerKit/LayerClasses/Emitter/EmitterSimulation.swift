@@ -54,7 +54,24 @@ final class EmitterSimulation {
     /// The time the counts have reached.
     private var reached = -Double.infinity
     private var counts: [Count] = []
-    private var cached: (time: Double, particles: [Particle])?
+    private var cached: (time: Double, particles: [Particle], extent: Rect??)?
+
+    /// Everything the particles at `t` cover (each as the circle its turning picture
+    /// sweeps), in the layer's coordinates; nil when none is drawn. Worked out once a
+    /// time: the damage pass and the display list both ask.
+    func extent(of layer: EmitterLayer, atTime t: Double) -> Rect? {
+        let particles = self.particles(of: layer, atTime: t)
+        if let known = cached?.extent { return known }
+        var box: Rect?
+        for p in particles {
+            guard let image = p.contents else { continue }
+            let reach = Double(max(image.width, image.height)) * p.scale / max(p.contentsScale, 0.0001) * 0.7072
+            let r = Rect(x: p.position.x - reach, y: p.position.y - reach, width: 2 * reach, height: 2 * reach)
+            box = box.map { $0.union(r) } ?? r
+        }
+        cached?.extent = .some(box)
+        return box
+    }
 
     func particles(of layer: EmitterLayer, atTime t: Double) -> [Particle] {
         if let cached, cached.time == t { return cached.particles }
@@ -72,7 +89,7 @@ final class EmitterSimulation {
         }
         if t > reached { advance(layer, cells, to: t) }
         let particles = Self.particles(layer, cells, counts.map(\.births), atTime: t)
-        cached = (t, particles)
+        cached = (t, particles, nil)
         return particles
     }
 
@@ -84,7 +101,7 @@ final class EmitterSimulation {
             // Up to the sampled stretch, at the model's rates in one step.
             let sampledFrom = start! + ((t - start!) / Self.tick - Double(Self.presentationTicks)).rounded(.down) * Self.tick
             if sampledFrom > reached {
-                for c in cells.indices { count(c, cells[c], layer.emitter, rate: modelRates[c], to: sampledFrom, live: &live) }
+                for c in cells.indices { Self.count(&counts[c], c, cells[c], layer.emitter, rate: modelRates[c], from: reached, to: sampledFrom, live: &live) }
                 reached = sampledFrom
             }
             var tickStart = start! + ((reached - start!) / Self.tick).rounded(.down) * Self.tick
@@ -94,13 +111,13 @@ final class EmitterSimulation {
                 let shown = p.emitter.cells ?? []
                 for c in cells.indices {
                     let cell = shown.count == cells.count ? shown[c] : cells[c]
-                    count(c, cell, p.emitter, rate: Self.rate(of: cell, in: p), to: tickEnd, live: &live)
+                    Self.count(&counts[c], c, cell, p.emitter, rate: Self.rate(of: cell, in: p), from: reached, to: tickEnd, live: &live)
                 }
                 reached = tickEnd
                 tickStart += Self.tick
             }
         } else {
-            for c in cells.indices { count(c, cells[c], layer.emitter, rate: modelRates[c], to: t, live: &live) }
+            for c in cells.indices { Self.count(&counts[c], c, cells[c], layer.emitter, rate: modelRates[c], from: reached, to: t, live: &live) }
             reached = t
         }
         prune(now: t)
@@ -108,31 +125,31 @@ final class EmitterSimulation {
 
     /// The births of cell `c` from `reached` to `t` at `rate`, of `cell` under the
     /// layer's values `e`: those that can still be alive at `t` are kept (while the
-    /// budget lasts), the others only counted.
-    private func count(_ c: Int, _ cell: EmitterCell, _ e: EmitterLayer.EmitterState, rate: Double, to t: Double, live: inout Int) {
-        var k = counts[c]
+    /// budget lasts), the others only counted. (In place: a copy of the count would
+    /// copy its births.)
+    private static func count(_ k: inout Count, _ c: Int, _ cell: EmitterCell, _ e: EmitterLayer.EmitterState, rate: Double,
+                              from reached: Double, to t: Double, live: inout Int) {
         if rate != k.rate {   // a new stretch from where the count is
             k.count = k.count(at: reached)
             k.time = reached
             k.rate = rate
         }
         let total = k.count(at: t)
-        guard rate > 0, total.isFinite else { k.time = t; k.count = total.isFinite ? total : k.count; counts[c] = k; return }
+        guard rate > 0, total.isFinite else { k.time = t; k.count = total.isFinite ? total : k.count; return }
         let last = Int(min(total.rounded(.down), 9e15))
         // The first birth that can be alive at `t`.
         let multipliers = Multipliers(e)
-        let longest = Self.longestLife(cell, multipliers)
+        let longest = longestLife(cell, multipliers)
         var m = k.born + 1
         if longest.isFinite { m = max(m, Int(min(9e15, max(0, k.count(at: t - longest - Self.tick)).rounded(.down)))) }
         while m <= last, live < EmitterLayer.maximumParticles {
             let key = ParticleRandom(seed: e.seed, path: [UInt64(c)], index: m - 1)
             k.births.append(Birth(time: k.time + (Double(m) - k.count) / rate, key: key, cell: cell, layer: multipliers,
-                                  origin: Self.emissionPoint(e, key), longest: longest))
+                                  origin: emissionPoint(e, key), longest: longest))
             live += 1
             m += 1
         }
         k.born = max(k.born, last)
-        counts[c] = k
     }
 
     /// Births that cannot be alive at `now` are let go.
