@@ -183,7 +183,8 @@ final class EmitterSimulation {
         var out: [(birth: Double, particle: Particle)] = []
         let e = layer.emitter
         for c in cells.indices {
-            for b in births[c] where b.time <= t && b.cell.isFinite {
+            // (Only cells with finite values have births: `rate(of:in:)` is 0 for the others.)
+            for b in births[c] where b.time <= t {
                 emit(b.cell, b.layer, b.key, origin: b.origin, born: b.time, at: t, depth: 1, into: &out)
                 if out.count >= EmitterLayer.maximumParticles { break }
             }
