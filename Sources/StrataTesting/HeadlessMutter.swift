@@ -84,9 +84,22 @@ public final class HeadlessMutter: Compositor {
     public func injectedInput() throws -> InjectedInput { try input() }
 
     /// One frame of the monitor, read from the screen-cast stream with GStreamer.
+    ///
+    /// A frame that is black all over (mutter's bare screen, but twice in CI a
+    /// stream that stayed black for seconds while a fullscreen window showed)
+    /// is read once more from a screen-cast session made for it, and that frame
+    /// is returned.
     public func screenshot(timeout: Double = 10) throws(CompositorError) -> RenderedImage {
         let node: UInt32
         do { node = try input().node } catch { throw .screenshotFailed("no screen cast: \(error)") }
+        let shot = try capture(node: node, timeout: timeout)
+        guard shot.pixels.allSatisfy({ $0 & 0x00ff_ffff == 0 }) else { return shot }
+        let fresh = try MutterRemoteInput(environment: environment, directory: runtimeDirectory, captureOnly: true)
+        defer { fresh.close() }
+        return try capture(node: fresh.node, timeout: timeout)
+    }
+
+    private func capture(node: UInt32, timeout: Double) throws(CompositorError) -> RenderedImage {
         let dir = runtimeDirectory + "/capture"
         mkdir(dir, 0o700)
         return try captureScreen(["gst-launch-1.0", "-q", "pipewiresrc", "path=\(node)", "num-buffers=1", "!", "videoconvert", "!",

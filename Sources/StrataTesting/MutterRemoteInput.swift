@@ -15,17 +15,19 @@ public final class MutterRemoteInput: InjectedInput {
     private var commands: Int32
     private var replies: PipeLines
 
-    init(environment: [String: String], directory: String) throws(CompositorError) {
+    /// Starts the helper; `captureOnly` makes a screen-cast session of its own
+    /// without input (its node is fresh; sending it input throws).
+    init(environment: [String: String], directory: String, captureOnly: Bool = false) throws(CompositorError) {
         let toHelper = try closeOnExecPipe()   // the helper gets one end of each as stdin and stdout
         let fromHelper: [Int32]
         do { fromHelper = try closeOnExecPipe() } catch {
             for fd in toHelper { Glibc.close(fd) }
             throw error
         }
-        let log = directory + "/mutter-remote.log"
+        let log = directory + (captureOnly ? "/mutter-capture.log" : "/mutter-remote.log")
         do {
             let tool = HelperTool.mutterRemote
-            helper = try Subprocess.spawn(tool.command(), environment: environment.merging(tool.environment) { $1 }, directory: directory, logPath: log,
+            helper = try Subprocess.spawn(tool.command(captureOnly ? ["capture"] : []), environment: environment.merging(tool.environment) { $1 }, directory: directory, logPath: log,
                                           standardInput: toHelper[0], standardOutput: fromHelper[1])
         } catch {
             for fd in toHelper + fromHelper { Glibc.close(fd) }

@@ -15,6 +15,8 @@
  * it records the first monitor (no cursor drawn), starts the sessions, makes
  * the virtual keyboard and pointer and prints "ready NODE", NODE being the PipeWire node of the monitor's stream
  * (absolute motion and touch need a stream; captures read the node).
+ * Run as "mutter-remote capture" it makes a screen-cast session of its own, no
+ * input, prints "ready NODE" and waits for stdin to close.
  * The bus is DBUS_SESSION_BUS_ADDRESS; mutter connects to PipeWire itself. */
 #include "StrataTestingTools.h"
 #include <gio/gio.h>
@@ -112,24 +114,26 @@ static GVariant *arguments_for(const char *line, const char **method) {
 }
 
 int strata_tool_mutter_remote(int argc, char **argv) {
-    (void)argc, (void)argv;
+    gboolean capture_only = argc > 1 && strcmp(argv[1], "capture") == 0;
     GError *error = NULL;
     bus = g_bus_get_sync(G_BUS_TYPE_SESSION, NULL, &error);
     if (!bus) return fail("session bus", error);
 
-    GVariant *r = call("org.gnome.Mutter.RemoteDesktop", "/org/gnome/Mutter/RemoteDesktop", "org.gnome.Mutter.RemoteDesktop",
-                       "CreateSession", NULL, &error);
-    if (!r) return fail("RemoteDesktop.CreateSession", error);
-    g_variant_get(r, "(o)", &remote_session);
-    r = call("org.gnome.Mutter.RemoteDesktop", remote_session, "org.freedesktop.DBus.Properties", "Get",
-             g_variant_new("(ss)", "org.gnome.Mutter.RemoteDesktop.Session", "SessionId"), &error);
-    if (!r) return fail("SessionId", error);
-    GVariant *id;
-    g_variant_get(r, "(v)", &id);
-
+    GVariant *r;
     GVariantBuilder properties;
     g_variant_builder_init(&properties, G_VARIANT_TYPE("a{sv}"));
-    g_variant_builder_add(&properties, "{sv}", "remote-desktop-session-id", id);
+    if (!capture_only) {
+        r = call("org.gnome.Mutter.RemoteDesktop", "/org/gnome/Mutter/RemoteDesktop", "org.gnome.Mutter.RemoteDesktop",
+                 "CreateSession", NULL, &error);
+        if (!r) return fail("RemoteDesktop.CreateSession", error);
+        g_variant_get(r, "(o)", &remote_session);
+        r = call("org.gnome.Mutter.RemoteDesktop", remote_session, "org.freedesktop.DBus.Properties", "Get",
+                 g_variant_new("(ss)", "org.gnome.Mutter.RemoteDesktop.Session", "SessionId"), &error);
+        if (!r) return fail("SessionId", error);
+        GVariant *id;
+        g_variant_get(r, "(v)", &id);
+        g_variant_builder_add(&properties, "{sv}", "remote-desktop-session-id", id);
+    }
     r = call("org.gnome.Mutter.ScreenCast", "/org/gnome/Mutter/ScreenCast", "org.gnome.Mutter.ScreenCast", "CreateSession",
              g_variant_new("(a{sv})", &properties), &error);
     if (!r) return fail("ScreenCast.CreateSession", error);
@@ -148,11 +152,24 @@ int strata_tool_mutter_remote(int argc, char **argv) {
     gboolean added = FALSE;
     g_dbus_connection_signal_subscribe(bus, NULL, "org.gnome.Mutter.ScreenCast.Stream", "PipeWireStreamAdded", stream, NULL,
                                        G_DBUS_SIGNAL_FLAGS_NONE, stream_added, &added, NULL);
-    if (!session_call("Start", NULL, &error)) return fail("RemoteDesktop.Session.Start", error);
+    if (capture_only) {
+        if (!call("org.gnome.Mutter.ScreenCast", cast_session, "org.gnome.Mutter.ScreenCast.Session", "Start", NULL, &error))
+            return fail("ScreenCast.Session.Start", error);
+    } else if (!session_call("Start", NULL, &error)) {
+        return fail("RemoteDesktop.Session.Start", error);
+    }
     gboolean late = FALSE;
     g_timeout_add_seconds(10, time_out, &late);
     while (!added && !late) g_main_context_iteration(NULL, TRUE);
     if (!added) return fail("no PipeWire stream within 10 s (is pipewire running?)", NULL);
+    if (capture_only) {
+        printf("ready %u\n", node);
+        fflush(stdout);
+        char line[256];
+        while (fgets(line, sizeof line, stdin)) {}
+        call("org.gnome.Mutter.ScreenCast", cast_session, "org.gnome.Mutter.ScreenCast.Session", "Stop", NULL, NULL);
+        return 0;
+    }
     /* Mutter makes its virtual devices with their first event and the seat gains
      * the capability only then, so that event reaches no client: spend the
      * keyboard's on KEY_RESERVED (0), which no keymap maps, and the pointer's on

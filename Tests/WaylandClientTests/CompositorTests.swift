@@ -70,6 +70,19 @@ struct CompositorTests {
         #expect(c.seatCapabilities.contains(.pointer) && c.seatCapabilities.contains(.keyboard), "the session's devices are there from the start")
         let shot = try mutter.screenshot()
         #expect(shot.width == 400 && shot.height == 300)
+        #expect(shot.rgba8(x: 200, y: 150) == (27, 76, 124, 255), "mutter's bare screen is blue")
+        #expect(access(directory + "/mutter-capture.log", F_OK) != 0)
+        // A frame black all over is read again from a screen cast of its own; the
+        // input session is untouched.
+        let black = ScenarioRunner(compositor: mutter).run(try Scenario(parsing: """
+            window "black" 200x100 #000000
+            wait-configure
+            fullscreen on
+            expect-pixel 200,150 #000000
+            """))
+        #expect(black.passed, "\(black.table)")
+        #expect(access(directory + "/mutter-capture.log", F_OK) == 0)
+        #expect(throws: Never.self) { try mutter.input().movePointer(toX: 10, y: 10) }
         #expect(processTable(file: "environ").filter { $0.contains("XDG_RUNTIME_DIR=\(directory)") }.count == 4,
                 "mutter, PipeWire, WirePlumber and the RemoteDesktop helper")
         #expect(processTable().contains { $0.contains("dbus-daemon") && $0.contains(directory) })
