@@ -22,12 +22,43 @@ public protocol Compositor: AnyObject {
     /// mutter's RemoteDesktop), made on first use and kept; throws
     /// ``InputUnavailable`` naming what is missing where there is none.
     func injectedInput() throws -> InjectedInput
+    /// Starts a client program of this compositor and returns at once: its
+    /// process and the log its output goes to (in the runtime directory).
+    /// `WAYLAND_DISPLAY`, `XDG_RUNTIME_DIR` and the compositor's session bus,
+    /// where it has one, are set; `environment` adds to them.
+    func startClient(_ arguments: [String], environment: [String: String]) throws(CompositorError) -> (process: Subprocess, logPath: String)
+    /// The toplevel windows on screen, with their places, titles and app ids,
+    /// where the compositor can tell (sway's IPC, kwin's scripting); nil where
+    /// it cannot (weston, cage, mutter without GNOME Shell).
+    func windows() throws(CompositorError) -> [ScreenWindow]?
+    /// Asks the compositor to close a window as its close button would; false
+    /// where the compositor offers no way to.
+    func closeWindow(_ window: ScreenWindow) throws(CompositorError) -> Bool
 }
 
 extension Compositor {
     public func injectedInput() throws -> InjectedInput {
         throw InputUnavailable(description: "\(name) offers no input injection that reaches clients (kwin's fake input and mutter's RemoteDesktop do; sway's virtual pointer reaches none)")
     }
+
+    public func startClient(_ arguments: [String], environment: [String: String] = [:]) throws(CompositorError) -> (process: Subprocess, logPath: String) {
+        try spawnClient(arguments, environment: ["XDG_RUNTIME_DIR": runtimeDirectory, "WAYLAND_DISPLAY": socketName].merging(environment) { $1 },
+                        logDirectory: runtimeDirectory)
+    }
+
+    public func windows() throws(CompositorError) -> [ScreenWindow]? { nil }
+
+    public func closeWindow(_ window: ScreenWindow) throws(CompositorError) -> Bool { false }
+}
+
+/// Starts a client (it gets SIGTERM if this process dies first), its output to
+/// a new log in `logDirectory` named after the program.
+func spawnClient(_ arguments: [String], environment: [String: String], logDirectory: String,
+                 wrap: ([String]) -> [String] = { ["setpriv", "--pdeathsig", "TERM", "--"] + $0 }) throws(CompositorError) -> (process: Subprocess, logPath: String) {
+    guard let program = arguments.first else { throw .launchFailed(command: "(no program)", errno: EINVAL) }
+    let log = logDirectory + "/client-\(Int(now() * 1000))-\(program.split(separator: "/").last.map(String.init) ?? "").log"
+    let p = try Subprocess.spawn(wrap(arguments), environment: environment, directory: logDirectory, logPath: log)
+    return (p, log)
 }
 
 extension HeadlessWeston: Compositor {
@@ -64,29 +95,12 @@ public final class AttachedCompositor: Compositor {
 
     public func connect() throws(WaylandError) -> Display { try Display(socket: socketName) }
 
-    /// Captures the compositor's output through the capture protocol it offers:
-    /// `ext-image-copy-capture-v1` in this process (``ImageCopyCapture``), else
-    /// `grim` for wlroots' screencopy, `weston-screenshooter` for weston's; an
-    /// error naming what is missing otherwise.
+    /// Captures the compositor's output through the capture protocol it offers
+    /// (``captureThroughProtocols(socketName:runtimeDirectory:timeout:wrap:)``).
     public func screenshot(timeout: Double) throws(CompositorError) -> RenderedImage {
-        let display: Display
-        do { display = try connect() } catch {
-            throw .screenshotFailed("cannot connect to \(socketName): \(error)")
-        }
-        if ImageCopyCapture.isOffered(by: display) { return try ImageCopyCapture.capture(display, timeout: timeout) }
-        let globals = CompositorCapabilities(display).globals
         let dir = try makePrivateDirectory("capture")
         defer { removeTree(dir) }
-        let command: [String]
-        if globals["zwlr_screencopy_manager_v1"] != nil {
-            command = ["grim", dir + "/shot.png"]
-        } else if globals["weston_screenshooter"] != nil {
-            command = ["weston-screenshooter"]
-        } else {
-            throw .screenshotFailed("\(socketName) offers no capture protocol this kit speaks (ext-image-copy-capture, wlroots screencopy or weston's screenshooter)")
-        }
-        return try captureScreen(command, environment: ["WAYLAND_DISPLAY": socketName, "XDG_RUNTIME_DIR": runtimeDirectory],
-                                 in: dir, timeout: timeout)
+        return try captureThroughProtocols(socketName: socketName, runtimeDirectory: runtimeDirectory, in: dir, timeout: timeout)
     }
 
     /// kwin's fake input, when the compositor offers it.
@@ -211,4 +225,31 @@ func captureScreen(_ command: [String], environment: [String: String], in direct
     }
     defer { unlink(directory + "/" + file) }
     do { return try RenderedImage(contentsOfFile: directory + "/" + file) } catch { throw .screenshotFailed("\(error)") }
+}
+
+/// Captures a compositor's output through the capture protocol it offers:
+/// `ext-image-copy-capture-v1` in this process (``ImageCopyCapture``), else
+/// `grim` for wlroots' screencopy, `weston-screenshooter` for weston's (run
+/// through `wrap`, as the compositor's user, writing into `directory`); an
+/// error naming what is missing otherwise.
+@MainActor
+func captureThroughProtocols(socketName: String, runtimeDirectory: String, in dir: String, timeout: Double,
+                             wrap: ([String]) -> [String] = { $0 }) throws(CompositorError) -> RenderedImage {
+    let socket = socketName.hasPrefix("/") ? socketName : runtimeDirectory + "/" + socketName
+    let display: Display
+    do { display = try Display(socket: socket) } catch {
+        throw .screenshotFailed("cannot connect to \(socketName): \(error)")
+    }
+    if ImageCopyCapture.isOffered(by: display) { return try ImageCopyCapture.capture(display, timeout: timeout) }
+    let globals = CompositorCapabilities(display).globals
+    let command: [String]
+    if globals["zwlr_screencopy_manager_v1"] != nil {
+        command = ["grim", dir + "/shot.png"]
+    } else if globals["weston_screenshooter"] != nil {
+        command = ["weston-screenshooter"]
+    } else {
+        throw .screenshotFailed("\(socketName) offers no capture protocol this kit speaks (ext-image-copy-capture, wlroots screencopy or weston's screenshooter)")
+    }
+    return try captureScreen(wrap(["env", "WAYLAND_DISPLAY=\(socketName)", "XDG_RUNTIME_DIR=\(runtimeDirectory)"] + command),
+                             environment: [:], in: dir, timeout: timeout)
 }

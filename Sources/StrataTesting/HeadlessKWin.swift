@@ -23,6 +23,8 @@ public final class HeadlessKWin: Compositor {
     public let runtimeDirectory: String
     public let socketName = "strata-kwin-0"
     private var bus: SessionBus?
+    /// kwin's private session bus.
+    var busAddress: String { bus?.address ?? "" }
     private var process: Subprocess?
     public var logPath: String { runtimeDirectory + "/kwin.log" }
 
@@ -68,12 +70,9 @@ public final class HeadlessKWin: Compositor {
     /// Starts a client program against kwin (`WAYLAND_DISPLAY`, `XDG_RUNTIME_DIR`
     /// and kwin's session bus set), its output to a log in the runtime directory.
     public func startClient(_ arguments: [String], environment: [String: String] = [:]) throws(CompositorError) -> (process: Subprocess, logPath: String) {
-        let log = runtimeDirectory + "/client-\(Int(now() * 1000))-\(arguments.first.map { String($0.split(separator: "/").last ?? "") } ?? "").log"
         var env = ["XDG_RUNTIME_DIR": runtimeDirectory, "WAYLAND_DISPLAY": socketName]
         if let bus { env["DBUS_SESSION_BUS_ADDRESS"] = bus.address }
-        let p = try Subprocess.spawn(["setpriv", "--pdeathsig", "TERM", "--"] + arguments, environment: env.merging(environment) { $1 },
-                                     directory: runtimeDirectory, logPath: log)
-        return (p, log)
+        return try spawnClient(arguments, environment: env.merging(environment) { $1 }, logDirectory: runtimeDirectory)
     }
 
     /// The whole output, through kwin's ScreenShot2 D-Bus interface; `timeout`

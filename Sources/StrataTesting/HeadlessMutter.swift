@@ -83,6 +83,12 @@ public final class HeadlessMutter: Compositor {
 
     public func injectedInput() throws -> InjectedInput { try input() }
 
+    public func startClient(_ arguments: [String], environment: [String: String] = [:]) throws(CompositorError) -> (process: Subprocess, logPath: String) {
+        var env = ["XDG_RUNTIME_DIR": runtimeDirectory, "WAYLAND_DISPLAY": socketName]
+        if let bus { env["DBUS_SESSION_BUS_ADDRESS"] = bus.address }
+        return try spawnClient(arguments, environment: env.merging(environment) { $1 }, logDirectory: runtimeDirectory)
+    }
+
     /// One frame of the monitor, read from the screen-cast stream with GStreamer.
     ///
     /// A frame that is black all over (mutter's bare screen, but twice in CI a

@@ -97,8 +97,8 @@ public final class HeadlessSway {
 
     /// Starts a client of this sway and returns at once, with where its output goes
     /// (for clients whose effect the caller must dispatch events to see, as `wtype`'s keys).
-    public func startClient(_ arguments: [String]) throws(CompositorError) -> (process: Subprocess, logPath: String) {
-        try session.startClient(arguments)
+    public func startClient(_ arguments: [String], environment: [String: String] = [:]) throws(CompositorError) -> (process: Subprocess, logPath: String) {
+        try session.startClient(arguments, environment: environment)
     }
 
     public func stop() {

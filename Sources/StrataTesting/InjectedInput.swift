@@ -19,9 +19,16 @@ public protocol InjectedInput: AnyObject {
     /// Presses or releases a key by its evdev code (`KEY_A` is 30), typed
     /// through the compositor's keymap.
     func key(_ code: UInt32, pressed: Bool) throws
+    func wheel(steps: Int, horizontal: Bool) throws
 }
 
 extension InjectedInput {
+    /// Wheel steps (positive: down, right); where the compositor takes no
+    /// discrete steps, smooth scrolling of 10 units a step.
+    public func wheel(steps: Int, horizontal: Bool) throws {
+        try scroll(dx: horizontal ? Double(steps) * 10 : 0, dy: horizontal ? 0 : Double(steps) * 10)
+    }
+
     /// Moves to `x`, `y`, presses and releases the left button.
     public func click(atX x: Double, y: Double) throws {
         try movePointer(toX: x, y: y)

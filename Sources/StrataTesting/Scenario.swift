@@ -85,10 +85,10 @@ public struct Scenario: Equatable, Sendable {
         var ended: Int?
         for (index, raw) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated() {
             let number = index + 1
-            var tokens = try Scenario.tokens(of: Substring(raw), line: number)
+            var tokens = try scriptTokens(of: Substring(raw), line: number)
             guard let (command, commandColumn) = tokens.first else { continue }
             tokens.removeFirst()
-            var reader = Reader(tokens: tokens, line: number, after: commandColumn + command.count)
+            var reader = ScriptReader(tokens: tokens, line: number, after: commandColumn + command.count)
             let step: Step
             switch command {
             case "window":
@@ -145,110 +145,5 @@ public struct Scenario: Equatable, Sendable {
             lines.append(Line(number: number, step: step))
         }
         self.lines = lines
-    }
-
-    /// Words of a line with their 1-based columns; "quoted words" may hold spaces; `#` starts a comment.
-    private static func tokens(of line: Substring, line number: Int) throws(ParseError) -> [(String, Int)] {
-        var tokens: [(String, Int)] = []
-        let chars = Array(line)
-        var i = 0
-        while i < chars.count {
-            if chars[i] == " " || chars[i] == "\t" { i += 1; continue }
-            if chars[i] == "#" {
-                // A comment — at the line's start, or unless the word is a colour (# and six hex digits).
-                let rest = chars[(i + 1)...].prefix { $0 != " " && $0 != "\t" }
-                if tokens.isEmpty || !(rest.count == 6 && rest.allSatisfy(\.isHexDigit)) { break }
-            }
-            let start = i
-            if chars[i] == "\"" {
-                i += 1
-                var word = ""
-                while i < chars.count, chars[i] != "\"" { word.append(chars[i]); i += 1 }
-                guard i < chars.count else { throw ParseError(line: number, column: start + 1, message: "unterminated quote") }
-                i += 1
-                tokens.append((word, start + 1))
-            } else {
-                while i < chars.count, chars[i] != " ", chars[i] != "\t" { i += 1 }
-                tokens.append((String(chars[start..<i]), start + 1))
-            }
-        }
-        return tokens
-    }
-
-    /// Reads a line's arguments in order.
-    private struct Reader {
-        var tokens: [(String, Int)]
-        let line: Int
-        /// The column after the last token read (where a missing argument would be).
-        var after: Int
-
-        var isAtEnd: Bool { tokens.isEmpty }
-
-        mutating func next(_ what: String) throws(ParseError) -> (String, Int) {
-            guard !tokens.isEmpty else { throw ParseError(line: line, column: after + 1, message: "expected \(what)") }
-            let t = tokens.removeFirst()
-            after = t.1 + t.0.count
-            return t
-        }
-
-        mutating func word(_ what: String) throws(ParseError) -> String { try next(what).0 }
-
-        mutating func size() throws(ParseError) -> (Int, Int) {
-            let (t, column) = try next("a size WxH")
-            let parts = t.split(separator: "x")
-            guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]), (1...16_384).contains(w), (1...16_384).contains(h) else {
-                throw ParseError(line: line, column: column, message: "'\(t)' is not a size WxH (1 to 16384 each)")
-            }
-            return (w, h)
-        }
-
-        mutating func point() throws(ParseError) -> (Int, Int) {
-            let (t, column) = try next("a point X,Y")
-            let parts = t.split(separator: ",")
-            guard parts.count == 2, let x = Int(parts[0]), let y = Int(parts[1]), x >= 0, y >= 0 else {
-                throw ParseError(line: line, column: column, message: "'\(t)' is not a point X,Y")
-            }
-            return (x, y)
-        }
-
-        mutating func color() throws(ParseError) -> Color {
-            let (t, column) = try next("a colour #rrggbb")
-            guard t.count == 7, t.first == "#", let v = UInt32(t.dropFirst(), radix: 16) else {
-                throw ParseError(line: line, column: column, message: "'\(t)' is not a colour #rrggbb")
-            }
-            return Color(rgba8: UInt8(v >> 16), UInt8((v >> 8) & 0xff), UInt8(v & 0xff))
-        }
-
-        mutating func seconds() throws(ParseError) -> Double {
-            let (t, column) = try next("a time in seconds")
-            guard let v = Double(t), v.isFinite, v >= 0, v <= 3600 else {
-                throw ParseError(line: line, column: column, message: "'\(t)' is not a time in seconds (0 to 3600)")
-            }
-            return v
-        }
-
-        mutating func integer(in range: ClosedRange<Int>, _ what: String) throws(ParseError) -> Int {
-            let (t, column) = try next(what)
-            guard let v = Int(t), range.contains(v) else { throw ParseError(line: line, column: column, message: "'\(t)' is not \(what)") }
-            return v
-        }
-
-        mutating func onOff() throws(ParseError) -> Bool {
-            let (t, column) = try next("on or off")
-            switch t {
-            case "on": return true
-            case "off": return false
-            default: throw ParseError(line: line, column: column, message: "'\(t)' is not on or off")
-            }
-        }
-
-        mutating func keyword(_ k: String) throws(ParseError) {
-            let (t, column) = try next("'\(k)'")
-            guard t == k else { throw ParseError(line: line, column: column, message: "expected '\(k)', not '\(t)'") }
-        }
-
-        func expectEnd() throws(ParseError) {
-            if let (t, column) = tokens.first { throw ParseError(line: line, column: column, message: "unexpected '\(t)'") }
-        }
     }
 }

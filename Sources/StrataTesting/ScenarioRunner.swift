@@ -16,6 +16,8 @@ public struct ScenarioReport: Sendable {
 
     public let compositor: String
     public private(set) var steps: [StepResult] = []
+    /// The client a ``ClientRunner`` ran, and how it ended (nil for a ``Scenario``).
+    public internal(set) var client: ClientOutcome?
     public var passed: Bool { steps.allSatisfy(\.passed) }
 
     mutating func add(_ result: StepResult) { steps.append(result) }
@@ -25,13 +27,20 @@ public struct ScenarioReport: Sendable {
             "{\"line\": \(s.line), \"step\": \(JSON.string(s.step)), \"passed\": \(s.passed), \"seconds\": \((s.seconds * 1000).rounded() / 1000)"
                 + (s.message.map { ", \"message\": \(JSON.string($0))" } ?? "") + "}"
         }
-        return "{\"compositor\": \(JSON.string(compositor)), \"passed\": \(passed), \"steps\": [\(items.joined(separator: ", "))]}"
+        let clientJSON = client.map { c in
+            ", \"client\": {\"command\": [\(c.command.map(JSON.string).joined(separator: ", "))], \"exit\": \(c.exitStatus.map(String.init) ?? "null"), "
+                + "\"output\": \(JSON.string(c.output))}"
+        } ?? ""
+        return "{\"compositor\": \(JSON.string(compositor)), \"passed\": \(passed), \"steps\": [\(items.joined(separator: ", "))]\(clientJSON)}"
     }
 
     public var table: String {
-        (steps.map { s in
+        let clientLine = client.map { c in
+            "client \(c.command.first ?? "")" + (c.exitStatus.map { " exited with status \($0)" } ?? " was still running and was stopped")
+        }
+        return (steps.map { s in
             "\(s.passed ? "pass" : "FAIL")  line \(s.line)  \(s.step)" + (s.message.map { "  — \($0)" } ?? "")
-        } + [passed ? "passed: \(steps.count) steps on \(compositor)" : "FAILED on \(compositor)"]).joined(separator: "\n")
+        } + [clientLine, passed ? "passed: \(steps.count) steps on \(compositor)" : "FAILED on \(compositor)"].compactMap { $0 }).joined(separator: "\n")
     }
 }
 

@@ -2,8 +2,8 @@ import Glibc
 import PixmanRender
 import WaylandClient
 
-/// What the wlroots compositors here (sway, cage) share when run headless for
-/// tests: the environment (headless backend, pixman renderer, no input devices),
+/// What the wlroots compositors here (sway, cage) — and compositors started from
+/// a command line (``CommandCompositor``) — share when run headless for tests: the environment (headless backend, pixman renderer, no input devices),
 /// a private runtime directory, running as an unprivileged user when this
 /// process is root (neither runs as root), waiting for the socket, clients
 /// started inside the session, and screenshots through screencopy with `grim`.
@@ -43,12 +43,13 @@ struct WlrootsSession {
 
     var socketPath: String { runtimeDirectory + "/" + socketName }
 
-    /// Starts a client in the session and returns at once, with where its output goes.
-    func startClient(_ arguments: [String]) throws(CompositorError) -> (process: Subprocess, logPath: String) {
-        let log = runtimeDirectory + "/client-\(Int(now() * 1000)).log"
-        let p = try Subprocess.spawn(Self.asUser(["env", "XDG_RUNTIME_DIR=\(runtimeDirectory)", "WAYLAND_DISPLAY=\(socketName)"] + arguments),
-                                     environment: [:], directory: runtimeDirectory, logPath: log)
-        return (p, log)
+    /// Starts a client in the session (as ``user`` when root) and returns at once, with where its output goes.
+    func startClient(_ arguments: [String], environment: [String: String] = [:]) throws(CompositorError) -> (process: Subprocess, logPath: String) {
+        // The variables go on `env`'s command line, so they reach the program through runuser.
+        let variables = ["XDG_RUNTIME_DIR": runtimeDirectory, "WAYLAND_DISPLAY": socketName].merging(environment) { $1 }
+        return try spawnClient(arguments, environment: [:], logDirectory: runtimeDirectory) { arguments in
+            Self.asUser(["env"] + variables.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" } + arguments)
+        }
     }
 
     /// Runs a client in the session to its end (or `timeout`): its exit status and output.
@@ -73,7 +74,7 @@ struct WlrootsSession {
     }
 
     /// As root, gives the runtime directory (and what is in it) to ``user``; mode 0700.
-    private static func handOver(_ directory: String) throws(CompositorError) {
+    static func handOver(_ directory: String) throws(CompositorError) {
         chmod(directory, 0o700)
         guard getuid() == 0 else { return }
         guard let pw = getpwnam(user) else {
@@ -109,6 +110,11 @@ public final class HeadlessCage: Compositor {
 
     public func screenshot(timeout: Double = 10) throws(CompositorError) -> RenderedImage {
         try session.screenshot(timeout: timeout)
+    }
+
+    /// Starts a client of this cage (as ``HeadlessSway/user`` when root) and returns at once.
+    public func startClient(_ arguments: [String], environment: [String: String] = [:]) throws(CompositorError) -> (process: Subprocess, logPath: String) {
+        try session.startClient(arguments, environment: environment)
     }
 
     /// Runs a client of this cage to its end: its exit status and output.

@@ -16,10 +16,19 @@ let usage = """
       capture FILE.png   the compositor's whole output, as a PNG
       run SCRIPT         runs a scripted scenario (a window, its pixels, resizes, animations,
                          idleness; see the README) and reports each step: pass or fail
+      exec [--script FILE] -- CLIENT ARGS…
+                         runs any client program in the compositor (WAYLAND_DISPLAY set, its
+                         output kept); without a script until it exits, with its exit status;
+                         with one, the script's steps against its window, reported as run's
 
     --compositor NAME   start that compositor headless for the run (else attach to WAYLAND_DISPLAY)
+    --compositor-command "CMD …"
+                        start any compositor from a command line: {socket} becomes its socket's
+                        name, {runtime} its private runtime directory (WLR_BACKENDS=headless set)
     --json              probe, pacing, run: print JSON instead of a table
-    --seconds N         pacing: how long to measure (after half a second of warm-up)
+    --seconds N         pacing: how long to measure (after half a second of warm-up);
+                        exec without a script: the longest the client may run (then exit 124)
+    --script FILE       exec: the steps to run against the client's window (below)
     --plot FILE.png     pacing: also draw the callback intervals as a plot
     --require A,B       probe: exit 77 (skip) naming what is missing when a feature is not
                         offered (names as probe prints them: seat,text input,…)
@@ -34,6 +43,13 @@ let usage = """
       capture FILE.png   click X,Y   type "TEXT"   (injected input: kwin, mutter)   close
       misuse unconfigured-buffer|zero-size-positioner|second-role
       expect-protocol-error INTERFACE CODE     (last: the error ends the connection)
+
+    exec script steps (points in the found window unless followed by `screen`):
+      wait-window ["TITLE" | app-id ID] [timeout S]     click X,Y [right|middle] [screen]
+      drag X,Y X,Y [screen]   scroll X,Y STEPS [screen]   type "TEXT"   key [ctrl+|shift+|alt+|super+]NAME
+      expect-pixel X,Y #rrggbb [tolerance N] [screen]   expect-region FILE.png [at X,Y] [tolerance N] [screen]
+      wait-still SECONDS [timeout S]   capture FILE.png [window]   filmstrip FPS SECONDS DIR
+      close-window   expect-exit CODE [timeout S]   sleep SECONDS
     """
 
 /// The launchers this tool knows, by name.
@@ -50,7 +66,8 @@ func fail(_ message: String, status: Int32 = 1) -> Never {
 }
 
 @MainActor
-func compositorFor(_ name: String?) throws -> any Compositor {
+func compositorFor(_ name: String?, command: String? = nil) throws -> any Compositor {
+    if let command { return try CommandCompositor(command: command) }
     guard let name else { return try AttachedCompositor() }
     guard let launcher = launchers().first(where: { $0.name == name }) else {
         fail("unknown compositor '\(name)' (this tool starts: \(launchers().map(\.name).joined(separator: ", ")))", status: 2)
@@ -61,11 +78,17 @@ func compositorFor(_ name: String?) throws -> any Compositor {
 @MainActor
 func run() throws {
     var args = Array(CommandLine.arguments.dropFirst())
+    // What follows `--` is the client's command line, options and all.
+    let client = args.firstIndex(of: "--").map { Array(args[($0 + 1)...]) }
+    if let dashes = args.firstIndex(of: "--") { args.removeSubrange(dashes...) }
     if args.isEmpty || args.contains("--help") || args.contains("-h") { print(usage); exit(args.isEmpty ? 2 : 0) }
     let command = args.removeFirst()
     var compositorName: String?
+    var compositorCommand: String?
+    var scriptPath: String?
     var asJSON = false
     var seconds = 5.0
+    var secondsGiven = false
     var plotPath: String?
     var tracePath: String?
     var required: [CompositorCapabilities.Feature] = []
@@ -76,6 +99,12 @@ func run() throws {
         case "--compositor":
             guard !args.isEmpty else { fail("--compositor needs a name", status: 2) }
             compositorName = args.removeFirst()
+        case "--compositor-command":
+            guard !args.isEmpty else { fail("--compositor-command needs a command line in quotes", status: 2) }
+            compositorCommand = args.removeFirst()
+        case "--script":
+            guard !args.isEmpty else { fail("--script needs a file name", status: 2) }
+            scriptPath = args.removeFirst()
         case "--json": asJSON = true
         case "--seconds":
             guard let value = args.first.flatMap(Double.init), value.isFinite, value > 0, value <= 3600 else {
@@ -83,6 +112,7 @@ func run() throws {
             }
             args.removeFirst()
             seconds = value
+            secondsGiven = true
         case "--plot":
             guard !args.isEmpty else { fail("--plot needs a file name", status: 2) }
             plotPath = args.removeFirst()
@@ -106,7 +136,14 @@ func run() throws {
     guard operands.count == expected else {
         fail(expected == 1 ? "\(command) needs one file name" : "unexpected '\(operands[0])'\n\(usage)", status: 2)
     }
+    if compositorName != nil && compositorCommand != nil { fail("--compositor and --compositor-command exclude each other", status: 2) }
     if let tracePath { traceProtocol(to: tracePath) }
+    if command == "exec" {
+        guard let client, !client.isEmpty else { fail("exec needs the client's command line after --\n\(usage)", status: 2) }
+        exit(try execute(client, script: scriptPath, compositor: { try compositorFor(compositorName, command: compositorCommand) },
+                         asJSON: asJSON, seconds: secondsGiven ? seconds : nil))
+    }
+    guard client == nil else { fail("only exec takes a client after --", status: 2) }
     switch command {
     case "compositors":
         for launcher in launchers() {
@@ -119,7 +156,7 @@ func run() throws {
             }
         }
     case "probe":
-        let compositor = try compositorFor(compositorName)
+        let compositor = try compositorFor(compositorName, command: compositorCommand)
         defer { compositor.stop() }
         let capabilities = CompositorCapabilities(try compositor.connect())
         if !required.isEmpty {
@@ -143,21 +180,21 @@ func run() throws {
             print(capabilities)
         }
     case "pacing":
-        let compositor = try compositorFor(compositorName)
+        let compositor = try compositorFor(compositorName, command: compositorCommand)
         defer { compositor.stop() }
         let report = try measurePacing(on: compositor, seconds: seconds)
         print(asJSON ? "{\"compositor\": \(JSON.string(compositor.name)), \"pacing\": \(report.json)}" : "compositor: \(compositor.name)\n\(report.table)")
         if let plotPath { try report.plot().writePNG(to: plotPath) }
         if report.frames == 0 { fail("the compositor sent no frame callbacks in \(seconds) s") }
     case "capture":
-        let compositor = try compositorFor(compositorName)
+        let compositor = try compositorFor(compositorName, command: compositorCommand)
         defer { compositor.stop() }
         try compositor.screenshot(timeout: 10).writePNG(to: operands[0])
     case "run":
         guard let text = readTextFile(operands[0]) else { fail("cannot read '\(operands[0])'", status: 2) }
         let scenario: Scenario
         do { scenario = try Scenario(parsing: text) } catch { fail("\(operands[0]): \(error)", status: 2) }
-        let compositor = try compositorFor(compositorName)
+        let compositor = try compositorFor(compositorName, command: compositorCommand)
         defer { compositor.stop() }
         let slash = operands[0].lastIndex(of: "/")
         let report = ScenarioRunner(compositor: compositor, directory: slash.map { String(operands[0][..<$0]) } ?? ".").run(scenario)

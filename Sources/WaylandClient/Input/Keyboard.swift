@@ -173,10 +173,10 @@ public final class Keyboard {
     public func keysym(keyCode: UInt32) -> UInt32 { xkb_state_key_get_one_sym(state, keyCode + 8) }
 
     /// The keysym of a Unicode scalar (`xkb_utf32_to_keysym`), 0 when there is none.
-    public static func keysym(for scalar: Unicode.Scalar) -> UInt32 { xkb_utf32_to_keysym(scalar.value) }
+    public nonisolated static func keysym(for scalar: Unicode.Scalar) -> UInt32 { xkb_utf32_to_keysym(scalar.value) }
 
     /// The keysym called `name` (`"Return"`, `"dead_acute"`), 0 when there is none.
-    public static func keysym(named name: String) -> UInt32 { xkb_keysym_from_name(name, XKB_KEYSYM_NO_FLAGS) }
+    public nonisolated static func keysym(named name: String) -> UInt32 { xkb_keysym_from_name(name, XKB_KEYSYM_NO_FLAGS) }
 
     /// The key's text at the level Shift alone selects.
     private func charactersIgnoringModifiers(_ xkbCode: UInt32) -> String {
