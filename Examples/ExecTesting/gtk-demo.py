@@ -38,6 +38,9 @@ class Demo(Gtk.Application):
         window.set_child(box)
         window.present()
         entry.grab_focus()
+        # `--windows N`: N - 1 more windows, "Exec demo 2" and on (for tests of clients that map several).
+        for n in range(2, self.windows + 1):
+            Gtk.ApplicationWindow(application=self, title=f"Exec demo {n}", default_width=200, default_height=100).present()
 
     def paint(self, name):
         if name in COLOURS:
@@ -45,4 +48,6 @@ class Demo(Gtk.Application):
             print("painted", name, flush=True)
 
 
-sys.exit(Demo().run(sys.argv[:1]))
+demo = Demo()
+demo.windows = int(sys.argv[sys.argv.index("--windows") + 1]) if "--windows" in sys.argv else 1
+sys.exit(demo.run(sys.argv[:1]))

@@ -297,8 +297,7 @@ public final class ClientRunner {
             window = nil
             return "closed with alt+F4, \(compositor.name)'s binding (it offers no other way)"
         }
-        client?.terminate()
-        _ = clientStatus()
+        exitStatus = client?.terminate()
         window = nil
         return "\(compositor.name) offers no way to close a window from outside: the client was sent SIGTERM"
     }

@@ -57,7 +57,7 @@ func spawnClient(_ arguments: [String], environment: [String: String], logDirect
                  wrap: ([String]) -> [String] = { ["setpriv", "--pdeathsig", "TERM", "--"] + $0 }) throws(CompositorError) -> (process: Subprocess, logPath: String) {
     guard let program = arguments.first else { throw .launchFailed(command: "(no program)", errno: EINVAL) }
     let log = logDirectory + "/client-\(Int(now() * 1000))-\(program.split(separator: "/").last.map(String.init) ?? "").log"
-    let p = try Subprocess.spawn(wrap(arguments), environment: environment, directory: logDirectory, logPath: log)
+    let p = try Subprocess.spawn(wrap(arguments), environment: environment, directory: nil, logPath: log)
     return (p, log)
 }
 

@@ -23,7 +23,7 @@ public struct ScreenWindow: Equatable, Sendable, CustomStringConvertible {
     }
 
     public var description: String {
-        [title.map { "\"\($0)\"" }, appID.map { "app id \($0)" }].compactMap { $0 }.joined(separator: ", ")
-            + " \(width)x\(height) at \(x),\(y) (from \(source))"
+        ([title.map { "\"\($0)\"" }, appID.map { "app id \($0)" }].compactMap { $0 } + ["\(width)x\(height) at \(x),\(y) (from \(source))"])
+            .joined(separator: ", ")
     }
 }

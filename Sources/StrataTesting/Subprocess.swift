@@ -62,13 +62,14 @@ public struct Subprocess: Sendable {
         }
     }
 
-    /// Asks the process to stop (SIGTERM), then kills it (SIGKILL) if it has not within `grace` seconds.
-    public func terminate(grace: Double = 3) {
+    /// Asks the process to stop (SIGTERM), then kills it (SIGKILL) if it has
+    /// not within `grace` seconds; returns how it ended, as ``wait(timeout:)``.
+    @discardableResult
+    public func terminate(grace: Double = 3) -> Int32? {
         kill(pid, SIGTERM)
-        if wait(timeout: grace) == nil {
-            kill(pid, SIGKILL)
-            wait(timeout: 2)
-        }
+        if let status = wait(timeout: grace) { return status }
+        kill(pid, SIGKILL)
+        return wait(timeout: 2)
     }
 }
 

@@ -49,7 +49,9 @@ enum Typist {
     }
 
     private func runWtype(_ arguments: [String], on compositor: any Compositor, timeout: Double) throws {
-        let (p, log) = try compositor.startClient(["wtype"] + arguments, environment: [:])
+        // A client sees the virtual keyboard's keymap arrive with its first key,
+        // and has been seen to drop that key: wtype waits 300 ms before it.
+        let (p, log) = try compositor.startClient(["wtype", "-s", "300"] + arguments, environment: [:])
         guard let status = p.wait(timeout: timeout) else {
             p.terminate()
             throw InputUnavailable(description: "wtype did not finish within \(timeout) s")

@@ -1,0 +1,11 @@
+#!/bin/sh
+# Tests two apps Strata did not write, the way their developers could in CI:
+# the GTK 4 demo clicked and typed into on kwin and mutter, foot typed into on
+# sway — each started headless, driven, captured and compared by strata-probe.
+set -e
+cd "$(dirname "$0")"
+probe=${STRATA_PROBE:-../../.build/debug/strata-probe}
+[ -x "$probe" ] || (cd ../.. && swift build --product strata-probe)
+"$probe" exec --compositor kwin --script gtk-demo.script -- ./gtk-demo.py
+"$probe" exec --compositor mutter --script gtk-demo.script -- ./gtk-demo.py
+"$probe" exec --compositor sway --script foot.script -- foot sh
