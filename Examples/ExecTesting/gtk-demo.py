@@ -8,7 +8,7 @@ import gi
 
 gi.require_version("Gdk", "4.0")
 gi.require_version("Gtk", "4.0")
-from gi.repository import Gdk, Gtk  # noqa: E402
+from gi.repository import Gdk, GLib, Gtk  # noqa: E402
 
 COLOURS = {"grey": "#808080", "blue": "#3366cc", "green": "#33cc66", "red": "#cc3333"}
 CSS = "".join(f".{name} {{ background: {value}; }}\n" for name, value in COLOURS.items())
@@ -48,6 +48,8 @@ class Demo(Gtk.Application):
             print("painted", name, flush=True)
 
 
+# The app id also where there is no session bus to register it on (sway, weston, cage here).
+GLib.set_prgname("org.strata.ExecDemo")
 demo = Demo()
 demo.windows = int(sys.argv[sys.argv.index("--windows") + 1]) if "--windows" in sys.argv else 1
 sys.exit(demo.run(sys.argv[:1]))

@@ -246,7 +246,7 @@ public final class ClientRunner {
                 shown = found.map { "something changing at \($0.x),\($0.y)" } ?? "nothing new on the screen"
             }
             guard now() < deadline else {
-                throw StepFailure(message: "no window \(Self.describe(match)) within \(timeout) s; \(compositor.name) shows \(shown)")
+                throw StepFailure(message: "no window \(Self.describe(match)) within \(Self.seconds(timeout)) s; \(compositor.name) shows \(shown)")
             }
             usleep(100_000)
         }
@@ -284,7 +284,7 @@ public final class ClientRunner {
                 guard now() < deadline else { throw StepFailure(message: "the window is still there \(stepTimeout) s after \(compositor.name) was asked to close it") }
                 usleep(50_000)
             }
-            window = nil
+            awaitExitAfterClose()
             return nil
         }
         if let input = try? compositor.injectedInput() {
@@ -294,12 +294,20 @@ public final class ClientRunner {
                 guard now() < deadline else { throw StepFailure(message: "the window is still there \(stepTimeout) s after alt+F4") }
                 usleep(100_000)
             }
-            window = nil
+            awaitExitAfterClose()
             return "closed with alt+F4, \(compositor.name)'s binding (it offers no other way)"
         }
         exitStatus = client?.terminate()
         window = nil
         return "\(compositor.name) offers no way to close a window from outside: the client was sent SIGTERM"
+    }
+
+    /// An app whose last window closed usually quits: given two seconds, so
+    /// its exit status is its own (a later `expect-exit` may wait longer).
+    private func awaitExitAfterClose() {
+        window = nil
+        let deadline = now() + 2
+        while clientStatus() == nil, now() < deadline { usleep(20_000) }
     }
 
     // MARK: Input

@@ -44,20 +44,28 @@ extension HeadlessKWin {
                   to: path)
         defer { unlink(path) }
         let logSize = fileSize(logPath)
+        let deadline = now() + timeout
         func call(_ arguments: [String]) throws(CompositorError) {
             let log = runtimeDirectory + "/dbus-send.log"
-            let p = try Subprocess.spawn(["dbus-send", "--session", "--print-reply", "--dest=org.kde.KWin"] + arguments,
-                                         environment: ["DBUS_SESSION_BUS_ADDRESS": busAddress], directory: runtimeDirectory, logPath: log)
-            guard let status = p.wait(timeout: timeout) else {
-                p.terminate()
-                throw .notReady("kwin did not answer \(arguments[1]) within \(timeout) s")
+            while true {
+                unlink(log)
+                let p = try Subprocess.spawn(["dbus-send", "--session", "--print-reply", "--dest=org.kde.KWin"] + arguments,
+                                             environment: ["DBUS_SESSION_BUS_ADDRESS": busAddress], directory: runtimeDirectory, logPath: log)
+                guard let status = p.wait(timeout: max(0.1, deadline - now())) else {
+                    p.terminate()
+                    throw .notReady("kwin did not answer \(arguments[1]) within \(timeout) s")
+                }
+                if status == 0 { return }
+                // kwin takes its name on the bus a moment after its socket appears.
+                guard tail(of: log, lines: 3).contains("ServiceUnknown"), now() < deadline else {
+                    throw .notReady("kwin refused \(arguments[1]): \(tail(of: log, lines: 3))")
+                }
+                usleep(100_000)
             }
-            guard status == 0 else { throw .notReady("kwin refused \(arguments[1]): \(tail(of: log, lines: 3))") }
         }
         try call(["/Scripting", "org.kde.kwin.Scripting.loadScript", "string:\(path)", "string:\(token)"])
         defer { try? call(["/Scripting", "org.kde.kwin.Scripting.unloadScript", "string:\(token)"]) }
         try call(["/Scripting", "org.kde.kwin.Scripting.start"])
-        let deadline = now() + timeout
         while true {
             let lines = readText(logPath, from: logSize).split(separator: "\n").compactMap { line in
                 line.firstRange(of: token + " ").map { String(line[$0.upperBound...]) }

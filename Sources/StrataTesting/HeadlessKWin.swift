@@ -38,17 +38,18 @@ public final class HeadlessKWin: Compositor {
             removeTree(runtimeDirectory)
             throw .launchFailed(command: "kwin_wayland", errno: ENOENT)
         }
-        let bus = try SessionBus(in: runtimeDirectory)
-        self.bus = bus
-        let busAddress = bus.address
         let home = runtimeDirectory + "/home"
         mkdir(home, 0o700)
+        let session = ["XDG_RUNTIME_DIR": runtimeDirectory, "HOME": home,
+                       "XDG_CONFIG_HOME": home + "/config", "XDG_DATA_HOME": home + "/data", "XDG_CACHE_HOME": home + "/cache"]
+        // What the bus starts (a client's portal, its accessibility bus) runs in this session, on this display.
+        let bus = try SessionBus(in: runtimeDirectory, environment: session.merging(["WAYLAND_DISPLAY": socketName, "DISPLAY": ""]) { $1 })
+        self.bus = bus
         process = try Subprocess.spawn(
             ["setpriv", "--pdeathsig", "KILL", "--", binary, "--virtual", "--socket", socketName, "--width", "\(width)", "--height", "\(height)",
              "--no-lockscreen", "--no-global-shortcuts", "--no-kactivities"],
-            environment: ["XDG_RUNTIME_DIR": runtimeDirectory, "DBUS_SESSION_BUS_ADDRESS": busAddress, "HOME": home,
-                          "XDG_CONFIG_HOME": home + "/config", "XDG_DATA_HOME": home + "/data", "XDG_CACHE_HOME": home + "/cache",
-                          "KWIN_WAYLAND_NO_PERMISSION_CHECKS": "1", "KWIN_SCREENSHOT_NO_PERMISSION_CHECKS": "1", "QT_QPA_PLATFORM": "wayland", "WAYLAND_DISPLAY": "", "DISPLAY": ""],
+            environment: session.merging(["DBUS_SESSION_BUS_ADDRESS": bus.address, "KWIN_WAYLAND_NO_PERMISSION_CHECKS": "1", "KWIN_SCREENSHOT_NO_PERMISSION_CHECKS": "1",
+                                          "QT_QPA_PLATFORM": "wayland", "WAYLAND_DISPLAY": "", "DISPLAY": ""]) { $1 },
             directory: runtimeDirectory, logPath: logPath)
         do {
             try waitForSocket(socketPath, of: process!, timeout: timeout, logPath: logPath)

@@ -36,13 +36,14 @@ public final class HeadlessMutter: Compositor {
         self.height = height
         runtimeDirectory = try makePrivateDirectory("mutter")
         do {
-            let bus = try SessionBus(in: runtimeDirectory)
-            self.bus = bus
             let home = runtimeDirectory + "/home"
             mkdir(home, 0o700)
-            environment = ["XDG_RUNTIME_DIR": runtimeDirectory, "DBUS_SESSION_BUS_ADDRESS": bus.address, "HOME": home,
-                           "XDG_CONFIG_HOME": home + "/config", "XDG_DATA_HOME": home + "/data", "XDG_CACHE_HOME": home + "/cache",
-                           "GSETTINGS_BACKEND": "memory", "WAYLAND_DISPLAY": "", "DISPLAY": ""]
+            let session = ["XDG_RUNTIME_DIR": runtimeDirectory, "HOME": home, "XDG_CONFIG_HOME": home + "/config", "XDG_DATA_HOME": home + "/data",
+                           "XDG_CACHE_HOME": home + "/cache", "GSETTINGS_BACKEND": "memory"]
+            // What the bus starts (a client's portal, its accessibility bus) runs in this session, on this display.
+            let bus = try SessionBus(in: runtimeDirectory, environment: session.merging(["WAYLAND_DISPLAY": socketName, "DISPLAY": ""]) { $1 })
+            self.bus = bus
+            environment = session.merging(["DBUS_SESSION_BUS_ADDRESS": bus.address, "WAYLAND_DISPLAY": "", "DISPLAY": ""]) { $1 }
             let process = try Subprocess.spawn(
                 ["setpriv", "--pdeathsig", "KILL", "--", "mutter", "--headless", "--wayland", "--no-x11",
                  "--virtual-monitor", "\(width)x\(height)", "--wayland-display", socketName],

@@ -101,7 +101,8 @@ public final class HeadlessCage: Compositor {
 
     public init(timeout: Double = 15) throws(CompositorError) {
         session = try WlrootsSession(prefix: "cage")
-        process = try session.launch(["cage", "--", "sleep", "1000000"], logPath: runtimeDirectory + "/cage.log", timeout: timeout)
+        // The sleep goes with cage (else it outlives it by days).
+        process = try session.launch(["cage", "--", "setpriv", "--pdeathsig", "KILL", "--", "sleep", "1000000"], logPath: runtimeDirectory + "/cage.log", timeout: timeout)
     }
 
     isolated deinit { stop() }
