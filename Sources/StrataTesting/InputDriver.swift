@@ -41,14 +41,25 @@ public final class InputDriver {
 
     /// A driver whose events travel through the compositor the app is connected
     /// to (turning `loop`, by default the application's, while it waits),
-    /// injected by `input`. `origin` is where the window's surface
-    /// (its point 0, 0) is on the output — (0, 0) for a fullscreen or maximized
-    /// window without shadow margins. Keys are typed as the US keymap's codes,
+    /// injected by `input`. `origin` is where the window's content (its
+    /// point 0, 0) is on the output — (0, 0) for a fullscreen window;
+    /// ``init(window:on:loop:)`` finds it for any window. Keys are typed as the US keymap's codes,
     /// the compositors' default.
     public init(window: Window, injecting input: InjectedInput, origin: Point = Point(x: 0, y: 0), loop: EventLoop? = nil) {
         self.window = window
         keyboard = try? Keyboard(layout: "us")
         injection = Injection(input: input, origin: origin, loop: loop ?? Application.shared.loop)
+    }
+
+    /// A driver injecting through `compositor`'s seat at the place its screen
+    /// shows the window (``Window/placeOnScreen(of:timeout:)``): a normal,
+    /// decorated window wherever the compositor put it. The window must keep
+    /// that place while the driver is used.
+    public convenience init(window: Window, on compositor: any Compositor, loop: EventLoop? = nil) throws {
+        let input = try compositor.injectedInput()
+        let surface = try window.placeOnScreen(of: compositor)
+        let content = window.contentOrigin
+        self.init(window: window, injecting: input, origin: Point(x: surface.x + content.x, y: surface.y + content.y), loop: loop)
     }
 
     /// Injects an event and waits for the window to receive one. A first pointer

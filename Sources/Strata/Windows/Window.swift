@@ -471,8 +471,10 @@ public class Window: Responder {
         Transaction.commit()
     }
 
-    /// The content area's origin in the surface.
-    var contentOrigin: Point { layer.position }
+    /// Where the content area (the root view's origin) is in the window's
+    /// surface: past the shadow margins and title bar of client-side
+    /// decorations, (0, 0) without them. Window points are surface points less this.
+    public var contentOrigin: Point { layer.position }
 
     /// A window never shown shows its root controller as it is first laid out
     /// or snapshotted (rule W3).
