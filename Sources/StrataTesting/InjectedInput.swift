@@ -4,7 +4,7 @@
 /// (``MutterRemoteInput``). Coordinates are the output's logical pixels;
 /// buttons and keys are evdev codes. Each call returns once the compositor has
 /// taken the event; when a client sees it is up to the compositor (an
-/// ``InputDriver`` made with ``InputDriver/init(window:injecting:origin:display:)``
+/// ``InputDriver`` made with ``InputDriver/init(window:injecting:origin:loop:)`` or ``InputDriver/init(window:on:loop:)``
 /// waits for that).
 @MainActor
 public protocol InjectedInput: AnyObject {

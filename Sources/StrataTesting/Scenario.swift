@@ -15,9 +15,11 @@
 /// close
 /// ```
 ///
-/// Colours are `#rrggbb`; sizes `WxH`; points `X,Y` on the screen (make the
-/// window fullscreen for a known place); times in seconds. `expect-pixel` takes an optional `tolerance N` (0–255 per
-/// channel). `#` starts a comment; blank lines are ignored.
+/// Colours are `#rrggbb`; sizes `WxH`; points `X,Y` (`expect-pixel`'s on the
+/// screen: make the window fullscreen for a known place; `click`'s in the
+/// window); times in seconds. `expect-pixel` takes an optional `tolerance N`
+/// (0–255 per channel). `#` starts a comment; blank lines are ignored; quoted
+/// text may hold `\n`, `\t`, `\"` and `\\`.
 ///
 /// Whether the compositor enforces a protocol: `misuse NAME` sends requests the
 /// protocol forbids (``ProtocolMisuse``: `unconfigured-buffer`,
@@ -50,8 +52,8 @@ public struct Scenario: Equatable, Sendable {
         /// Captures the screen into a PNG file.
         case capture(path: String)
         /// Clicks at a point of the window through the compositor's seat (injected
-        /// input: kwin, mutter); passes when the window received the click. The
-        /// window must be at the output's origin (fullscreen or maximized).
+        /// input: kwin, mutter); passes when the window received the click.
+        /// Points are the window's; a window not fullscreen is found on the screen.
         case click(x: Int, y: Int)
         /// Types text through the compositor's keyboard (US keymap); passes when
         /// the window received every key.

@@ -209,7 +209,9 @@ public final class ScenarioRunner {
     /// Sends input through the window's driver of injected input (made once per
     /// window); fails with what the compositor did not deliver.
     private func deliver(to window: Window, _ send: (InputDriver) -> Void) throws {
-        let d = try driver ?? InputDriver(window: window, injecting: try compositor.injectedInput())
+        // A fullscreen window is at the output's origin; any other is looked for on the screen.
+        let d = try driver ?? (window.isFullscreen ? InputDriver(window: window, injecting: try compositor.injectedInput())
+                                                   : InputDriver(window: window, on: compositor))
         driver = d
         let before = d.errors.count
         send(d)
