@@ -268,6 +268,9 @@ public final class ClientRunner {
             }
         }
         guard x1 >= 0 else { return nil }
+        if compositor.fillsOutputWithEveryWindow {
+            return ScreenWindow(title: nil, appID: nil, x: 0, y: 0, width: shot.width, height: shot.height, source: "the screen: \(compositor.name) fills it with every window")
+        }
         return ScreenWindow(title: nil, appID: nil, x: x0, y: y0, width: x1 - x0 + 1, height: y1 - y0 + 1, source: "the screen")
     }
 

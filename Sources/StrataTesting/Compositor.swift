@@ -34,6 +34,9 @@ public protocol Compositor: AnyObject {
     /// Asks the compositor to close a window as its close button would; false
     /// where the compositor offers no way to.
     func closeWindow(_ window: ScreenWindow) throws(CompositorError) -> Bool
+    /// True for a kiosk (cage): every window fills the output, so a window
+    /// found on the screen is the whole screen.
+    var fillsOutputWithEveryWindow: Bool { get }
 }
 
 extension Compositor {
@@ -49,6 +52,8 @@ extension Compositor {
     public func windows() throws(CompositorError) -> [ScreenWindow]? { nil }
 
     public func closeWindow(_ window: ScreenWindow) throws(CompositorError) -> Bool { false }
+
+    public var fillsOutputWithEveryWindow: Bool { false }
 }
 
 /// Starts a client (it gets SIGTERM if this process dies first), its output to

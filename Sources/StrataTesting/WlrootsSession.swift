@@ -96,6 +96,7 @@ public final class HeadlessCage: Compositor {
     public var socketName: String { session.socketName }
     public var socketPath: String { session.socketPath }
     public var logPath: String { runtimeDirectory + "/cage.log" }
+    public var fillsOutputWithEveryWindow: Bool { true }
     private var session: WlrootsSession
     private var process: Subprocess?
 

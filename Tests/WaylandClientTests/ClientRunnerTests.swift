@@ -140,6 +140,7 @@ struct ClientRunnerTests {
             switch compositor.name {
             case "sway": #expect(found.hasPrefix("\"Exec demo\", app id org.strata.ExecDemo") && found.contains("from sway's IPC"), "\(found)")
             case "kwin": #expect(found.hasPrefix("\"Exec demo\", app id org.strata.ExecDemo, 400x300") && found.contains("from kwin's scripting"), "\(found)")
+            case "cage": #expect(found.hasPrefix("1280x720 at 0,0 (from the screen: cage fills it with every window); cage does not list windows"), "\(found)")
             default: #expect(found.contains("(from the screen); \(compositor.name) does not list windows"), "\(found)")
             }
             // Closed by the compositor where it can (sway, kwin, mutter's alt+F4): the app quits with 0.
