@@ -402,15 +402,15 @@ public final class ClientRunner {
     }
 
     /// Text in quotes as a script writes it (with its escapes).
-    static func quoted(_ text: String) -> String {
+    nonisolated static func quoted(_ text: String) -> String {
         "\"" + text.replacing("\\", with: "\\\\").replacing("\"", with: "\\\"").replacing("\n", with: "\\n").replacing("\t", with: "\\t") + "\""
     }
 
-    static func hex(_ r: UInt8, _ g: UInt8, _ b: UInt8) -> String {
+    nonisolated static func hex(_ r: UInt8, _ g: UInt8, _ b: UInt8) -> String {
         "#" + [r, g, b].map { v in let s = String(v, radix: 16); return s.count == 1 ? "0" + s : s }.joined()
     }
 
-    static func seconds(_ s: Double) -> String {
+    nonisolated static func seconds(_ s: Double) -> String {
         let r = (s * 100).rounded() / 100
         return r == r.rounded() ? String(Int(r)) : String(r)
     }

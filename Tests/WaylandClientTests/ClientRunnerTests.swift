@@ -285,7 +285,7 @@ struct ClientRunnerTests {
         let both = try probe(["exec", "--compositor", "weston", "--compositor-command", "weston", "--", "true"])
         #expect(both.status == 2 && both.output.contains("exclude each other"), "\(both)")
         let notExec = try probe(["probe", "--compositor", "weston", "--", "true"])
-        #expect(notExec.status == 2 && notExec.output.contains("only exec takes a client after --"), "\(notExec)")
+        #expect(notExec.status == 2 && notExec.output.contains("only exec and proxy take a client after --"), "\(notExec)")
         let command = try probe(["exec", "--compositor-command", "weston --backend=headless-backend.so --use-pixman --socket={socket}", "--", "sh", "-c", "exit 5"])
         #expect(command.status == 5, "\(command)")
     }

@@ -16,6 +16,11 @@ let usage = """
       capture FILE.png   the compositor's whole output, as a PNG
       run SCRIPT         runs a scripted scenario (a window, its pixels, resizes, animations,
                          idleness; see the README) and reports each step: pass or fail
+      proxy [--trace FILE] [--pacing] [--assert RULES] -- CLIENT ARGS…
+                         runs any client through a protocol proxy: every message decoded with
+                         its time (--trace), the client's frame pacing (--pacing), rules checked
+                         over the traffic (--assert A,B: no-protocol-error, ack-before-commit,
+                         damage-within-buffer, "no-commit-while-idle SECONDS"); 1 if one fails
       exec [--script FILE] -- CLIENT ARGS…
                          runs any client program in the compositor (WAYLAND_DISPLAY set, its
                          output kept); without a script until it exits, with its exit status;
@@ -35,6 +40,7 @@ let usage = """
     --strict            with --require: a missing feature fails (exit 1) instead
     --trace FILE        write the protocol traffic (every request and event, with the
                         time since the start) to FILE, or to standard error for -
+                        (proxy: the client's, with arguments)
 
     scenario steps (one a line; # starts a comment):
       window "TITLE" WxH [#rrggbb]   wait-configure   resize WxH   wait-size WxH
@@ -86,6 +92,8 @@ func run() throws {
     var compositorName: String?
     var compositorCommand: String?
     var scriptPath: String?
+    var pacingWanted = false
+    var assertions: String?
     var asJSON = false
     var seconds = 5.0
     var secondsGiven = false
@@ -105,6 +113,10 @@ func run() throws {
         case "--script":
             guard !args.isEmpty else { fail("--script needs a file name", status: 2) }
             scriptPath = args.removeFirst()
+        case "--pacing": pacingWanted = true
+        case "--assert":
+            guard !args.isEmpty else { fail("--assert needs rules, as no-protocol-error,ack-before-commit", status: 2) }
+            assertions = args.removeFirst()
         case "--json": asJSON = true
         case "--seconds":
             guard let value = args.first.flatMap(Double.init), value.isFinite, value > 0, value <= 3600 else {
@@ -137,13 +149,23 @@ func run() throws {
         fail(expected == 1 ? "\(command) needs one file name" : "unexpected '\(operands[0])'\n\(usage)", status: 2)
     }
     if compositorName != nil && compositorCommand != nil { fail("--compositor and --compositor-command exclude each other", status: 2) }
-    if let tracePath { traceProtocol(to: tracePath) }
+    if let tracePath, command != "proxy" { traceProtocol(to: tracePath) }
+    if command == "proxy" {
+        guard let client, !client.isEmpty else { fail("proxy needs the client's command line after --\n\(usage)", status: 2) }
+        var rules: [TraceRule] = []
+        for name in (assertions ?? "").split(separator: ",").map({ $0.split(separator: " ").joined(separator: " ") }) where !name.isEmpty {
+            guard let rule = TraceRule(parsing: name) else { fail("unknown rule '\(name)' (known: \(TraceRule.names.joined(separator: ", ")))", status: 2) }
+            rules.append(rule)
+        }
+        exit(try proxyClient(client, compositor: { try compositorFor(compositorName, command: compositorCommand) }, tracePath: tracePath,
+                             pacing: pacingWanted, rules: rules, asJSON: asJSON, seconds: secondsGiven ? seconds : nil))
+    }
     if command == "exec" {
         guard let client, !client.isEmpty else { fail("exec needs the client's command line after --\n\(usage)", status: 2) }
         exit(try execute(client, script: scriptPath, compositor: { try compositorFor(compositorName, command: compositorCommand) },
                          asJSON: asJSON, seconds: secondsGiven ? seconds : nil))
     }
-    guard client == nil else { fail("only exec takes a client after --", status: 2) }
+    guard client == nil else { fail("only exec and proxy take a client after --", status: 2) }
     switch command {
     case "compositors":
         for launcher in launchers() {

@@ -25,4 +25,15 @@ int strata_main_queue_fd(void);
 /// Runs the work queued on the main dispatch queue (main actor jobs included).
 /// Call on the main thread, after strata_main_queue_fd() became readable.
 void strata_main_queue_drain(void);
+
+#include <stddef.h>
+#include <sys/types.h>
+/// recvmsg(2) of up to `length` bytes and the file descriptors passed with them
+/// (SCM_RIGHTS, made close-on-exec), at most `capacity`; `*count` is how many
+/// came. Returns the bytes read (0 at the end), or -1 with errno.
+ssize_t strata_receive_with_fds(int socket, void *buffer, size_t length, int *fds, int capacity, int *count);
+
+/// sendmsg(2) of `length` bytes with `count` file descriptors (SCM_RIGHTS, at
+/// most 28 as libwayland takes), retried on EINTR. Returns the bytes sent, or -1 with errno.
+ssize_t strata_send_with_fds(int socket, const void *buffer, size_t length, const int *fds, int count);
 #endif

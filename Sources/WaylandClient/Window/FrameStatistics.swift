@@ -12,11 +12,18 @@ public final class FrameStatistics {
         /// CLOCK_MONOTONIC seconds when the frame was committed.
         public let commitTime: Double
         /// When the compositor presented it (presentation clock seconds), if known.
-        public internal(set) var presentedTime: Double?
+        public var presentedTime: Double?
         /// The output's refresh period the compositor reported, in seconds, if known.
-        public internal(set) var refreshInterval: Double?
+        public var refreshInterval: Double?
         /// The compositor reported the frame was never shown.
-        public internal(set) var discarded = false
+        public var discarded = false
+
+        /// A frame as a trace recorded it (a protocol proxy's).
+        public init(number: UInt64, callbackTime: Double?, commitTime: Double, presentedTime: Double? = nil,
+                    refreshInterval: Double? = nil, discarded: Bool = false) {
+            (self.number, self.callbackTime, self.commitTime) = (number, callbackTime, commitTime)
+            (self.presentedTime, self.refreshInterval, self.discarded) = (presentedTime, refreshInterval, discarded)
+        }
     }
 
     public private(set) var frames: [Frame] = []
