@@ -21,6 +21,11 @@ let usage = """
                          its time (--trace), the client's frame pacing (--pacing), rules checked
                          over the traffic (--assert A,B: no-protocol-error, ack-before-commit,
                          damage-within-buffer, "no-commit-while-idle SECONDS"); 1 if one fails
+      report-card [--all] [--markdown]
+                         what the compositor does, checked from a client: xdg-shell states,
+                         popups, frame callbacks, presentation, buffers, outputs, decorations,
+                         the keyboard, shell layers, captures, unusual clients; pass/fail/skip
+                         with reasons (--all: the five compositors this tool starts, a column each)
       exec [--script FILE] -- CLIENT ARGS…
                          runs any client program in the compositor (WAYLAND_DISPLAY set, its
                          output kept); without a script until it exits, with its exit status;
@@ -93,6 +98,8 @@ func run() throws {
     var compositorCommand: String?
     var scriptPath: String?
     var pacingWanted = false
+    var markdown = false
+    var allCompositors = false
     var assertions: String?
     var asJSON = false
     var seconds = 5.0
@@ -118,6 +125,8 @@ func run() throws {
             guard !args.isEmpty else { fail("--assert needs rules, as no-protocol-error,ack-before-commit", status: 2) }
             assertions = args.removeFirst()
         case "--json": asJSON = true
+        case "--markdown": markdown = true
+        case "--all": allCompositors = true
         case "--seconds":
             guard let value = args.first.flatMap(Double.init), value.isFinite, value > 0, value <= 3600 else {
                 fail("--seconds needs a number of seconds (more than 0, at most 3600)", status: 2)
@@ -208,6 +217,23 @@ func run() throws {
         print(asJSON ? "{\"compositor\": \(JSON.string(compositor.name)), \"pacing\": \(report.json)}" : "compositor: \(compositor.name)\n\(report.table)")
         if let plotPath { try report.plot().writePNG(to: plotPath) }
         if report.frames == 0 { fail("the compositor sent no frame callbacks in \(seconds) s") }
+    case "report-card":
+        let starts = allCompositors ? launchers() : [(name: compositorName ?? compositorCommand ?? "WAYLAND_DISPLAY",
+                                                     start: { try compositorFor(compositorName, command: compositorCommand) })]
+        var cards: [ReportCard] = []
+        for (name, start) in starts {
+            let compositor: any Compositor
+            do { compositor = try start() } catch { fail("\(name) did not start: \(error)") }
+            cards.append(ReportCardCheck.run(on: compositor))
+            compositor.stop()
+        }
+        if markdown {
+            print(ReportCard.markdown(cards), terminator: "")
+        } else if asJSON {
+            print(cards.count == 1 ? cards[0].json : "[" + cards.map(\.json).joined(separator: ", ") + "]")
+        } else {
+            print(cards.map(\.table).joined(separator: "\n\n"))
+        }
     case "capture":
         let compositor = try compositorFor(compositorName, command: compositorCommand)
         defer { compositor.stop() }

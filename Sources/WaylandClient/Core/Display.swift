@@ -96,10 +96,14 @@ public final class Display {
             if let seat = seats.removeValue(forKey: g.name) { seat.removed() }
         }
         try connection.roundtrip(timeout: timeout)
-        if presentation == nil {
+        // Said once a process, as a library's notice is (each connection would repeat it).
+        if presentation == nil && !Self.saidPresentationIsMissing {
+            Self.saidPresentationIsMissing = true
             printError("WaylandClient: wp_presentation unavailable: frame statistics use frame-callback times")
         }
     }
+
+    private static var saidPresentationIsMissing = false
 
     private func globalAdded(_ g: Registry.Global) {
         switch g.interface {
