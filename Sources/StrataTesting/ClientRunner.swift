@@ -27,6 +27,8 @@ public final class ClientRunner {
     public let directory: String
     /// How long pixel checks retry and a closed window may take to go.
     public var stepTimeout = 10.0
+    /// Where the client starts: this process's current directory unless set.
+    public var clientDirectory: String? = nil
 
     private var client: Subprocess?
     private var clientLog = ""
@@ -51,13 +53,14 @@ public final class ClientRunner {
     public func run(_ script: ClientScript, client arguments: [String], environment: [String: String] = [:]) -> ScenarioReport {
         var report = ScenarioReport(compositor: compositor.name)
         let start = MonotonicClock.now
+        (client, clientLog, exitStatus, window, baseline, listedBefore, typist) = (nil, "", nil, nil, nil, [], nil)
         do {
             if let listed = try compositor.windows() {
                 listedBefore = Set(listed.compactMap(\.id))
             } else {
                 baseline = try compositor.screenshot(timeout: stepTimeout)
             }
-            (client, clientLog) = try compositor.startClient(arguments, environment: environment)
+            (client, clientLog) = try compositor.startClient(arguments, environment: environment, inDirectory: clientDirectory ?? currentDirectory())
         } catch {
             report.add(.init(line: 0, step: "start " + arguments.joined(separator: " "), passed: false,
                              seconds: MonotonicClock.now - start, message: "\(error)"))
@@ -130,7 +133,7 @@ public final class ClientRunner {
             let (x, y) = (Int(p.x), Int(p.y))
             let want = (Int((color.red * 255).rounded()), Int((color.green * 255).rounded()), Int((color.blue * 255).rounded()))
             try retryingCaptures { shot in
-                guard x < shot.width, y < shot.height else { return "\(x),\(y) is outside the \(shot.width)x\(shot.height) screen" }
+                guard x >= 0, y >= 0, x < shot.width, y < shot.height else { return "\(x),\(y) is outside the \(shot.width)x\(shot.height) screen" }
                 let got = shot.rgba8(x: x, y: y)
                 let off = max(abs(Int(got.r) - want.0), abs(Int(got.g) - want.1), abs(Int(got.b) - want.2))
                 return off <= tolerance ? nil
@@ -146,7 +149,7 @@ public final class ClientRunner {
             var last: RenderedImage?
             do {
                 try retryingCaptures { shot in
-                    guard x + expected.width <= shot.width, y + expected.height <= shot.height else {
+                    guard x >= 0, y >= 0, x + expected.width <= shot.width, y + expected.height <= shot.height else {
                         return "the \(expected.width)x\(expected.height) region at \(x),\(y) leaves the \(shot.width)x\(shot.height) screen"
                     }
                     let part = shot.cropped(x: x, y: y, width: expected.width, height: expected.height)
@@ -414,4 +417,11 @@ public final class ClientRunner {
         let r = (s * 100).rounded() / 100
         return r == r.rounded() ? String(Int(r)) : String(r)
     }
+}
+
+/// This process's current directory.
+public func currentDirectory() -> String {
+    guard let cwd = getcwd(nil, 0) else { return "." }
+    defer { free(cwd) }
+    return String(cString: cwd)
 }

@@ -79,13 +79,7 @@ public struct ClientScript: Equatable, Sendable {
 
     /// Parses a script; the first malformed line is a ``Scenario/ParseError`` with its line and column.
     public init(parsing text: String) throws(Scenario.ParseError) {
-        var lines: [Line] = []
-        for (index, raw) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated() {
-            let number = index + 1
-            var tokens = try scriptTokens(of: Substring(raw), line: number)
-            guard let (command, column) = tokens.first else { continue }
-            tokens.removeFirst()
-            var r = ScriptReader(tokens: tokens, line: number, after: column + command.count)
+        lines = try parseScript(text) { (command, column, r: inout ScriptReader) throws(Scenario.ParseError) -> Step in
             let step: Step
             switch command {
             case "wait-window":
@@ -116,11 +110,11 @@ public struct ClientScript: Equatable, Sendable {
                 let name = parts.removeLast()
                 let known = ["ctrl", "shift", "alt", "super"]
                 guard !name.isEmpty, parts.allSatisfy(known.contains) else {
-                    throw Scenario.ParseError(line: number, column: at,
+                    throw Scenario.ParseError(line: r.line, column: at,
                                               message: "'\(combo)' is not a key: modifiers (\(known.joined(separator: ", "))) joined by + before a key name")
                 }
                 guard Keyboard.keysym(named: name) != 0 else {
-                    throw Scenario.ParseError(line: number, column: at, message: "'\(name)' names no key (xkb names: Return, Tab, a, F4, …)")
+                    throw Scenario.ParseError(line: r.line, column: at, message: "'\(name)' names no key (xkb names: Return, Tab, a, F4, …)")
                 }
                 step = .key(modifiers: parts, name: name)
             case "expect-pixel":
@@ -143,7 +137,7 @@ public struct ClientScript: Equatable, Sendable {
             case "filmstrip":
                 let (fpsText, at) = try r.next("frames a second")
                 guard let fps = Double(fpsText), fps > 0, fps <= 120 else {
-                    throw Scenario.ParseError(line: number, column: at, message: "'\(fpsText)' is not a number of frames a second (up to 120)")
+                    throw Scenario.ParseError(line: r.line, column: at, message: "'\(fpsText)' is not a number of frames a second (up to 120)")
                 }
                 let seconds = try r.seconds()
                 step = .filmstrip(fps: fps, seconds: seconds, directory: try r.word("a directory"))
@@ -153,12 +147,10 @@ public struct ClientScript: Equatable, Sendable {
                 step = .expectExit(code: Int32(code), timeout: try Self.timeout(&r, default: 10))
             case "sleep": step = .sleep(seconds: try r.seconds())
             default:
-                throw Scenario.ParseError(line: number, column: column, message: "unknown command '\(command)'")
+                throw Scenario.ParseError(line: r.line, column: column, message: "unknown command '\(command)'")
             }
-            try r.expectEnd()
-            lines.append(Line(number: number, step: step))
-        }
-        self.lines = lines
+            return step
+        }.map { Line(number: $0.number, step: $0.step) }
     }
 
     private static func timeout(_ r: inout ScriptReader, default value: Double) throws(Scenario.ParseError) -> Double {

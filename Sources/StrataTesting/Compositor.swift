@@ -22,8 +22,8 @@ public protocol Compositor: AnyObject {
     /// mutter's RemoteDesktop), made on first use and kept; throws
     /// ``InputUnavailable`` naming what is missing where there is none.
     func injectedInput() throws -> InjectedInput
-    /// Starts a client program of this compositor and returns at once: its
-    /// process and the log its output goes to (in the runtime directory).
+    /// Starts a client program of this compositor, in its runtime directory,
+    /// and returns at once: its process and the log its output goes to (there too).
     /// `WAYLAND_DISPLAY`, `XDG_RUNTIME_DIR` and the compositor's session bus,
     /// where it has one, are set; `environment` adds to them.
     func startClient(_ arguments: [String], environment: [String: String]) throws(CompositorError) -> (process: Subprocess, logPath: String)
@@ -51,6 +51,12 @@ extension Compositor {
 
     public func windows() throws(CompositorError) -> [ScreenWindow]? { nil }
 
+    /// Starts a client as ``startClient(_:environment:)`` does, in `directory`
+    /// rather than the runtime directory (a user's relative paths mean theirs).
+    public func startClient(_ arguments: [String], environment: [String: String], inDirectory directory: String) throws(CompositorError) -> (process: Subprocess, logPath: String) {
+        try startClient(["env", "-C", directory] + arguments, environment: environment)
+    }
+
     public func closeWindow(_ window: ScreenWindow) throws(CompositorError) -> Bool { false }
 
     public var fillsOutputWithEveryWindow: Bool { false }
@@ -62,7 +68,7 @@ func spawnClient(_ arguments: [String], environment: [String: String], logDirect
                  wrap: ([String]) -> [String] = { ["setpriv", "--pdeathsig", "TERM", "--"] + $0 }) throws(CompositorError) -> (process: Subprocess, logPath: String) {
     guard let program = arguments.first else { throw .launchFailed(command: "(no program)", errno: EINVAL) }
     let log = logDirectory + "/client-\(Int(now() * 1000))-\(program.split(separator: "/").last.map(String.init) ?? "").log"
-    let p = try Subprocess.spawn(wrap(arguments), environment: environment, directory: nil, logPath: log)
+    let p = try Subprocess.spawn(wrap(arguments), environment: environment, directory: logDirectory, logPath: log)
     return (p, log)
 }
 

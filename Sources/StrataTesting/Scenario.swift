@@ -83,14 +83,7 @@ public struct Scenario: Equatable, Sendable {
 
     /// Parses a script; the first malformed line is an error with its line and column (1-based).
     public init(parsing text: String) throws(ParseError) {
-        var lines: [Line] = []
-        var ended: Int?
-        for (index, raw) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated() {
-            let number = index + 1
-            var tokens = try scriptTokens(of: Substring(raw), line: number)
-            guard let (command, commandColumn) = tokens.first else { continue }
-            tokens.removeFirst()
-            var reader = ScriptReader(tokens: tokens, line: number, after: commandColumn + command.count)
+        let parsed = try parseScript(text) { (command, commandColumn, reader: inout ScriptReader) throws(ParseError) -> Step in
             let step: Step
             switch command {
             case "window":
@@ -128,7 +121,7 @@ public struct Scenario: Equatable, Sendable {
             case "misuse":
                 let (name, column) = try reader.next("a misuse (\(ProtocolMisuse.allCases.map(\.rawValue).joined(separator: ", ")))")
                 guard let misuse = ProtocolMisuse(rawValue: name) else {
-                    throw ParseError(line: number, column: column,
+                    throw ParseError(line: reader.line, column: column,
                                      message: "unknown misuse '\(name)' (known: \(ProtocolMisuse.allCases.map(\.rawValue).joined(separator: ", ")))")
                 }
                 step = .misuse(misuse)
@@ -136,16 +129,16 @@ public struct Scenario: Equatable, Sendable {
                 let interface = try reader.word("an interface name")
                 step = .expectProtocolError(interface: interface, code: UInt32(try reader.integer(in: 0...Int(Int32.max), "an error code")))
             default:
-                throw ParseError(line: number, column: commandColumn, message: "unknown command '\(command)'")
+                throw ParseError(line: reader.line, column: commandColumn, message: "unknown command '\(command)'")
             }
-            try reader.expectEnd()
-            if let ended {
-                throw ParseError(line: number, column: commandColumn,
-                                 message: "nothing can follow the protocol error expected on line \(ended): it ends the connection")
-            }
-            if case .expectProtocolError = step { ended = number }
-            lines.append(Line(number: number, step: step))
+            return step
         }
-        self.lines = lines
+        // A protocol error ends the connection: nothing can follow the step that expects one.
+        if let end = parsed.firstIndex(where: { if case .expectProtocolError = $0.step { true } else { false } }), end + 1 < parsed.count {
+            let next = parsed[end + 1]
+            throw ParseError(line: next.number, column: next.column,
+                             message: "nothing can follow the protocol error expected on line \(parsed[end].number): it ends the connection")
+        }
+        lines = parsed.map { Line(number: $0.number, step: $0.step) }
     }
 }

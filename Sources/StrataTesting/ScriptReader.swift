@@ -2,6 +2,25 @@
 /// words, "quoted words", `#` comments, and readers for sizes, points, colours,
 /// times and keywords with the column of each mistake.
 
+/// The steps of a script, a line each: blank lines and comments skipped, the
+/// command word and a reader of its arguments given to `step`, which must read
+/// them all.
+func parseScript<Step>(_ text: String, _ step: (_ command: String, _ column: Int, _ reader: inout ScriptReader) throws(Scenario.ParseError) -> Step)
+    throws(Scenario.ParseError) -> [(number: Int, column: Int, step: Step)] {
+    var lines: [(number: Int, column: Int, step: Step)] = []
+    for (index, raw) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated() {
+        let number = index + 1
+        var tokens = try scriptTokens(of: Substring(raw), line: number)
+        guard let (command, column) = tokens.first else { continue }
+        tokens.removeFirst()
+        var reader = ScriptReader(tokens: tokens, line: number, after: column + command.count)
+        let parsed = try step(command, column, &reader)
+        try reader.expectEnd()
+        lines.append((number, column, parsed))
+    }
+    return lines
+}
+
 /// Words of a line with their 1-based columns; "quoted words" may hold spaces and
 /// the escapes `\n`, `\t`, `\"` and `\\`; `#` starts a comment.
 func scriptTokens(of line: Substring, line number: Int) throws(Scenario.ParseError) -> [(String, Int)] {

@@ -83,8 +83,8 @@ struct CompositorTests {
         #expect(black.passed, "\(black.table)")
         #expect(access(directory + "/mutter-capture.log", F_OK) == 0)
         #expect(throws: Never.self) { try mutter.input().movePointer(toX: 10, y: 10) }
-        #expect(processTable(file: "environ").filter { $0.contains("XDG_RUNTIME_DIR=\(directory)") }.count == 4,
-                "mutter, PipeWire, WirePlumber and the RemoteDesktop helper")
+        #expect(processTable(file: "environ").filter { $0.contains("XDG_RUNTIME_DIR=\(directory)") }.count == 5,
+                "mutter, PipeWire, WirePlumber, the RemoteDesktop helper and the session bus (which starts services in mutter's session)")
         #expect(processTable().contains { $0.contains("dbus-daemon") && $0.contains(directory) })
         mutter.stop()
         #expect(access(directory, F_OK) != 0)

@@ -25,7 +25,7 @@ func execute(_ client: [String], script path: String?, compositor start: () thro
         }
         return report.passed ? 0 : 1
     }
-    let (process, log) = try compositor.startClient(client, environment: [:])
+    let (process, log) = try compositor.startClient(client, environment: [:], inDirectory: currentDirectory())
     let status = process.wait(timeout: seconds ?? .infinity)
     if status == nil { process.terminate() }
     if let text = readTextFile(log) { print(text, terminator: "") }

@@ -15,7 +15,7 @@ func proxyClient(_ client: [String], compositor start: () throws -> any Composit
     let upstream = compositor.socketName.hasPrefix("/") ? compositor.socketName : compositor.runtimeDirectory + "/" + compositor.socketName
     let proxy = try ProtocolProxy(upstream: upstream, socketPath: compositor.runtimeDirectory + "/strata-proxy-\(getpid())")
     defer { proxy.stop() }
-    let (process, _) = try compositor.startClient(client, environment: ["WAYLAND_DISPLAY": proxy.socketPath])
+    let (process, _) = try compositor.startClient(client, environment: ["WAYLAND_DISPLAY": proxy.socketPath], inDirectory: currentDirectory())
     var status = process.wait(timeout: seconds ?? .infinity)
     let stopped = status == nil
     if stopped { status = process.terminate() }

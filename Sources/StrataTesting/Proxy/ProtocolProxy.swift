@@ -171,8 +171,15 @@ public final class ProtocolProxy: @unchecked Sendable {
     /// Decodes the whole messages read from one side, keeps them, and sends
     /// them on with their descriptors; false when the connection must end.
     private func pass(_ c: Connection, fromClient: Bool) -> Bool {
-        var bytes = fromClient ? c.fromClient : c.fromServer
-        var queue = fromClient ? c.clientFDs : c.serverFDs
+        // Taken out of the connection (and put back below), so changing them copies nothing.
+        var bytes: [UInt8] = [], queue: [Int32] = []
+        if fromClient {
+            swap(&bytes, &c.fromClient)
+            swap(&queue, &c.clientFDs)
+        } else {
+            swap(&bytes, &c.fromServer)
+            swap(&queue, &c.serverFDs)
+        }
         let target = fromClient ? c.server : c.client
         var start = 0
         var decoded: [WireMessage] = []
@@ -207,14 +214,18 @@ public final class ProtocolProxy: @unchecked Sendable {
             batchFDs = 0
             return ok
         }
-        for m in decoded {
+        var delivered = true
+        for m in decoded where delivered {
             let available = queue.count - sentFDs - batchFDs
             let carried = min(available, m.name == nil ? 28 : m.fileDescriptors)
-            if batchFDs + carried > 28 && !flush() { return false }
+            if batchFDs + carried > 28 { delivered = flush() }
             batchEnd += m.size
             batchFDs += carried
         }
-        guard flush() else { return false }
+        guard delivered && flush() else {
+            for fd in queue { close(fd) }   // the connection ends: nothing is left to close later
+            return false
+        }
         for fd in queue[..<sentFDs] { close(fd) }
         queue.removeFirst(sentFDs)
         bytes.removeFirst(start)

@@ -216,6 +216,20 @@ extension ReportCardCheck {
             return .pass(lateCount == 0 ? "released before the next frame callback: two buffers are enough"
                                         : "\(lateCount) of 3 released after the next frame callback: a third buffer helps")
         },
+        check("frames", "callbacks while covered") { c in
+            // A window under a fullscreen one: the compositor may hold its frame callbacks back.
+            let below = TestToplevel(c, title: "below")
+            guard try below.map() else { return .fail("no configure within 2 s") }
+            let above = TestToplevel(c, title: "above") { $0.setFullscreen(output: nil) }
+            guard try above.map() else { return .fail("no configure within 2 s for the covering window") }
+            let callback = below.surface.frame()
+            var arrived = false
+            callback.onEvent = { _ in arrived = true }
+            c.keep(callback)
+            try below.draw()
+            return try c.wait(1, until: { arrived }) ? .pass("a covered window still gets them")
+                : .skip("held back while the window is covered (allowed: it is not shown)")
+        },
     ]
 
     // MARK: Outputs and scale
@@ -265,10 +279,15 @@ extension ReportCardCheck {
         check("input", "keyboard keymap and repeat") { c in
             _ = try c.wait(1) { !c.display.seats.isEmpty }
             guard let seat = c.display.seats.values.first else { return .skip("no wl_seat") }
+            var rate: (Double, Double)?
+            seat.onEvent = { if case let .repeatInfo(r, d) = $0 { rate = (r, d) } }
             _ = try c.wait(1) { seat.capabilities.contains(.keyboard) }
             guard seat.capabilities.contains(.keyboard) else { return .skip("the seat has no keyboard (no input devices)") }
             guard try c.wait(until: { seat.keyboard != nil }) else { return .fail("no keymap that compiles within 2 s") }
-            return .pass()
+            guard try c.wait(1, until: { rate != nil }) else {
+                return seat.proxy.version >= 4 ? .fail("a keymap but no repeat_info within 1 s") : .pass("a keymap (wl_seat before version 4 sends no repeat rate)")
+            }
+            return .pass("a keymap; repeat \(ClientRunner.seconds(rate!.0)) a second after \(ClientRunner.seconds(rate!.1)) s")
         },
         check("input", "text input") { c in
             c.display.textInputManager == nil ? .skip("zwp_text_input_manager_v3 is not offered") : .pass()
