@@ -35,9 +35,10 @@ let usage = """
     --compositor-command "CMD …"
                         start any compositor from a command line: {socket} becomes its socket's
                         name, {runtime} its private runtime directory (WLR_BACKENDS=headless set)
-    --json              probe, pacing, run: print JSON instead of a table
+    --json              probe, pacing, run, exec, proxy, report-card: print JSON instead of a table
     --seconds N         pacing: how long to measure (after half a second of warm-up);
-                        exec without a script: the longest the client may run (then exit 124)
+                        exec without a script: the longest the client may run (then exit 124);
+                        proxy: how long the client runs before it is stopped and measured
     --script FILE       exec: the steps to run against the client's window (below)
     --plot FILE.png     pacing: also draw the callback intervals as a plot
     --require A,B       probe: exit 77 (skip) naming what is missing when a feature is not

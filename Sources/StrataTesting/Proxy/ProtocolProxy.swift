@@ -18,7 +18,8 @@ import WaylandClient
 /// The compositor sees the client disconnect, nothing worse.
 ///
 /// The proxy runs on a thread of its own, so a client in this process (a
-/// Strata window on `Display(socket: proxy.socketPath)`) works through it.
+/// Strata window on `Display(socket: proxy.socketPath)`) works through it; it
+/// runs until ``stop()``.
 public final class ProtocolProxy: @unchecked Sendable {
     /// Where clients connect (`WAYLAND_DISPLAY` may name it: it is absolute).
     public let socketPath: String
@@ -63,8 +64,6 @@ public final class ProtocolProxy: @unchecked Sendable {
         thread.name = "strata-proxy"
         thread.start()
     }
-
-    deinit { stop() }
 
     /// Every message so far, in the order the proxy passed them on.
     public var messages: [WireMessage] { lock.withLock { trace } }
