@@ -20,7 +20,7 @@ extension ReportCardCheck {
     static let xdgShell: [ReportCardCheck] = [
         check("xdg-shell", "first configure") { c in
             let w = TestToplevel(c, title: "first configure")
-            guard try w.waitConfigure(after: 0) else { return .fail("no configure within 2 s of the first commit") }
+            guard try w.waitConfigure(after: 0) else { return .fail("no configure within 4 s of the first commit") }
             guard w.order.prefix(2) == ["toplevel", "surface"] else { return .fail("xdg_surface.configure came before the toplevel's") }
             let first = w.configures[0]
             return .pass("\(first.width)x\(first.height), states \(states(first.states))")
@@ -30,7 +30,7 @@ extension ReportCardCheck {
                 t.setMinSize(width: 300, height: 200)
                 t.setMaxSize(width: 300, height: 200)
             }
-            guard try w.waitConfigure(after: 0) else { return .fail("no configure within 2 s") }
+            guard try w.waitConfigure(after: 0) else { return .fail("no configure within 4 s") }
             let (width, height, _) = w.configures[0]
             guard (width, height) == (0, 0) || (width, height) == (300, 200) else {
                 return .fail("configured outside the window's fixed size", detail: "\(width)x\(height) for 300x200")
@@ -39,11 +39,11 @@ extension ReportCardCheck {
         },
         check("xdg-shell", "maximize") { c in
             let w = TestToplevel(c, title: "maximize")
-            guard try w.map() else { return .fail("no configure within 2 s") }
+            guard try w.map() else { return .fail("no configure within 4 s") }
             if let caps = w.capabilities, !caps.contains(2) { return .skip("the compositor says it cannot maximize (wm_capabilities)") }
             let before = w.serials.count
             w.toplevel.setMaximized()
-            guard try w.waitConfigure(after: before) else { return .fail("no configure within 2 s of set_maximized") }
+            guard try w.waitConfigure(after: before) else { return .fail("no configure within 4 s of set_maximized") }
             guard w.lastStates.contains(1) else {
                 if Set([5, 6, 7, 8]).isSubset(of: w.lastStates) { return .skip("a tiling compositor: the window is tiled on four edges instead") }
                 return .fail("configured without the maximized state", detail: states(w.lastStates))
@@ -52,11 +52,11 @@ extension ReportCardCheck {
         },
         check("xdg-shell", "fullscreen") { c in
             let w = TestToplevel(c, title: "fullscreen")
-            guard try w.map() else { return .fail("no configure within 2 s") }
+            guard try w.map() else { return .fail("no configure within 4 s") }
             if let caps = w.capabilities, !caps.contains(3) { return .skip("the compositor says it cannot make windows fullscreen (wm_capabilities)") }
             let before = w.serials.count
             w.toplevel.setFullscreen(output: nil)
-            guard try w.waitConfigure(after: before) else { return .fail("no configure within 2 s of set_fullscreen") }
+            guard try w.waitConfigure(after: before) else { return .fail("no configure within 4 s of set_fullscreen") }
             guard w.lastStates.contains(2) else { return .fail("configured without the fullscreen state", detail: states(w.lastStates)) }
             let size = (w.configures.last!.width, w.configures.last!.height)
             if let o = try c.output(), o.scale == 1, size != (o.shownSize.width, o.shownSize.height) {
@@ -67,7 +67,7 @@ extension ReportCardCheck {
         check("xdg-shell", "tiled states") { c in
             guard c.display.wmBase.version >= 2 else { return .skip("its xdg_wm_base is version \(c.display.wmBase.version): tiled states came in 2") }
             let w = TestToplevel(c, title: "tiled")
-            guard try w.map() else { return .fail("no configure within 2 s") }
+            guard try w.map() else { return .fail("no configure within 4 s") }
             let before = w.serials.count
             w.toplevel.setMaximized()
             _ = try w.waitConfigure(after: before)
@@ -78,7 +78,7 @@ extension ReportCardCheck {
         check("xdg-shell", "wm capabilities") { c in
             guard c.display.wmBase.version >= 5 else { return .skip("its xdg_wm_base is version \(c.display.wmBase.version): wm_capabilities came in 5") }
             let w = TestToplevel(c, title: "capabilities")
-            guard try w.waitConfigure(after: 0) else { return .fail("no configure within 2 s") }
+            guard try w.waitConfigure(after: 0) else { return .fail("no configure within 4 s") }
             guard let caps = w.capabilities else { return .fail("no wm_capabilities before the first configure") }
             let names = [1: "window menu", 2: "maximize", 3: "fullscreen", 4: "minimize"]
             return .pass(caps.isEmpty ? "none" : caps.map { names[Int($0)] ?? "\($0)" }.joined(separator: ", "))
@@ -92,7 +92,7 @@ extension ReportCardCheck {
             // A toplevel as wide as the output (fullscreen), a popup asked to the right of
             // its right edge: flip_x must bring it back inside, to the left of the anchor.
             let w = TestToplevel(c, title: "popup parent")
-            guard try w.map() else { return .fail("no configure within 2 s") }
+            guard try w.map() else { return .fail("no configure within 4 s") }
             let before = w.serials.count
             w.toplevel.setFullscreen(output: nil)
             guard try w.waitConfigure(after: before), w.lastStates.contains(2) else { return .skip("the parent could not be made fullscreen") }
@@ -112,7 +112,7 @@ extension ReportCardCheck {
             popup.onEvent = { if case let .configure(x, y, _, _) = $0 { placed = (x, y) } }
             c.keep(positioner, surface, xdg, popup)
             surface.commit()
-            guard try c.wait(until: { placed != nil }) else { return .fail("no popup configure within 2 s") }
+            guard try c.wait(until: { placed != nil }) else { return .fail("no popup configure within 4 s") }
             let x = placed!.0
             guard x + 100 <= width else { return .fail("the popup was left past the output's edge", detail: "x \(x) in a \(width) wide parent") }
             return .pass("x \(x) (asked \(width))")
@@ -120,7 +120,7 @@ extension ReportCardCheck {
         check("popups", "reposition") { c in
             guard c.display.wmBase.version >= 3 else { return .skip("its xdg_wm_base is version \(c.display.wmBase.version): reposition came in 3") }
             let w = TestToplevel(c, title: "reposition parent")
-            guard try w.map() else { return .fail("no configure within 2 s") }
+            guard try w.map() else { return .fail("no configure within 4 s") }
             @MainActor func positioner(_ x: Int32) -> XdgPositioner {
                 let p = c.display.wmBase.createPositioner()
                 p.setSize(width: 40, height: 30)
@@ -141,9 +141,9 @@ extension ReportCardCheck {
             }
             c.keep(surface, xdg, popup)
             surface.commit()
-            guard try c.wait(until: { configures > 0 }) else { return .fail("no popup configure within 2 s") }
+            guard try c.wait(until: { configures > 0 }) else { return .fail("no popup configure within 4 s") }
             popup.reposition(positioner: positioner(60), token: 42)
-            guard try c.wait(until: { token != nil && configures > 1 }) else { return .fail("no repositioned event and configure within 2 s") }
+            guard try c.wait(until: { token != nil && configures > 1 }) else { return .fail("no repositioned event and configure within 4 s") }
             return token == 42 ? .pass() : .fail("repositioned with another token")
         },
     ]
@@ -153,7 +153,7 @@ extension ReportCardCheck {
     static let timing: [ReportCardCheck] = [
         check("frames", "frame callbacks") { c in
             let w = TestToplevel(c, title: "frames")
-            guard try w.map() else { return .fail("no configure within 2 s") }
+            guard try w.map() else { return .fail("no configure within 4 s") }
             var done = 0
             let start = MonotonicClock.now
             while MonotonicClock.now - start < 1 {
@@ -161,7 +161,7 @@ extension ReportCardCheck {
                 var arrived = false
                 callback.onEvent = { _ in arrived = true }
                 try w.draw()
-                guard try c.wait(1, until: { arrived }) else { return .fail("a frame callback did not come within 1 s of its commit") }
+                guard try c.wait(3, until: { arrived }) else { return .fail("a frame callback did not come within 3 s of its commit") }
                 done += 1
             }
             return .pass("\(done) a second")
@@ -169,7 +169,7 @@ extension ReportCardCheck {
         check("frames", "presentation feedback") { c in
             guard let presentation = c.display.presentation else { return .skip("wp_presentation is not offered") }
             let w = TestToplevel(c, title: "presentation")
-            guard try w.map() else { return .fail("no configure within 2 s") }
+            guard try w.map() else { return .fail("no configure within 4 s") }
             var outcome: String?
             var sequences: [UInt64] = []
             for _ in 0..<3 {
@@ -186,7 +186,7 @@ extension ReportCardCheck {
                 }
                 c.keep(feedback)
                 try w.draw()
-                guard try c.wait(1, until: { outcome != nil }) else { return .fail("no presented or discarded event within 1 s of a commit") }
+                guard try c.wait(3, until: { outcome != nil }) else { return .fail("no presented or discarded event within 3 s of a commit") }
             }
             guard zip(sequences, sequences.dropFirst()).allSatisfy({ $0 <= $1 }) else { return .fail("presentation sequence numbers went backwards") }
             return .pass(outcome)
@@ -195,7 +195,7 @@ extension ReportCardCheck {
             // Three frames, each a new buffer: is the one before released by the time
             // the next frame callback comes (two buffers are then enough)?
             let w = TestToplevel(c, title: "release")
-            guard try w.map() else { return .fail("no configure within 2 s") }
+            guard try w.map() else { return .fail("no configure within 4 s") }
             var buffers: [ShmBuffer] = []
             var lateCount = 0
             for _ in 0..<4 {
@@ -206,12 +206,12 @@ extension ReportCardCheck {
                 let buffer = try c.attachBuffer(to: w.surface, width: 200, height: 150)
                 w.surface.commit()
                 buffers.append(buffer)
-                guard try c.wait(1, until: { arrived }) else { return .fail("no frame callback within 1 s") }
+                guard try c.wait(3, until: { arrived }) else { return .fail("no frame callback within 3 s") }
                 // (The pool hands out a released buffer again: the one before may be this one.)
                 if buffers.count >= 2, buffers[buffers.count - 2] !== buffer, buffers[buffers.count - 2].isBusy { lateCount += 1 }
             }
-            guard try c.wait(1, until: { buffers.dropLast().allSatisfy { $0 === buffers.last || !$0.isBusy } }) else {
-                return .fail("a replaced buffer was not released within 1 s")
+            guard try c.wait(3, until: { buffers.dropLast().allSatisfy { $0 === buffers.last || !$0.isBusy } }) else {
+                return .fail("a replaced buffer was not released within 3 s")
             }
             return .pass(lateCount == 0 ? "released before the next frame callback: two buffers are enough"
                                         : "\(lateCount) of 3 released after the next frame callback: a third buffer helps")
@@ -219,15 +219,15 @@ extension ReportCardCheck {
         check("frames", "callbacks while covered") { c in
             // A window under a fullscreen one: the compositor may hold its frame callbacks back.
             let below = TestToplevel(c, title: "below")
-            guard try below.map() else { return .fail("no configure within 2 s") }
+            guard try below.map() else { return .fail("no configure within 4 s") }
             let above = TestToplevel(c, title: "above") { $0.setFullscreen(output: nil) }
-            guard try above.map() else { return .fail("no configure within 2 s for the covering window") }
+            guard try above.map() else { return .fail("no configure within 4 s for the covering window") }
             let callback = below.surface.frame()
             var arrived = false
             callback.onEvent = { _ in arrived = true }
             c.keep(callback)
             try below.draw()
-            return try c.wait(1, until: { arrived }) ? .pass("a covered window still gets them")
+            return try c.wait(3, until: { arrived }) ? .pass("a covered window still gets them")
                 : .skip("held back while the window is covered (allowed: it is not shown)")
         },
     ]
@@ -247,8 +247,8 @@ extension ReportCardCheck {
             var scale: UInt32?
             fractional.onEvent = { if case let .preferredScale(s) = $0 { scale = s } }
             c.keep(fractional)
-            guard try w.map() else { return .fail("no configure within 2 s") }
-            guard try c.wait(until: { scale != nil }) else { return .fail("no preferred_scale within 2 s of mapping") }
+            guard try w.map() else { return .fail("no configure within 4 s") }
+            guard try c.wait(until: { scale != nil }) else { return .fail("no preferred_scale within 4 s of mapping") }
             return .pass("\(ClientRunner.seconds(Double(scale!) / 120))")
         },
         check("outputs", "viewporter") { c in
@@ -257,7 +257,7 @@ extension ReportCardCheck {
             let viewport = viewporter.getViewport(surface: w.surface)
             viewport.setDestination(width: 100, height: 100)
             c.keep(viewport)
-            guard try w.map() else { return .fail("no configure within 2 s") }
+            guard try w.map() else { return .fail("no configure within 4 s") }
             return .pass()
         },
         check("outputs", "decoration negotiation") { c in
@@ -277,15 +277,15 @@ extension ReportCardCheck {
 
     static let services: [ReportCardCheck] = [
         check("input", "keyboard keymap and repeat") { c in
-            _ = try c.wait(1) { !c.display.seats.isEmpty }
+            _ = try c.wait(2) { !c.display.seats.isEmpty }
             guard let seat = c.display.seats.values.first else { return .skip("no wl_seat") }
             var rate: (Double, Double)?
             seat.onEvent = { if case let .repeatInfo(r, d) = $0 { rate = (r, d) } }
-            _ = try c.wait(1) { seat.capabilities.contains(.keyboard) }
+            _ = try c.wait(2) { seat.capabilities.contains(.keyboard) }
             guard seat.capabilities.contains(.keyboard) else { return .skip("the seat has no keyboard (no input devices)") }
-            guard try c.wait(until: { seat.keyboard != nil }) else { return .fail("no keymap that compiles within 2 s") }
-            guard try c.wait(1, until: { rate != nil }) else {
-                return seat.proxy.version >= 4 ? .fail("a keymap but no repeat_info within 1 s") : .pass("a keymap (wl_seat before version 4 sends no repeat rate)")
+            guard try c.wait(until: { seat.keyboard != nil }) else { return .fail("no keymap that compiles within 4 s") }
+            guard try c.wait(3, until: { rate != nil }) else {
+                return seat.proxy.version >= 4 ? .fail("a keymap but no repeat_info within 3 s") : .pass("a keymap (wl_seat before version 4 sends no repeat rate)")
             }
             return .pass("a keymap; repeat \(ClientRunner.seconds(rate!.0)) a second after \(ClientRunner.seconds(rate!.1)) s")
         },
@@ -310,7 +310,7 @@ extension ReportCardCheck {
             }
             c.keep(surface, layer)
             surface.commit()
-            guard try c.wait(until: { size != nil }) else { return .fail("no layer surface configure within 2 s") }
+            guard try c.wait(until: { size != nil }) else { return .fail("no layer surface configure within 4 s") }
             return .pass("\(size!.0)x\(size!.1) for a bar across the top")
         },
         check("shell", "session lock") { c in
@@ -325,7 +325,7 @@ extension ReportCardCheck {
             }
             c.keep(lock)
             try c.display.connection.flush()
-            guard try c.wait(until: { state != nil }) else { return .fail("neither locked nor finished within 2 s") }
+            guard try c.wait(until: { state != nil }) else { return .fail("neither locked nor finished within 4 s") }
             if state == "locked" { lock.unlockAndDestroy() } else { lock.destroy() }
             try c.display.connection.roundtrip(timeout: 5)
             return state == "locked" ? .pass() : .fail("refused: finished without locking")
@@ -345,14 +345,14 @@ extension ReportCardCheck {
     static let edgeCases: [ReportCardCheck] = [
         check("edge cases", "commit storm") { c in
             let w = TestToplevel(c, title: "storm")
-            guard try w.map() else { return .fail("no configure within 2 s") }
+            guard try w.map() else { return .fail("no configure within 4 s") }
             for _ in 0..<1000 { w.surface.commit() }
             try c.display.connection.roundtrip(timeout: 5)
             return .pass("1,000 commits")
         },
         check("edge cases", "10,000 damage rectangles") { c in
             let w = TestToplevel(c, title: "damage")
-            guard try w.map() else { return .fail("no configure within 2 s") }
+            guard try w.map() else { return .fail("no configure within 4 s") }
             w.acknowledge()
             _ = try c.attachBuffer(to: w.surface, width: 200, height: 150)
             for i in 0..<10_000 {
@@ -366,7 +366,7 @@ extension ReportCardCheck {
         },
         check("edge cases", "frame callbacks never waited for") { c in
             let w = TestToplevel(c, title: "callbacks")
-            guard try w.map() else { return .fail("no configure within 2 s") }
+            guard try w.map() else { return .fail("no configure within 4 s") }
             for _ in 0..<1000 {
                 c.keep(w.surface.frame())
                 w.surface.commit()
@@ -377,7 +377,7 @@ extension ReportCardCheck {
         check("edge cases", "100 subsurfaces") { c in
             guard let sub = c.display.registry.bindIfOffered(WlSubcompositor.self) else { return .skip("wl_subcompositor is not offered") }
             let w = TestToplevel(c, title: "subsurfaces")
-            guard try w.map() else { return .fail("no configure within 2 s") }
+            guard try w.map() else { return .fail("no configure within 4 s") }
             for i in 0..<100 {
                 let s = c.display.compositor.createSurface()
                 let child = sub.getSubsurface(surface: s, parent: w.surface)
@@ -393,7 +393,7 @@ extension ReportCardCheck {
         },
         check("edge cases", "parent destroyed under its popup") { c in
             let w = TestToplevel(c, title: "parent")
-            guard try w.map() else { return .fail("no configure within 2 s") }
+            guard try w.map() else { return .fail("no configure within 4 s") }
             let positioner = c.display.wmBase.createPositioner()
             positioner.setSize(width: 40, height: 30)
             positioner.setAnchorRect(x: 10, y: 10, width: 1, height: 1)
@@ -404,7 +404,7 @@ extension ReportCardCheck {
             popup.onEvent = { if case .configure = $0 { shown = true } }
             c.keep(positioner, surface, xdg, popup)
             surface.commit()
-            guard try c.wait(until: { shown }) else { return .fail("no popup configure within 2 s") }
+            guard try c.wait(until: { shown }) else { return .fail("no popup configure within 4 s") }
             // The parent goes first — the protocol names this an error.
             w.toplevel.destroy()
             w.xdg.destroy()

@@ -89,7 +89,7 @@ final class ReportCardContext {
     func keep(_ objects: AnyObject...) { kept += objects }
 
     /// Turns the connection until `condition` holds; false after `timeout`.
-    func wait(_ timeout: Double = 2, until condition: () -> Bool) throws -> Bool {
+    func wait(_ timeout: Double = 4, until condition: () -> Bool) throws -> Bool {
         let deadline = MonotonicClock.now + timeout
         while !condition() {
             let left = deadline - MonotonicClock.now
@@ -161,7 +161,7 @@ final class TestToplevel {
     /// Waits for a configure after the `count`th, and for any that follow it
     /// within 0.2 s (a compositor may send a state and then its size); false
     /// when none came in time.
-    func waitConfigure(after count: Int? = nil, timeout: Double = 2) throws -> Bool {
+    func waitConfigure(after count: Int? = nil, timeout: Double = 4) throws -> Bool {
         let n = count ?? serials.count
         guard try context.wait(timeout, until: { serials.count > n }) else { return false }
         var seen = serials.count
@@ -187,7 +187,7 @@ final class TestToplevel {
     }
 
     /// Configured and drawn once: on the screen.
-    func map(timeout: Double = 2) throws -> Bool {
+    func map(timeout: Double = 4) throws -> Bool {
         guard try waitConfigure(after: 0, timeout: timeout) || !serials.isEmpty else { return false }
         try draw()
         try context.display.connection.roundtrip(timeout: 5)
