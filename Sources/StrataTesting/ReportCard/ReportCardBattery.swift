@@ -289,6 +289,8 @@ extension ReportCardCheck {
             }
             return .pass("a keymap; repeat \(ClientRunner.seconds(rate!.0)) a second after \(ClientRunner.seconds(rate!.1)) s")
         },
+        check("input", "clipboard between two clients") { c in try selectionBetweenClients(c, kind: .clipboard) },
+        check("input", "primary selection between two clients") { c in try selectionBetweenClients(c, kind: .primary) },
         check("input", "text input") { c in
             c.display.textInputManager == nil ? .skip("zwp_text_input_manager_v3 is not offered") : .pass()
         },
@@ -339,6 +341,60 @@ extension ReportCardCheck {
             return .pass("\(shot.width)x\(shot.height) through " + (paths.isEmpty ? "the compositor's D-Bus interface" : paths.joined(separator: ", ")))
         },
     ]
+
+    /// One client takes the selection with the serial of a click on its
+    /// window; another, clicked after, is offered it and reads the text.
+    @MainActor
+    static func selectionBetweenClients(_ c: ReportCardContext, kind: Clipboard.Kind) throws -> Verdict {
+        let name = kind == .clipboard ? "wl_data_device_manager" : "zwp_primary_selection_device_manager_v1"
+        guard kind == .clipboard ? c.display.dataDeviceManager != nil : c.display.primarySelectionManager != nil else {
+            return .skip("\(name) is not offered")
+        }
+        guard let input = try? c.compositor.injectedInput() else {
+            return .skip("no input to inject here: taking the selection needs an input event's serial")
+        }
+        let other = ReportCardContext(compositor: c.compositor, display: try c.compositor.connect())
+        func seat(_ ctx: ReportCardContext) throws -> Seat? {
+            _ = try ctx.wait(2) { ctx.display.seats.values.first?.capabilities.contains(.pointer) == true }
+            return ctx.display.seats.values.first
+        }
+        guard let seatA = try seat(c), let seatB = try seat(other), let o = try c.output() else { return .skip("no seat with a pointer, or no output") }
+        // Both connections turn while waiting: one answers what the other asks.
+        func both(_ timeout: Double, until condition: () -> Bool) throws -> Bool {
+            let deadline = MonotonicClock.now + timeout
+            while !condition() {
+                guard MonotonicClock.now < deadline else { return false }
+                _ = try c.display.connection.dispatch(timeout: 0.02)
+                _ = try other.display.connection.dispatch(timeout: 0.02)
+            }
+            return true
+        }
+        let middle = (Double(o.shownSize.width / o.scale) / 2, Double(o.shownSize.height / o.scale) / 2)
+        func click(_ seat: Seat, dx: Double) throws -> Bool {
+            let before = seat.lastSerial
+            try input.movePointer(toX: middle.0 + dx, y: middle.1)
+            try input.button(0x110, pressed: true)
+            try input.button(0x110, pressed: false)
+            return try both(4) { seat.lastSerial != before }
+        }
+        let text = "from another client ✓"
+        let source = TestToplevel(c, title: "selection source") { $0.setFullscreen(output: nil) }
+        guard try source.map() else { return .fail("no configure within 4 s") }
+        let clipA = try Clipboard(display: c.display, seat: seatA, kind: kind)
+        guard try click(seatA, dx: 0) else { return .fail("a click on the source's window brought it no serial") }
+        clipA.setText(text, serial: seatA.lastSerial)
+        let clipB = try Clipboard(display: other.display, seat: seatB, kind: kind)
+        let reader = TestToplevel(other, title: "selection reader") { $0.setFullscreen(output: nil) }
+        guard try reader.map() else { return .fail("no configure within 4 s for the reader") }
+        guard try click(seatB, dx: 1) else { return .fail("a click on the reader's window brought it no serial") }
+        guard try both(4, until: { clipB.offersText }) else { return .fail("the other client was not offered the selection") }
+        var read: String??
+        clipB.readText(timeout: 4) { result in read = .some(try? result.get() ?? nil) }
+        guard try both(5, until: { read != nil }) else { return .fail("the text did not arrive") }
+        guard read! == text else { return .fail("other text arrived", detail: read!.map { "\($0)" }) }
+        withExtendedLifetime((clipA, clipB, other)) {}
+        return .pass()
+    }
 
     // MARK: Edge cases
 
