@@ -16,16 +16,11 @@ struct MutterTests {
     func inputDriverOnMutter() throws {
         let (mutter, _) = try appOnMutter()
         defer { withExtendedLifetime(mutter) { Application.shared.disconnect() } }
-        let window = Window(title: "input", size: Size(width: 300, height: 200))
-        window.backgroundColor = Color(rgba8: 0x33, 0x66, 0xcc)
-        let button = Button(frame: Rect(x: 40, y: 40, width: 120, height: 40))
-        button.setTitle("Press", for: .normal)
-        var presses = 0
-        button.addAction(for: .touchUpInside) { _ in presses += 1 }
-        let field = TextField(frame: Rect(x: 40, y: 120, width: 200, height: 32))
+        let scene = PressAndTypeWindow(title: "input")
+        let (window, field) = (scene.window, scene.field)
         let marker = View(frame: Rect(x: 400, y: 300, width: 50, height: 50))
         marker.backgroundColor = .red
-        for v in [button, field, marker] { window.rootView.addSubview(v) }
+        window.rootView.addSubview(marker)
         window.show()
         window.isFullscreen = true   // at the output's origin: output coordinates are the window's
         try wait(until: { window.isFullscreen && window.size.width == 640 && (window.frameNumber) > 0 }, "the fullscreen window")
@@ -33,9 +28,9 @@ struct MutterTests {
         try eventually("the fullscreen window on the screen") { try mutter.screenshot(timeout: 10).rgba8(x: 425, y: 325) == (255, 0, 0, 255) }
         let driver = InputDriver(window: window, injecting: try mutter.input())
         driver.click(at: Point(x: 100, y: 60))
-        #expect(presses == 1)
+        #expect(scene.presses == 1)
         driver.click(at: Point(x: 425, y: 325))   // not on the button
-        #expect(presses == 1)
+        #expect(scene.presses == 1)
         driver.click(at: Point(x: 140, y: 136))
         #expect(field.isFirstResponder)
         driver.type("Hi!")

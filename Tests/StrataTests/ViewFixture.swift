@@ -138,3 +138,21 @@ func makeTemporaryDirectory(_ prefix: String) -> String {
 func removeTemporaryDirectory(_ path: String) {
     _ = try? Subprocess.spawn(["rm", "-rf", path], environment: [:], directory: "/", logPath: "/dev/null").wait(timeout: 10)
 }
+
+/// A window with a button that counts its presses and a text field below it,
+/// for input tests on compositors (blue, 300×200 unless asked).
+@MainActor
+final class PressAndTypeWindow {
+    let window: Window
+    let button = Button(frame: Rect(x: 40, y: 40, width: 120, height: 40))
+    let field = TextField(frame: Rect(x: 40, y: 120, width: 200, height: 32))
+    private(set) var presses = 0
+
+    init(title: String, size: Size = Size(width: 300, height: 200)) {
+        window = Window(title: title, size: size)
+        window.backgroundColor = Color(rgba8: 0x33, 0x66, 0xcc)
+        button.setTitle("Press", for: .normal)
+        button.addAction(for: .touchUpInside) { [unowned self] _ in presses += 1 }
+        for v in [button, field] { window.rootView.addSubview(v) }
+    }
+}

@@ -16,21 +16,15 @@ struct WindowPlaceTests {
         for start in [{ try HeadlessKWin() }, { try HeadlessMutter() }] as [() throws -> any Compositor] {
             let (compositor, _) = try startApp(start)
             defer { withExtendedLifetime(compositor) { Application.shared.disconnect() } }
-            let window = Window(title: "placed", size: Size(width: 300, height: 200))
-            window.backgroundColor = Color(rgba8: 0x33, 0x66, 0xcc)
-            let button = Button(frame: Rect(x: 40, y: 40, width: 120, height: 40))
-            button.setTitle("Press", for: .normal)
-            var presses = 0
-            button.addAction(for: .touchUpInside) { _ in presses += 1 }
-            let field = TextField(frame: Rect(x: 40, y: 120, width: 200, height: 32))
-            for v in [button, field] { window.rootView.addSubview(v) }
+            let scene = PressAndTypeWindow(title: "placed")
+            let (window, field) = (scene.window, scene.field)
             window.show()
             try #require(try Application.shared.loop?.turn(until: { window.frameNumber > 0 }, timeout: 10) == true)
             let driver = try InputDriver(window: window, on: compositor)
             driver.click(at: Point(x: 100, y: 60))
-            #expect(presses == 1, "\(compositor.name)")
+            #expect(scene.presses == 1, "\(compositor.name)")
             driver.click(at: Point(x: 250, y: 60))   // beside the button
-            #expect(presses == 1)
+            #expect(scene.presses == 1)
             driver.click(at: Point(x: 140, y: 136))
             #expect(field.isFirstResponder, "\(compositor.name)")
             driver.type("Hi!")
