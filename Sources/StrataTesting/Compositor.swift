@@ -1,5 +1,6 @@
 import Glibc
 import PixmanRender
+import Strata
 import WaylandClient
 
 /// A Wayland compositor a test or a probe talks to: one started headless for the
@@ -227,7 +228,7 @@ func captureScreen(_ command: [String], environment: [String: String], in direct
     let log = directory + "/capture-\(Int(now() * 1000)).log"
     let p = try Subprocess.spawn(command, environment: environment, directory: directory, logPath: log)
     defer { unlink(log) }
-    guard let status = p.wait(timeout: timeout) else {
+    guard let status = waitKeepingAppAlive(p, timeout: timeout) else {
         p.terminate()
         throw .screenshotFailed("\(command.last { !$0.hasPrefix("/") } ?? command[0]) did not finish in \(timeout) s")
     }
@@ -263,4 +264,19 @@ func captureThroughProtocols(socketName: String, runtimeDirectory: String, in di
     }
     return try captureScreen(wrap(["env", "WAYLAND_DISPLAY=\(socketName)", "XDG_RUNTIME_DIR=\(runtimeDirectory)"] + command),
                              environment: [:], in: dir, timeout: timeout)
+}
+
+/// Waits for a capture tool (at most `timeout`) while the app in this process,
+/// if one is connected, keeps answering its compositor: a capture can take
+/// seconds on a loaded machine, and mutter takes a client that leaves its pings
+/// unanswered for five for a hung one (and then drops its input).
+@MainActor
+func waitKeepingAppAlive(_ process: Subprocess, timeout: Double) -> Int32? {
+    guard let loop = Application.shared.loop else { return process.wait(timeout: timeout) }
+    let deadline = now() + timeout
+    while true {
+        if let status = process.wait(timeout: 0) { return status }
+        guard now() < deadline else { return nil }
+        _ = try? loop.turn(timeout: 0.02)
+    }
 }

@@ -85,7 +85,7 @@ public final class HeadlessKWin: Compositor {
         defer { unlink(output) }
         let run = try Subprocess.spawn(tool.command([output]), environment: tool.environment.merging(["DBUS_SESSION_BUS_ADDRESS": bus?.address ?? ""]) { $1 },
                                        directory: runtimeDirectory, logPath: runtimeDirectory + "/helper.log")
-        guard let status = run.wait(timeout: timeout) else {
+        guard let status = waitKeepingAppAlive(run, timeout: timeout) else {
             run.terminate()
             throw .screenshotFailed("kwin did not answer within \(timeout) s")
         }
