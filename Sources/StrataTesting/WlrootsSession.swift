@@ -2,10 +2,11 @@ import Glibc
 import PixmanRender
 import WaylandClient
 
-/// What the wlroots compositors here (sway, cage) — and compositors started from
-/// a command line (``CommandCompositor``) — share when run headless for tests: the environment (headless backend, pixman renderer, no input devices),
-/// a private runtime directory, running as an unprivileged user when this
-/// process is root (neither runs as root), waiting for the socket, clients
+/// What the wlroots compositors here (sway, cage) — and compositors started
+/// from a command line (``CommandCompositor``) — share when run headless for
+/// tests: the environment (headless backend, pixman renderer, no input
+/// devices), a private runtime directory, running as an unprivileged user when
+/// this process is root (neither runs as root), waiting for the socket, clients
 /// started inside the session, and screenshots through screencopy with `grim`.
 @MainActor
 struct WlrootsSession {
