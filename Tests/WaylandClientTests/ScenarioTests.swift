@@ -117,20 +117,19 @@ struct ScenarioRunnerTests {
         let script = try Scenario(parsing: "window w 320x240 #336699\nwait-configure\nfullscreen on\nsleep 0.3\nclick 320,240\ntype \"Hi there\"\nclose")
         // One compositor at a time: mutter, started while kwin ran, has been seen to
         // drop the first injected motions.
+        // Then, on mutter, a window left where the compositor put it (with its own title bar) is
+        // found on the screen — on the same mutter: the first run's window has gone with its connection.
+        let placed = try Scenario(parsing: "window w 320x240 #336699\nwait-configure\nsleep 0.3\nclick 100,100\ntype \"ok\"\nclose")
         for start in [{ try HeadlessKWin() }, { try HeadlessMutter() }] as [() throws -> any Compositor] {
             let compositor = try start()
             defer { compositor.stop() }
             let report = ScenarioRunner(compositor: compositor).run(script)
             #expect(report.passed && report.steps.count == 7, "\(report.table)")
+            if compositor.name == "mutter" {
+                let normal = ScenarioRunner(compositor: compositor).run(placed)
+                #expect(normal.passed && normal.steps.count == 6, "\(normal.table)")
+            }
         }
-        // A window left where the compositor put it (mutter: with its own title bar) is found on the screen.
-        // On a mutter of its own: after an earlier run there, captures still showed the window
-        // it closed, and this click never arrived (not yet understood).
-        let mutter = try HeadlessMutter()
-        defer { mutter.stop() }
-        let placed = try Scenario(parsing: "window w 320x240 #336699\nwait-configure\nsleep 0.3\nclick 100,100\ntype \"ok\"\nclose")
-        let normal = ScenarioRunner(compositor: mutter).run(placed)
-        #expect(normal.passed && normal.steps.count == 6, "\(normal.table)")
         let weston = try HeadlessWeston()
         defer { weston.stop() }
         let report = ScenarioRunner(compositor: weston).run(script)

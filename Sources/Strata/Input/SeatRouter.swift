@@ -28,8 +28,9 @@ final class SeatRouter {
             if case .pointerEntered = $0, let w = pointerWindow {
                 // A client sets its cursor on every enter; then whenever the view under it wants another.
                 seat.setCursor(w.cursor.names, scale: Int(w.scale.rounded(.up)))
-                w.input.onCursorChange = { [weak w, weak seat] c in   // the seat may go away first
-                    guard let w, let seat, w === self.pointerWindow else { return }
+                // Weak all round: the window may outlive this router and its seat (a disconnect).
+                w.input.onCursorChange = { [weak self, weak w, weak seat] c in
+                    guard let self, let w, let seat, w === self.pointerWindow else { return }
                     seat.setCursor(c.names, scale: Int(w.scale.rounded(.up)))
                 }
             }
@@ -58,13 +59,16 @@ final class SeatRouter {
     /// Drags from any app over our surfaces go to their window's drop targets;
     /// the target's answer is the MIME type and action accepted.
     private func routeDrops(of dnd: DragAndDrop) {
-        func answer(_ op: DropOperation, _ types: [String]) {
-            let taken = op == .copy || op == .move
-            let type = ([DragItem.uriList] + DragItem.textTypes).first(where: types.contains)
-            dnd.accept(mimeType: taken ? type : nil, action: op.action)
-        }
         var types: [String] = []
-        dnd.onTargetEvent = { [unowned self] event in
+        // The closure is dnd's own: it holds dnd weakly (else the two keep each other, and
+        // the connection with them, after the app disconnects).
+        dnd.onTargetEvent = { [unowned self, weak dnd] event in
+            guard let dnd else { return }
+            @MainActor func answer(_ op: DropOperation, _ types: [String]) {
+                let taken = op == .copy || op == .move
+                let type = ([DragItem.uriList] + DragItem.textTypes).first(where: types.contains)
+                dnd.accept(mimeType: taken ? type : nil, action: op.action)
+            }
             switch event {
             case let .entered(surface, x, y, offered, actions):
                 dropWindow = window(for: surface)
