@@ -68,16 +68,6 @@ func sceneViewAnimateCost(repetitions: Int) -> [Figure] {
     ]
 }
 
-/// A dark window of `cards` card views, the scenes' moving content.
-@MainActor
-func cardsWindow(_ title: String, width: Int, height: Int, cards: Int) -> (Window, [View]) {
-    let window = Window(title: title, size: Size(width: Double(width), height: Double(height)))
-    window.backgroundColor = Color(rgba8: 0x20, 0x24, 0x28)
-    let views = (0..<cards).map { Card($0, width, height).makeView() }
-    for v in views { window.rootView.addSubview(v) }
-    return (window, views)
-}
-
 /// S7 `views-720p-500`: 500 card views in a 1280×720 `Window` on headless weston,
 /// all moved by one repeating, autoreversing `View.animate` block; frames per
 /// second next to the compositor's callback rate, p99 callback→commit.
@@ -87,7 +77,10 @@ func sceneViews720p500() throws -> [Figure] {
     let display = try useApplication(on: weston)
     let app = Application.shared
     defer { app.disconnect() }
-    let (window, views) = cardsWindow("S7", width: 1280, height: 720, cards: 500)
+    let window = Window(title: "S7", size: Size(width: 1280, height: 720))
+    window.backgroundColor = Color(rgba8: 0x20, 0x24, 0x28)
+    let views = (0..<500).map { Card($0, 1280, 720).makeView() }
+    for v in views { window.rootView.addSubview(v) }
     window.show()
     window.isFullscreen = true
     Transaction.flush()
@@ -109,7 +102,10 @@ func sceneBlurSidebar() throws -> [Figure] {
     let display = try useApplication(on: weston)
     let app = Application.shared
     defer { app.disconnect() }
-    let (window, views) = cardsWindow("R4", width: 1280, height: 800, cards: 100)
+    let window = Window(title: "R4", size: Size(width: 1280, height: 800))
+    window.backgroundColor = Color(rgba8: 0x20, 0x24, 0x28)
+    let views = (0..<100).map { Card($0, 1280, 800).makeView() }
+    for v in views { window.rootView.addSubview(v) }
     let sidebar = VisualEffectView(effect: BlurEffect(style: .systemMaterial))
     sidebar.frame = Rect(x: 0, y: 0, width: 400, height: 800)
     window.rootView.addSubview(sidebar)

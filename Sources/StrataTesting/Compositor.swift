@@ -38,9 +38,6 @@ public protocol Compositor: AnyObject {
     /// True for a kiosk (cage): every window fills the output, so a window
     /// found on the screen is the whole screen.
     var fillsOutputWithEveryWindow: Bool { get }
-    /// The session bus the compositor runs on (kwin's, mutter's), which its
-    /// clients get; nil where it has none of its own.
-    var sessionBusAddress: String? { get }
 }
 
 extension Compositor {
@@ -49,12 +46,9 @@ extension Compositor {
     }
 
     public func startClient(_ arguments: [String], environment: [String: String] = [:]) throws(CompositorError) -> (process: Subprocess, logPath: String) {
-        var session = ["XDG_RUNTIME_DIR": runtimeDirectory, "WAYLAND_DISPLAY": socketName]
-        if let sessionBusAddress { session["DBUS_SESSION_BUS_ADDRESS"] = sessionBusAddress }
-        return try spawnClient(arguments, environment: session.merging(environment) { $1 }, logDirectory: runtimeDirectory)
+        try spawnClient(arguments, environment: ["XDG_RUNTIME_DIR": runtimeDirectory, "WAYLAND_DISPLAY": socketName].merging(environment) { $1 },
+                        logDirectory: runtimeDirectory)
     }
-
-    public var sessionBusAddress: String? { nil }
 
     public func windows() throws(CompositorError) -> [ScreenWindow]? { nil }
 

@@ -50,7 +50,7 @@ extension HeadlessKWin {
             while true {
                 unlink(log)
                 let p = try Subprocess.spawn(["dbus-send", "--session", "--print-reply", "--dest=org.kde.KWin"] + arguments,
-                                             environment: ["DBUS_SESSION_BUS_ADDRESS": sessionBusAddress ?? ""], directory: runtimeDirectory, logPath: log)
+                                             environment: ["DBUS_SESSION_BUS_ADDRESS": busAddress], directory: runtimeDirectory, logPath: log)
                 guard let status = p.wait(timeout: max(0.1, deadline - now())) else {
                     p.terminate()
                     throw .notReady("kwin did not answer \(arguments[1]) within \(timeout) s")

@@ -24,7 +24,7 @@ public final class HeadlessKWin: Compositor {
     public let socketName = "strata-kwin-0"
     private var bus: SessionBus?
     /// kwin's private session bus.
-    public var sessionBusAddress: String? { bus?.address }
+    var busAddress: String { bus?.address ?? "" }
     private var process: Subprocess?
     public var logPath: String { runtimeDirectory + "/kwin.log" }
 
@@ -66,6 +66,14 @@ public final class HeadlessKWin: Compositor {
 
     public func connect() throws(WaylandError) -> Display {
         try Display(socket: socketPath)
+    }
+
+    /// Starts a client program against kwin (`WAYLAND_DISPLAY`, `XDG_RUNTIME_DIR`
+    /// and kwin's session bus set), its output to a log in the runtime directory.
+    public func startClient(_ arguments: [String], environment: [String: String] = [:]) throws(CompositorError) -> (process: Subprocess, logPath: String) {
+        var env = ["XDG_RUNTIME_DIR": runtimeDirectory, "WAYLAND_DISPLAY": socketName]
+        if let bus { env["DBUS_SESSION_BUS_ADDRESS"] = bus.address }
+        return try spawnClient(arguments, environment: env.merging(environment) { $1 }, logDirectory: runtimeDirectory)
     }
 
     /// The whole output, through kwin's ScreenShot2 D-Bus interface; `timeout`

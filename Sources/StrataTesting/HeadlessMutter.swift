@@ -84,8 +84,11 @@ public final class HeadlessMutter: Compositor {
 
     public func injectedInput() throws -> InjectedInput { try input() }
 
-    /// mutter's private session bus.
-    public var sessionBusAddress: String? { bus?.address }
+    public func startClient(_ arguments: [String], environment: [String: String] = [:]) throws(CompositorError) -> (process: Subprocess, logPath: String) {
+        var env = ["XDG_RUNTIME_DIR": runtimeDirectory, "WAYLAND_DISPLAY": socketName]
+        if let bus { env["DBUS_SESSION_BUS_ADDRESS"] = bus.address }
+        return try spawnClient(arguments, environment: env.merging(environment) { $1 }, logDirectory: runtimeDirectory)
+    }
 
     /// One frame of the monitor, read from the screen-cast stream with GStreamer.
     ///

@@ -262,7 +262,9 @@ func traceProtocol(to path: String) {
     guard fd >= 0 else { fail("cannot write the trace to '\(path)'", status: 2) }
     let start = MonotonicClock.now
     WaylandTraffic.observer = { message in
-        let line = "\(ProxyTrace.timestamp(MonotonicClock.now - start)) \(message)\n"
+        let micros = Int(((MonotonicClock.now - start) * 1e6).rounded())
+        let seconds = "\(micros / 1_000_000)." + String(String(micros % 1_000_000 + 1_000_000).dropFirst())
+        let line = "\(seconds) \(message)\n"
         _ = line.withCString { write(fd, $0, strlen($0)) }
     }
 }

@@ -18,13 +18,10 @@ public struct ProxyTrace: Sendable {
     /// A message a line: seconds since the first message, the connection, the message.
     public var text: String {
         let start = messages.first?.time ?? 0
-        return messages.map { m in Self.timestamp(m.time - start) + " [\(m.connection)] \(m)" }.joined(separator: "\n")
-    }
-
-    /// Seconds with six decimals (`12.000345`), as the kit's traces print times.
-    public static func timestamp(_ seconds: Double) -> String {
-        let micros = Int((seconds * 1e6).rounded())
-        return "\(micros / 1_000_000)." + String(String(micros % 1_000_000 + 1_000_000).dropFirst())
+        return messages.map { m in
+            let micros = Int(((m.time - start) * 1e6).rounded())
+            return "\(micros / 1_000_000)." + String(String(micros % 1_000_000 + 1_000_000).dropFirst()) + " [\(m.connection)] \(m)"
+        }.joined(separator: "\n")
     }
 
     /// The compositor's `wl_display.error`, if it sent one.
