@@ -23,6 +23,8 @@ public enum LayerKitDiagnostic: Error, Equatable, Sendable, CustomStringConverti
     case invalidView(String)
     /// Text could not be shown as asked (Strata's fonts and text): what was used instead.
     case text(String)
+    /// A layout constraint was refused, or broken to resolve a conflict (Strata's Auto Layout).
+    case layoutConstraints(String)
 
     public var description: String {
         switch self {
@@ -35,6 +37,7 @@ public enum LayerKitDiagnostic: Error, Equatable, Sendable, CustomStringConverti
         case .layoutLoop(let r): "layout: \(r)"
         case .invalidView(let r): "view: \(r)"
         case .text(let r): "text: \(r)"
+        case .layoutConstraints(let r): "Auto Layout: \(r)"
         }
     }
 }

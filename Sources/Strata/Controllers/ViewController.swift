@@ -73,6 +73,16 @@ open class ViewController: Responder {
         }
     }
 
+    /// Insets added to the safe area of the controller's view and the views in it
+    /// (`additionalSafeAreaInsets`): for bars or overlays of the app's own.
+    public var additionalSafeAreaInsets = EdgeInsets.zero {
+        didSet {
+            guard additionalSafeAreaInsets != oldValue, isViewLoaded else { return }
+            view.setNeedsLayout()
+            view.hierarchyTop.ownLayoutEngine?.guidesMayHaveMoved()
+        }
+    }
+
     /// What a navigation bar shows for this controller (`navigationItem`).
     public private(set) lazy var navigationItem = NavigationItem()
     /// What a tab bar shows for this controller (`tabBarItem`).

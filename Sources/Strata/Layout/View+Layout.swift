@@ -11,6 +11,7 @@ extension View {
     /// block the new layout animates. A layout that keeps marking itself again is
     /// cut off after ``maximumLayoutPasses`` rounds, with a diagnostic (once per view).
     public func layoutIfNeeded() {
+        applyLayoutEngine()
         for _ in 0..<View.maximumLayoutPasses {
             guard layer.isLayoutPendingInSubtree else { return }
             layer.layoutIfNeeded()
@@ -35,6 +36,7 @@ extension View {
     /// superview (a stack view lays out again).
     public func invalidateIntrinsicContentSize() {
         superview?.setNeedsLayout()
+        autoLayoutState?.engineOfRecord?.intrinsicSizeChanged(self)
     }
 
     /// Makes a change that may resize the bounds; when it does, subviews follow
@@ -42,9 +44,10 @@ extension View {
     func resizing(_ change: () -> Void) {
         let old = layer.bounds.size
         change()
+        autoLayoutState?.engineOfRecord?.geometryChanged(self)
         let new = layer.bounds.size
         guard new != old else { return }
-        for subview in subviews where !subview.autoresizingMask.isEmpty {
+        for subview in subviews where !subview.autoresizingMask.isEmpty && subview.translatesAutoresizingMaskIntoConstraints {
             subview.frame = subview.autoresizingMask.resized(subview.frame, from: old, to: new)
         }
         boundsSizeDidChange()

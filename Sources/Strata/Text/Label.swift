@@ -79,8 +79,7 @@ public final class Label: View {
     /// The laid-out text's size, one line unless ``numberOfLines`` allows more
     /// (then wrapped at ``preferredMaxLayoutWidth`` when set), rounded up to whole points.
     public override var intrinsicContentSize: Size {
-        let width = numberOfLines != 1 && preferredMaxLayoutWidth > 0 ? preferredMaxLayoutWidth : nil
-        return Label.roundedUp(layout(width: width, height: nil)?.size ?? .zero)
+        Label.roundedUp(naturalLayout?.size ?? .zero)
     }
 
     /// The size the text takes wrapped to `size.width` (none when 0 or less)
@@ -100,6 +99,16 @@ public final class Label: View {
     var layoutInBounds: TextLayout? {
         let b = bounds
         return layout(width: max(0, b.width), height: max(0, b.height))
+    }
+
+    /// The first line's baseline below the top, at the label's intrinsic size (``firstBaselineAnchor``).
+    override var firstBaselineOffsetFromTop: Double? { naturalLayout?.lines.first?.baseline }
+    /// The last line's baseline above the bottom, at the label's intrinsic size (``lastBaselineAnchor``).
+    override var lastBaselineOffsetFromBottom: Double? {
+        naturalLayout.flatMap { l in l.lines.last.map { Label.roundedUp(l.size).height - $0.baseline } }
+    }
+    private var naturalLayout: TextLayout? {
+        layout(width: numberOfLines != 1 && preferredMaxLayoutWidth > 0 ? preferredMaxLayoutWidth : nil, height: nil)
     }
 
     /// Draws the text centred vertically in the bounds (`drawText(in:)`).

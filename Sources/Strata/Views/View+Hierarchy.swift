@@ -43,6 +43,7 @@ extension View {
         guard !isDescendant(of: view) else {
             return Diagnostics.report(.invalidView("a hook put this view under the view being added; the insertion is dropped"))
         }
+        let constraints = view.superview === self ? [] : view.detachLayoutConstraints()
         view.superview?.detach(view)
         index = requested == nil ? subviews.count : min(index, subviews.count)
         // The layer goes just below the layer of the subview now at `index`, so
@@ -56,6 +57,7 @@ extension View {
         }
         subviews.insert(view, at: index)
         view.superview = self
+        view.attachLayoutConstraints(constraints)
         if oldSuperview !== self {
             didAddSubview(view)
             view.didMoveToSuperview()
@@ -132,7 +134,9 @@ extension View {
             forEachInSubtree { $0.willMove(toWindow: nil) }
         }
         // A hook may have moved the view: it leaves wherever it is now.
+        let constraints = detachLayoutConstraints()
         superview?.detach(self)
+        attachLayoutConstraints(constraints)
         layer.removeFromSuperlayer()
         didMoveToSuperview()
         if oldWindow != nil { forEachInSubtree { $0.movedToWindow() } }

@@ -43,6 +43,8 @@ open class View: Responder, LayerDelegate {
     var reportedLayoutLoop = false
     /// The view has drawn with ``draw(in:)``: a new scale redraws it.
     var hasDrawnContent = false
+    /// Constraints, guides and engine; nil until Auto Layout is first used on the view.
+    var autoLayoutState: AutoLayoutState?
 
     /// Traits this view sets for itself and its subtree (iOS 17's
     /// `traitOverrides`): each field that is not unspecified overrides the
@@ -92,7 +94,10 @@ open class View: Responder, LayerDelegate {
     /// The centre of the frame in the superview's coordinates (`layer.position`).
     public var center: Point {
         get { layer.position }
-        set { layer.position = newValue }
+        set {
+            layer.position = newValue
+            autoLayoutState?.engineOfRecord?.geometryChanged(self)
+        }
     }
 
     /// The view's transform about its centre (`layer.transform`, affine part).
@@ -217,6 +222,11 @@ open class View: Responder, LayerDelegate {
 
     /// The view's natural size, ``noIntrinsicMetric`` in a dimension it has none.
     open var intrinsicContentSize: Size { Size(width: View.noIntrinsicMetric, height: View.noIntrinsicMetric) }
+
+    /// Where ``firstBaselineAnchor`` is below the top; nil: at the bottom.
+    var firstBaselineOffsetFromTop: Double? { nil }
+    /// Where ``lastBaselineAnchor`` is above the bottom.
+    var lastBaselineOffsetFromBottom: Double? { nil }
 
     // MARK: Hierarchy hooks (empty by default, as in UIKit)
 
@@ -484,6 +494,7 @@ open class View: Responder, LayerDelegate {
         guard layer === self.layer else { return }
         let controller = viewController
         controller?.viewWillLayoutSubviews()
+        if autoLayoutState?.ownLayoutEngine != nil { applyLayoutEngine() }
         layoutSubviews()
         controller?.viewDidLayoutSubviews()
     }
