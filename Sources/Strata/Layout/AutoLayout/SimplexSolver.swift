@@ -45,13 +45,18 @@ struct SimplexSolver {
         }
         mutating func add(_ row: Row, times coefficient: Double) {
             constant += row.constant * coefficient
+            if cells.isEmpty {
+                cells = coefficient == 1 ? row.cells : row.cells.mapValues { $0 * coefficient }
+                return
+            }
+            cells.reserveCapacity(cells.count + row.cells.count)
             for (s, c) in row.cells { add(s, c * coefficient) }
         }
         /// From 0 = constant + Σ cells to symbol = constant′ + Σ cells′.
         mutating func solve(for symbol: Int) {
             let k = -1 / cells.removeValue(forKey: symbol)!
             constant *= k
-            for key in cells.keys { cells[key]! *= k }
+            cells = cells.mapValues { $0 * k }
         }
         /// From lhs = constant + Σ cells (rhs among them) to rhs = ….
         mutating func solve(for lhs: Int, entering rhs: Int) {
@@ -63,7 +68,7 @@ struct SimplexSolver {
         }
         mutating func negate() {
             constant = -constant
-            for key in cells.keys { cells[key]! = -cells[key]! }
+            cells = cells.mapValues { -$0 }
         }
     }
 
@@ -107,12 +112,12 @@ struct SimplexSolver {
     private mutating func setRow(_ basic: Int, _ row: Row) {
         save(basic)
         rows[basic] = row
-        for s in row.cells.keys { columns[s, default: []].insert(basic) }
+        for s in row.cells.keys where kinds[s] != .dummy { columns[s, default: []].insert(basic) }
     }
     private mutating func takeRow(_ basic: Int) -> Row? {
         save(basic)
         guard let row = rows.removeValue(forKey: basic) else { return nil }
-        for s in row.cells.keys { columns[s]?.remove(basic) }
+        for s in row.cells.keys where kinds[s] != .dummy { columns[s]?.remove(basic) }
         return row
     }
     /// Changes the row of `basic` in place, keeping the column index right.
@@ -121,8 +126,16 @@ struct SimplexSolver {
         save(basic)
         let before = Array(rows[basic]!.cells.keys)
         body(&rows[basic]!)
-        for s in before where rows[basic]!.cells[s] == nil { columns[s]?.remove(basic) }
-        for s in rows[basic]!.cells.keys { columns[s, default: []].insert(basic) }
+        for s in before where kinds[s] != .dummy && rows[basic]!.cells[s] == nil { columns[s]?.remove(basic) }
+        for s in rows[basic]!.cells.keys where kinds[s] != .dummy { columns[s, default: []].insert(basic) }
+    }
+
+    /// The rows `s` appears in, lowest first. Dummies are not indexed (required
+    /// equalities' dummies fill long rows, and only removing or changing such a
+    /// constraint asks for them): their rows are found by a scan.
+    private func rowsContaining(_ s: Int) -> [Int] {
+        if kinds[s] == .dummy { return rows.compactMap { $0.value.cells[s] != nil ? $0.key : nil }.sorted() }
+        return (columns[s] ?? []).sorted()
     }
 
     private mutating func beginUndoable() {
@@ -134,8 +147,8 @@ struct SimplexSolver {
         guard let j = journal else { return }
         journal = nil
         for (basic, old) in j.rows {
-            if let now = rows.removeValue(forKey: basic) { for s in now.cells.keys { columns[s]?.remove(basic) } }
-            if let old { rows[basic] = old; for s in old.cells.keys { columns[s, default: []].insert(basic) } }
+            if let now = rows.removeValue(forKey: basic) { for s in now.cells.keys where kinds[s] != .dummy { columns[s]?.remove(basic) } }
+            if let old { rows[basic] = old; for s in old.cells.keys where kinds[s] != .dummy { columns[s, default: []].insert(basic) } }
         }
         objective = j.objective
         levels = j.levels
@@ -228,7 +241,7 @@ struct SimplexSolver {
         // as parametric symbols; a basic one is defined by nothing else any more.
         for s in [tag.marker, tag.other].compactMap({ $0 }) {
             _ = takeRow(s)
-            for basic in columns[s] ?? [] { editRow(basic) { $0.cells[s] = nil } }
+            for basic in rowsContaining(s) { editRow(basic) { $0.cells[s] = nil } }
             columns[s] = nil
             for i in objective.indices { objective[i].cells[s] = nil }
         }
@@ -242,7 +255,7 @@ struct SimplexSolver {
     /// reports the conflict).
     mutating func changeConstant(_ tag: Tag, by delta: Double) -> Bool {
         let shift = delta / tag.markerCoefficient
-        if kinds[tag.marker] == .dummy && (rows[tag.marker] != nil || (columns[tag.marker] ?? []).contains { kinds[$0] == .dummy }) {
+        if kinds[tag.marker] == .dummy && (rows[tag.marker] != nil || rowsContaining(tag.marker).contains { kinds[$0] == .dummy }) {
             return false
         }
         beginUndoable()
@@ -253,7 +266,7 @@ struct SimplexSolver {
             editRow(other) { $0.constant += shift }
             if rows[other]!.constant < 0 { infeasible.append(other) }
         } else {
-            for basic in (columns[tag.marker] ?? []).sorted() {
+            for basic in rowsContaining(tag.marker) {
                 let c = rows[basic]!.cells[tag.marker]!
                 editRow(basic) { $0.constant += c * shift }
                 if kinds[basic] != .external && rows[basic]!.constant < 0 { infeasible.append(basic) }
@@ -310,7 +323,7 @@ struct SimplexSolver {
     }
 
     private mutating func substitute(_ symbol: Int, by row: Row) {
-        for basic in (columns[symbol] ?? []).sorted() {
+        for basic in rowsContaining(symbol) {
             editRow(basic) { $0.substitute(symbol, by: row) }
             if kinds[basic] != .external && rows[basic]!.constant < 0 { infeasible.append(basic) }
         }
@@ -387,7 +400,7 @@ struct SimplexSolver {
     private func markerLeavingRow(_ marker: Int) -> Int? {
         var r1 = Double.infinity, r2 = Double.infinity
         var first: Int?, second: Int?, third: Int?
-        for basic in (columns[marker] ?? []).sorted() {
+        for basic in rowsContaining(marker) {
             let c = rows[basic]!.cells[marker]!
             if kinds[basic] == .external {
                 if third == nil { third = basic }
