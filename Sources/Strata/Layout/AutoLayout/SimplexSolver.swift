@@ -83,10 +83,13 @@ struct SimplexSolver {
     private var objective: [Row] = []
     private(set) var levels: [Float] = []
     private var infeasible: [Int] = []
+    /// Symbols whose objective coefficients changed since the objective was last
+    /// optimal: the only ones that can enter (the others cannot improve it).
+    private var touched = Set<Int>()
     /// While minimising an artificial variable: its objective.
     private var artificial: Row?
     /// While an operation may have to be undone: each touched row as it was.
-    private var journal: (rows: [Int: Row?], objective: [Row], levels: [Float])?
+    private var journal: (rows: [Int: Row?], constants: [Int: Double], objective: [Row], levels: [Float])?
 
     /// A new variable, free (unrestricted in sign); the number names it.
     mutating func makeVariable() -> Int {
@@ -107,7 +110,10 @@ struct SimplexSolver {
     // MARK: Rows and columns kept together (and journaled)
 
     private mutating func save(_ basic: Int) {
-        if journal != nil, journal!.rows.index(forKey: basic) == nil { journal!.rows[basic] = .some(rows[basic]) }
+        guard journal != nil, journal!.rows.index(forKey: basic) == nil else { return }
+        var row = rows[basic]
+        if let shifted = journal!.constants[basic] { row?.constant = shifted }   // as it was before the shift
+        journal!.rows[basic] = .some(row)
     }
     private mutating func setRow(_ basic: Int, _ row: Row) {
         save(basic)
@@ -120,6 +126,15 @@ struct SimplexSolver {
         for s in row.cells.keys where kinds[s] != .dummy { columns[s]?.remove(basic) }
         return row
     }
+    /// Moves the constant of the row of `basic` (its symbols stay: no index work,
+    /// and the journal keeps the old constant only).
+    private mutating func shiftConstant(_ basic: Int, by delta: Double) {
+        if journal != nil, journal!.rows.index(forKey: basic) == nil, journal!.constants.index(forKey: basic) == nil {
+            journal!.constants[basic] = rows[basic]!.constant
+        }
+        rows[basic]!.constant += delta
+    }
+
     /// Changes the row of `basic` in place, keeping the column index right.
     private mutating func editRow(_ basic: Int, _ body: (inout Row) -> Void) {
         guard rows[basic] != nil else { return }
@@ -139,13 +154,14 @@ struct SimplexSolver {
     }
 
     private mutating func beginUndoable() {
-        journal = ([:], objective, levels)
+        journal = ([:], [:], objective, levels)
         infeasible = []
     }
     private mutating func commit() { journal = nil }
     private mutating func rollBack() {
         guard let j = journal else { return }
         journal = nil
+        for (basic, old) in j.constants where j.rows.index(forKey: basic) == nil { rows[basic]?.constant = old }
         for (basic, old) in j.rows {
             if let now = rows.removeValue(forKey: basic) { for s in now.cells.keys where kinds[s] != .dummy { columns[s]?.remove(basic) } }
             if let old { rows[basic] = old; for s in old.cells.keys where kinds[s] != .dummy { columns[s, default: []].insert(basic) } }
@@ -154,6 +170,7 @@ struct SimplexSolver {
         levels = j.levels
         infeasible = []
         artificial = nil
+        touched = []
     }
 
     // MARK: Adding and removing
@@ -229,7 +246,13 @@ struct SimplexSolver {
     mutating func remove(_ tag: Tag) {
         if let p = tag.priority, let level = levels.firstIndex(of: p) {
             for s in [tag.marker, tag.other].compactMap({ $0 }) where kinds[s] == .error {
-                if let row = rows[s] { objective[level].add(row, times: -1) } else { objective[level].add(s, -1) }
+                if let row = rows[s] {
+                    objective[level].add(row, times: -1)
+                    touched.formUnion(row.cells.keys)
+                } else {
+                    objective[level].add(s, -1)
+                    touched.insert(s)
+                }
             }
         }
         if takeRow(tag.marker) == nil, let leaving = markerLeavingRow(tag.marker) {
@@ -260,15 +283,15 @@ struct SimplexSolver {
         }
         beginUndoable()
         if rows[tag.marker] != nil {
-            editRow(tag.marker) { $0.constant -= shift }
+            shiftConstant(tag.marker, by: -shift)
             if rows[tag.marker]!.constant < 0 { infeasible.append(tag.marker) }
         } else if let other = tag.other, kinds[other] == .error, rows[other] != nil {
-            editRow(other) { $0.constant += shift }
+            shiftConstant(other, by: shift)
             if rows[other]!.constant < 0 { infeasible.append(other) }
         } else {
             for basic in rowsContaining(tag.marker) {
                 let c = rows[basic]!.cells[tag.marker]!
-                editRow(basic) { $0.constant += c * shift }
+                shiftConstant(basic, by: c * shift)
                 if kinds[basic] != .external && rows[basic]!.constant < 0 { infeasible.append(basic) }
             }
         }
@@ -328,7 +351,10 @@ struct SimplexSolver {
             if kinds[basic] != .external && rows[basic]!.constant < 0 { infeasible.append(basic) }
         }
         columns[symbol] = nil
-        for i in objective.indices where objective[i].cells[symbol] != nil { objective[i].substitute(symbol, by: row) }
+        for i in objective.indices where objective[i].cells[symbol] != nil {
+            objective[i].substitute(symbol, by: row)
+            touched.formUnion(row.cells.keys)
+        }
         if artificial?.cells[symbol] != nil { artificial!.substitute(symbol, by: row) }
     }
 
@@ -359,16 +385,22 @@ struct SimplexSolver {
 
     /// The lowest symbol whose objective coefficients, highest level first, begin
     /// with a negative one.
-    private func enteringSymbol() -> Int? {
-        for i in objective.indices {
-            var found: Int?
-            for (s, c) in objective[i].cells where c < -Self.epsilon && kinds[s] != .dummy {
-                if let f = found, f < s { continue }
-                if (0..<i).allSatisfy({ abs(objective[$0].cells[s] ?? 0) <= Self.epsilon }) { found = s }
+    private mutating func enteringSymbol() -> Int? {
+        var candidates = Set<Int>()
+        var found: Int?
+        for s in touched where kinds[s] != .dummy {
+            for level in objective {
+                let c = level.cells[s] ?? 0
+                if c > Self.epsilon { break }
+                if c < -Self.epsilon {
+                    candidates.insert(s)
+                    if found == nil || s < found! { found = s }
+                    break
+                }
             }
-            if found != nil { return found }
         }
-        return nil
+        touched = candidates
+        return found
     }
 
     /// The dual simplex: rows made negative by a constant change are pivoted back.
