@@ -69,6 +69,7 @@ let package = Package(
         .executableTarget(name: "notifyd", dependencies: ["ShellApps", "Strata", "StrataTesting"], path: "Examples/Notifyd"),
         .executableTarget(name: "osd", dependencies: ["ShellApps", "Strata", "StrataTesting"], path: "Examples/Osd"),
         .executableTarget(name: "todo", dependencies: ["Strata", "StrataTesting"], path: "Examples/Todo"),
+        .executableTarget(name: "form", dependencies: ["Strata", "StrataTesting"], path: "Examples/Form"),
 
         // Hostile programs over the public API, for the fuzzer (scripts/fuzz) and its regression corpus.
         .target(name: "StrataFuzzing", dependencies: ["LayerKit", "PixmanRender"]),

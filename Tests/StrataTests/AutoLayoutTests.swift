@@ -292,8 +292,21 @@ struct AutoLayoutTests {
             a.topAnchor.constraint(equalTo: root.topAnchor), b.topAnchor.constraint(equalTo: root.topAnchor),
             a.heightAnchor.constraint(equalToConstant: 10), b.heightAnchor.constraint(equalToConstant: 10),
         ])
+        // An inequality mirrors too: "at least 30 after a" is to the left of a right to left.
+        let d = constrained(in: f)
+        d.semanticContentAttribute = .forceRightToLeft
+        let pull = d.leadingAnchor.constraint(equalTo: root.leadingAnchor)
+        pull.priority = LayoutPriority(1)
+        LayoutConstraint.activate([d.leadingAnchor.constraint(greaterThanOrEqualTo: a.trailingAnchor, constant: 30), pull,
+                                   d.widthAnchor.constraint(equalToConstant: 10), d.topAnchor.constraint(equalTo: root.topAnchor),
+                                   d.heightAnchor.constraint(equalToConstant: 10)])
         root.layoutIfNeeded()
-        #expect(a.frame.minX == 340 && b.frame.minX == 315)
+        #expect(a.frame.minX == 340 && b.frame.minX == 315 && d.frame.minX == 300)
+        // Back to left to right: the same constraints solved again, mirrored back.
+        for v in [a, b, d] { v.semanticContentAttribute = .forceLeftToRight }
+        root.layoutIfNeeded()
+        #expect(a.frame.minX == 10 && b.frame.minX == 65 && d.frame.minX == 90)
+        #expect(layoutErrors(f).isEmpty)
     }
 
     @Test("guides: the safe area follows a view controller's additional insets; margins are 8 points, or as set")
@@ -464,5 +477,39 @@ struct AutoLayoutTests {
         #expect(px(img, 89, 30) == [0, 0, 255, 255])
         #expect(px(img, 92, 30) == [255, 255, 255, 255])
         #expect(px(img, 60, 52) == [255, 255, 255, 255])
+    }
+}
+
+extension AutoLayoutTests {
+    @Test("captions as wide as the widest: equal widths, each hugging its text, beside fields with no intrinsic width")
+    func equalCaptions() {
+        let f = ViewFixture(size: Size(width: 520, height: 300))
+        let root = f.window.rootView
+        var made: [LayoutConstraint] = []
+        var captions: [Label] = [], fields: [View] = []
+        var above = root.topAnchor
+        for text in ["Name", "Email", "Password"] {
+            let caption = Label(), field = TextField(frame: .zero)
+            caption.text = text
+            caption.translatesAutoresizingMaskIntoConstraints = false
+            field.translatesAutoresizingMaskIntoConstraints = false
+            root.addSubview(caption)
+            root.addSubview(field)
+            made += [field.topAnchor.constraint(equalTo: above, constant: 12), field.heightAnchor.constraint(equalToConstant: 34),
+                     field.leadingAnchor.constraint(equalTo: caption.trailingAnchor, constant: 12),
+                     field.trailingAnchor.constraint(equalTo: root.trailingAnchor, constant: -16),
+                     caption.leadingAnchor.constraint(equalTo: root.leadingAnchor, constant: 16),
+                     caption.centerYAnchor.constraint(equalTo: field.centerYAnchor)]
+            if let first = captions.first { made.append(caption.widthAnchor.constraint(equalTo: first.widthAnchor)) }
+            captions.append(caption)
+            fields.append(field)
+            above = field.bottomAnchor
+        }
+        LayoutConstraint.activate(made)
+        root.layoutIfNeeded()
+        let widest = captions.map(\.intrinsicContentSize.width).max()!
+        #expect(captions.map(\.frame.width) == [widest, widest, widest])
+        #expect(fields.map(\.frame.width) == Array(repeating: 476 - widest, count: 3))
+        #expect(!captions.contains(where: \.hasAmbiguousLayout) && !fields.contains(where: \.hasAmbiguousLayout))
     }
 }

@@ -111,3 +111,19 @@ struct SimplexSolverTests {
         #expect(s.value(y) == 5 && s.value(x) == 10)
     }
 }
+
+extension SimplexSolverTests {
+    @Test("optional hugging at one level: the least total error wins")
+    func huggingLevel() throws {
+        var s = SimplexSolver()
+        let w0 = s.makeVariable(), w1 = s.makeVariable(), w2 = s.makeVariable(), f = s.makeVariable()
+        for (w, i) in [(w0, 51.0), (w1, 48), (w2, 80)] {
+            _ = try s.add(.init(terms: [(w, 1)], constant: -i), .lessOrEqual, priority: 251)
+            _ = try s.add(.init(terms: [(w, 1)], constant: -i), .greaterOrEqual, priority: 750)
+        }
+        _ = try s.add(.init(terms: [(w1, 1), (w0, -1)], constant: 0), .equal, priority: 1000)
+        _ = try s.add(.init(terms: [(w2, 1), (w0, -1)], constant: 0), .equal, priority: 1000)
+        _ = try s.add(.init(terms: [(w0, 1), (f, 1)], constant: -476), .equal, priority: 1000)
+        #expect(s.value(w0) == 80 && s.value(f) == 396)
+    }
+}

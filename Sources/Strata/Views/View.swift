@@ -330,7 +330,10 @@ open class View: Responder, LayerDelegate {
     /// The traits' layout direction or the view's ``semanticContentAttribute``
     /// changed: the view lays out again; text views lay their text out again (a
     /// paragraph with no strongly directional character takes the view's direction).
-    func layoutDirectionDidChange() { setNeedsLayout() }
+    func layoutDirectionDidChange() {
+        setNeedsLayout()
+        if autoLayoutState?.engineOfRecord != nil { hierarchyTop.ownLayoutEngine?.layoutDirectionMayHaveChanged() }
+    }
 
     /// The bounds' size changed (after subviews followed their masks). Views
     /// whose drawing depends on the size redraw here (`contentMode = .redraw`).

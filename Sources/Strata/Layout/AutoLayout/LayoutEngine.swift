@@ -44,7 +44,7 @@ final class LayoutEngine {
         let constraint: LayoutConstraint
         var tag: SimplexSolver.Tag?
         let records: [Record]
-        let leadingIsRight: Bool
+        var leadingIsRight: Bool
     }
 
     private var records: [ObjectIdentifier: Record] = [:]
@@ -55,6 +55,8 @@ final class LayoutEngine {
     /// Set when the solution may have moved since frames were last applied.
     private(set) var needsApply = false
     private var applying = false
+    /// Set when a layout direction may have changed: leading and trailing are looked at again.
+    private var directionsMayHaveChanged = false
 
     init(top: View) { self.top = top }
 
@@ -214,6 +216,38 @@ final class LayoutEngine {
     /// Margins or the safe area may have changed: the guides are read again at the next apply.
     func guidesMayHaveMoved() { changed() }
 
+    /// A view's layout direction may have changed (its traits, its semantic
+    /// content attribute, a move to another window): at the next apply, constraints
+    /// between leading and trailing anchors are solved again where it did.
+    func layoutDirectionMayHaveChanged() {
+        directionsMayHaveChanged = true
+        changed()
+    }
+
+    private static func isRightToLeft(_ c: LayoutConstraint) -> Bool {
+        let item = c.firstItem
+        return (item as? View ?? (item as? LayoutGuide)?.owningView)?.effectiveUserInterfaceLayoutDirection == .rightToLeft
+    }
+
+    /// All the constraints whose direction flipped come out first, then go back in:
+    /// one at a time, half-flipped layouts would conflict on the way.
+    private func resolveDirections() {
+        directionsMayHaveChanged = false
+        let flipped = order.filter { c in
+            [.leading, .trailing].contains(c.firstAttribute) && active[ObjectIdentifier(c)].map { $0.leadingIsRight != Self.isRightToLeft(c) } == true
+        }
+        for c in flipped {
+            if let tag = active[ObjectIdentifier(c)]!.tag { solver.remove(tag) }
+            active[ObjectIdentifier(c)]!.tag = nil
+            active[ObjectIdentifier(c)]!.leadingIsRight.toggle()
+        }
+        for c in flipped {
+            guard let ancestor = c.installedView else { continue }
+            active[ObjectIdentifier(c)]!.tag = solve(c, in: ancestor, rtl: active[ObjectIdentifier(c)]!.leadingIsRight)
+        }
+        if !flipped.isEmpty { needsApply = true }
+    }
+
     // MARK: Constraints
 
     func add(_ c: LayoutConstraint) {
@@ -230,7 +264,7 @@ final class LayoutEngine {
         if let second = c.secondItem { chain(second) }
         if first === ancestor || c.secondItem === ancestor { used.append(record(ancestor)) }
         for r in used { r.uses += 1 }
-        let rtl = (first as? View ?? (first as? LayoutGuide)?.owningView)?.effectiveUserInterfaceLayoutDirection == .rightToLeft
+        let rtl = Self.isRightToLeft(c)
         var entry = Active(constraint: c, tag: nil, records: used, leadingIsRight: rtl)
         entry.tag = solve(c, in: ancestor, rtl: rtl)
         active[ObjectIdentifier(c)] = entry
@@ -246,12 +280,14 @@ final class LayoutEngine {
             e.terms += s.terms.map { (variable: $0.variable, coefficient: -$0.coefficient * c.multiplier) }
             e.constant -= s.constant * c.multiplier
         }
-        // Right to left, leading and trailing offsets run leftwards (UIKit's mirroring).
-        e.constant -= rtl && [.leading, .trailing].contains(c.firstAttribute) ? -c.constant : c.constant
+        // Right to left, a constraint between leading and trailing edges is mirrored:
+        // its offset runs leftwards and "before" becomes "after" (UIKit's mirroring).
+        let mirrored = rtl && [.leading, .trailing].contains(c.firstAttribute)
+        e.constant -= mirrored ? -c.constant : c.constant
         let relation: SimplexSolver.Relation = switch c.relation {
         case .equal: .equal
-        case .lessThanOrEqual: .lessOrEqual
-        case .greaterThanOrEqual: .greaterOrEqual
+        case .lessThanOrEqual: mirrored ? .greaterOrEqual : .lessOrEqual
+        case .greaterThanOrEqual: mirrored ? .lessOrEqual : .greaterOrEqual
         }
         do {
             let tag = try solver.add(e, relation, priority: c.priority.rawValue)
@@ -356,6 +392,7 @@ final class LayoutEngine {
     /// Re-adds constraints that came with a subtree, as active as before.
     func attach(_ moved: [LayoutConstraint]) {
         for c in moved where c.installedView != nil { add(c) }
+        directionsMayHaveChanged = true   // in another window, the traits may differ
     }
 
     // MARK: The solution
@@ -370,6 +407,7 @@ final class LayoutEngine {
         defer { applying = false }
         for _ in 0..<8 {
             needsApply = false
+            if directionsMayHaveChanged { resolveDirections() }
             refreshGuides()
             for r in records.values {
                 guard let view = r.item as? View, !view.translatesAutoresizingMaskIntoConstraints else { continue }
