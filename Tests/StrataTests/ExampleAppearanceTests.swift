@@ -35,7 +35,7 @@ struct ExampleAppearanceTests {
     }
 
     @Test("every window example is light with --appearance light and dark with --appearance dark (its backgrounds come from the system colours)",
-          arguments: ["strata-demo", "gallery", "clock", "controls", "todo", "text"])
+          arguments: ["strata-demo", "gallery", "clock", "controls", "todo", "text", "form"])
     func bothStyles(_ program: String) throws {
         let light = try Self.meanBrightness(Self.render(program, ["--appearance", "light"]))
         let dark = try Self.meanBrightness(Self.render(program, ["--appearance", "dark"]))
@@ -63,5 +63,37 @@ struct ExampleAppearanceTests {
         #expect(Self.isMagenta(gallery.rgba8(x: 55, y: 430)) && !Self.isMagenta(gallery.rgba8(x: 465, y: 430)))
         let mirroredGallery = try Self.render("gallery", ["--appearance", "light"], environment: hebrew)
         #expect(Self.isMagenta(mirroredGallery.rgba8(x: 465, y: 430)) && !Self.isMagenta(mirroredGallery.rgba8(x: 55, y: 430)))
+    }
+
+    static func isRed(_ p: (r: UInt8, g: UInt8, b: UInt8, a: UInt8)) -> Bool { p.r > 180 && p.g < 120 && p.b < 120 }
+
+    /// How many red pixels are in the rectangle (the form's messages are red text).
+    static func redPixels(_ image: RenderedImage, x: Range<Int>, y: Range<Int>) -> Int {
+        var n = 0
+        for py in y { for px in x where isRed(image.rgba8(x: px, y: py)) { n += 1 } }
+        return n
+    }
+
+    @Test("the form example: messages open under the fields that do not pass and the rows below move down; all pass, a welcome; right to left the form is mirrored")
+    func form() throws {
+        let english = ["LANG": "en_US.UTF-8", "LC_ALL": "", "LC_MESSAGES": ""]
+        let invalid = try Self.render("form", ["--appearance", "light", "--fill", "invalid"], environment: english)
+        // 560 × 420: the fields from x 128 to 524, the email field at y 126–160, its message below.
+        #expect(Self.redPixels(invalid, x: 128..<420, y: 164..<180) > 50)
+        #expect(Self.redPixels(invalid, x: 128..<420, y: 100..<125) == 0)
+        // The password row moved down by the message: its field's border is near y 192, not 176.
+        #expect(Self.redPixels(invalid, x: 128..<300, y: 230..<246) > 30)
+        let valid = try Self.render("form", ["--appearance", "light", "--fill", "valid"], environment: english)
+        #expect(Self.redPixels(valid, x: 0..<560, y: 0..<420) == 0)
+        // "Welcome, Ada!" beside the button (grey text on the light background).
+        var text = 0
+        for y in 254..<272 { for x in 20..<150 where valid.rgba8(x: x, y: y).r < 200 { text += 1 } }
+        #expect(text > 30)
+        #expect(Self.meanBrightness(valid) > 180)
+        // Right to left: the captions on the right, the fields and their messages on the left.
+        let hebrew = ["LANG": "he_IL.UTF-8", "LC_ALL": "", "LC_MESSAGES": ""]
+        let mirrored = try Self.render("form", ["--appearance", "light", "--fill", "invalid"], environment: hebrew)
+        #expect(Self.redPixels(mirrored, x: 36..<432, y: 164..<180) > 50)
+        #expect(Self.redPixels(mirrored, x: 440..<560, y: 0..<420) == 0)
     }
 }

@@ -347,7 +347,7 @@ struct SimplexSolver {
 
     private mutating func substitute(_ symbol: Int, by row: Row) {
         for basic in rowsContaining(symbol) {
-            editRow(basic) { $0.substitute(symbol, by: row) }
+            substitute(symbol, by: row, inRowOf: basic)
             if kinds[basic] != .external && rows[basic]!.constant < 0 { infeasible.append(basic) }
         }
         columns[symbol] = nil
@@ -356,6 +356,27 @@ struct SimplexSolver {
             touched.formUnion(row.cells.keys)
         }
         if artificial?.cells[symbol] != nil { artificial!.substitute(symbol, by: row) }
+    }
+
+    /// Replaces `symbol` in the row of `basic` by `row`: work and index updates in
+    /// proportion to `row`, however long the row of `basic` is.
+    private mutating func substitute(_ symbol: Int, by row: Row, inRowOf basic: Int) {
+        save(basic)
+        guard let c = rows[basic]!.cells.removeValue(forKey: symbol) else { return }
+        rows[basic]!.constant += row.constant * c
+        for (s, v) in row.cells {
+            let old = rows[basic]!.cells[s]
+            let new = (old ?? 0) + v * c
+            if abs(new) < Self.epsilon {
+                if old != nil {
+                    rows[basic]!.cells[s] = nil
+                    if kinds[s] != .dummy { columns[s]?.remove(basic) }
+                }
+            } else {
+                if old == nil && kinds[s] != .dummy { columns[s, default: []].insert(basic) }
+                rows[basic]!.cells[s] = new
+            }
+        }
     }
 
     /// The primal simplex over the lexicographic objective (or the artificial one).
