@@ -513,3 +513,83 @@ extension AutoLayoutTests {
         #expect(!captions.contains(where: \.hasAmbiguousLayout) && !fields.contains(where: \.hasAmbiguousLayout))
     }
 }
+
+extension AutoLayoutTests {
+    /// A view that makes its constraints in `updateConstraints`, as UIKit code often does.
+    final class UpdatingView: View {
+        var runs = 0
+        var wide = false { didSet { setNeedsUpdateConstraints() } }
+        private var width: LayoutConstraint?
+        override func updateConstraints() {
+            runs += 1
+            width?.isActive = false
+            width = widthAnchor.constraint(equalToConstant: wide ? 200 : 50)
+            width?.isActive = true
+            super.updateConstraints()
+        }
+    }
+
+    @Test("updateConstraints runs once per request, before layout, deepest views first")
+    func constraintPass() {
+        let f = ViewFixture()
+        let root = f.window.rootView
+        let v = UpdatingView()
+        v.translatesAutoresizingMaskIntoConstraints = false
+        root.addSubview(v)
+        LayoutConstraint.activate([v.leadingAnchor.constraint(equalTo: root.leadingAnchor), v.topAnchor.constraint(equalTo: root.topAnchor),
+                                   v.heightAnchor.constraint(equalToConstant: 10)])
+        v.setNeedsUpdateConstraints()
+        v.setNeedsUpdateConstraints()
+        #expect(v.needsUpdateConstraints())
+        root.layoutIfNeeded()
+        #expect(v.runs == 1 && v.frame.width == 50 && !v.needsUpdateConstraints())
+        v.wide = true
+        root.layoutIfNeeded()
+        #expect(v.runs == 2 && v.frame.width == 200)
+        root.layoutIfNeeded()
+        #expect(v.runs == 2)
+        // Deepest first: a subview's pass runs before its superview's.
+        var order: [String] = []
+        final class Recording: View {
+            var record: (() -> Void)?
+            override func updateConstraints() { record?() }
+        }
+        let outer = Recording(), inner = Recording()
+        outer.record = { order.append("outer") }
+        inner.record = { order.append("inner") }
+        root.addSubview(outer)
+        outer.addSubview(inner)
+        outer.setNeedsUpdateConstraints()
+        inner.setNeedsUpdateConstraints()
+        root.layoutIfNeeded()
+        #expect(order == ["inner", "outer"])
+    }
+
+    @Test("systemLayoutSizeFitting: the size a view's content constraints give it, compressed or pulled to a width")
+    func fittingSize() {
+        let f = ViewFixture()
+        let cell = View(frame: Rect(x: 0, y: 0, width: 300, height: 50))
+        f.window.rootView.addSubview(cell)
+        let title = SizedView(120, 20), detail = SizedView(60, 30)
+        cell.addSubview(title)
+        cell.addSubview(detail)
+        LayoutConstraint.activate([
+            title.leadingAnchor.constraint(equalTo: cell.leadingAnchor, constant: 16),
+            title.topAnchor.constraint(equalTo: cell.topAnchor, constant: 10),
+            detail.leadingAnchor.constraint(greaterThanOrEqualTo: title.trailingAnchor, constant: 8),
+            detail.trailingAnchor.constraint(equalTo: cell.trailingAnchor, constant: -16),
+            detail.topAnchor.constraint(equalTo: title.bottomAnchor, constant: 4),
+            detail.bottomAnchor.constraint(equalTo: cell.bottomAnchor, constant: -10),
+        ])
+        let compressed = cell.systemLayoutSizeFitting(View.layoutFittingCompressedSize)
+        #expect(compressed == Size(width: 16 + 120 + 8 + 60 + 16, height: 10 + 20 + 4 + 30 + 10))
+        let wide = cell.systemLayoutSizeFitting(Size(width: 400, height: 0), withHorizontalFittingPriority: .required, verticalFittingPriority: .fittingSizeLevel)
+        #expect(wide == Size(width: 400, height: 74))
+        #expect(cell.frame.size == Size(width: 300, height: 50))   // measuring changes nothing
+        // Sized as measured, the cell lays its content out as measured.
+        cell.frame.size = Size(width: 300, height: compressed.height)
+        f.window.layoutIfNeeded()
+        #expect(title.frame == Rect(x: 16, y: 10, width: 120, height: 20) && detail.frame == Rect(x: 224, y: 34, width: 60, height: 30))
+        #expect(layoutErrors(f).isEmpty)
+    }
+}

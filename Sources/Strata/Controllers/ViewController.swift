@@ -100,6 +100,9 @@ open class ViewController: Responder {
     open func viewDidDisappear(_ animated: Bool) {}
     /// Before the view lays out its subviews.
     open func viewWillLayoutSubviews() {}
+    /// The controller's chance to update its view's constraints in the constraint
+    /// pass (`updateViewConstraints`); the default calls the view's `updateConstraints()`.
+    open func updateViewConstraints() { loadedView?.updateConstraints() }
     /// After the view laid out its subviews.
     open func viewDidLayoutSubviews() {}
 

@@ -217,6 +217,12 @@ open class View: Responder, LayerDelegate {
     /// autoresizing masks were applied when the size changed).
     open func layoutSubviews() {}
 
+    /// Brings the view's own constraints up to date (`updateConstraints`): runs,
+    /// once per ``setNeedsUpdateConstraints()``, before the next layout, deepest
+    /// views first (UIKit's constraint pass). Override to change constraints in one
+    /// place; the default does nothing.
+    open func updateConstraints() {}
+
     /// The size that best fits `size` (`sizeThatFits(_:)`); the current size by default.
     open func sizeThatFits(_ size: Size) -> Size { bounds.size }
 

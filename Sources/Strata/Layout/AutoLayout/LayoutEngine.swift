@@ -213,6 +213,21 @@ final class LayoutEngine {
         }
     }
 
+    /// Set when a view in the tree asked for `updateConstraints` before the next apply.
+    private var constraintUpdatesPending = false
+
+    func constraintsNeedUpdate(in view: View) {
+        constraintUpdatesPending = true
+        changed()
+    }
+
+    /// The constraint pass: the pending `updateConstraints` of the tree's views.
+    private func runConstraintUpdates() {
+        guard constraintUpdatesPending else { return }
+        constraintUpdatesPending = false
+        top.updateConstraintsIfNeeded()
+    }
+
     /// Margins or the safe area may have changed: the guides are read again at the next apply.
     func guidesMayHaveMoved() { changed() }
 
@@ -407,6 +422,7 @@ final class LayoutEngine {
         defer { applying = false }
         for _ in 0..<8 {
             needsApply = false
+            runConstraintUpdates()
             if directionsMayHaveChanged { resolveDirections() }
             refreshGuides()
             for r in records.values {
@@ -420,6 +436,25 @@ final class LayoutEngine {
             if !needsApply { break }
         }
         needsApply = false
+    }
+
+    /// The size of `view` with its width and height pulled towards `target` at the
+    /// given priorities instead of held by its frame; nothing stays changed.
+    func fittingSize(of view: View, target: Size, priorities: (Float, Float)) -> Size {
+        let r = record(view)
+        r.uses += 1
+        defer { release(r) }
+        // While measuring, the view's own size is not an input.
+        let sizeInputs = view.translatesAutoresizingMaskIntoConstraints ? r.inputs.indices.filter { r.inputs[$0].terms.first?.0 == r.width || r.inputs[$0].terms.first?.0 == r.height } : []
+        for i in sizeInputs { if let t = r.inputs[i].tag { solver.remove(t) } }
+        var pulls: [SimplexSolver.Tag] = []
+        for (v, value, p) in [(r.width, target.width, priorities.0), (r.height, target.height, priorities.1)] {
+            if let t = try? solver.add(.init(terms: [(variable: v, coefficient: 1)], constant: -value), .equal, priority: min(p, 999)) { pulls.append(t) }
+        }
+        let size = Size(width: max(0, solver.value(r.width)), height: max(0, solver.value(r.height)))
+        for t in pulls { solver.remove(t) }
+        for i in sizeInputs { r.inputs[i].tag = put(r.inputs[i]) }
+        return size
     }
 
     /// A guide's frame in its owning view, from the solution.

@@ -15,6 +15,7 @@ final class AutoLayoutState {
     var marginsGuide: LayoutGuide?
     var layoutMargins: EdgeInsets?
     var insetsLayoutMarginsFromSafeArea = true
+    var needsUpdateConstraints = false
 
     init(hugging: LayoutPriority) { self.hugging = (hugging, hugging) }
 }
@@ -117,6 +118,49 @@ extension View {
     public var hasAmbiguousLayout: Bool {
         hierarchyTop.ownLayoutEngine?.isAmbiguous(self) ?? false
     }
+
+    /// Asks for ``updateConstraints()`` before the next layout (`setNeedsUpdateConstraints`).
+    public func setNeedsUpdateConstraints() {
+        guard !autoLayout.needsUpdateConstraints else { return }
+        autoLayout.needsUpdateConstraints = true
+        hierarchyTop.layoutEngine.constraintsNeedUpdate(in: self)
+    }
+
+    /// Whether ``updateConstraints()`` is pending.
+    public func needsUpdateConstraints() -> Bool { autoLayoutState?.needsUpdateConstraints ?? false }
+
+    /// Runs the pending constraint updates of this view and the views below it now,
+    /// deepest first (`updateConstraintsIfNeeded`).
+    public func updateConstraintsIfNeeded() {
+        var pending: [(View, Int)] = []
+        var stack: [(View, Int)] = [(self, 0)]
+        while let (v, depth) = stack.popLast() {
+            if v.autoLayoutState?.needsUpdateConstraints == true { pending.append((v, depth)) }
+            stack.append(contentsOf: v.subviews.map { ($0, depth + 1) })
+        }
+        for (v, _) in pending.sorted(by: { $0.1 > $1.1 }) where v.autoLayoutState?.needsUpdateConstraints == true {
+            v.autoLayout.needsUpdateConstraints = false
+            if let controller = v.viewController { controller.updateViewConstraints() } else { v.updateConstraints() }
+        }
+    }
+
+    /// The size the view's constraints give it when its width and height are pulled
+    /// towards `targetSize` at the fitting priorities (`systemLayoutSizeFitting`):
+    /// ``View/layoutFittingCompressedSize`` for the smallest size its content allows,
+    /// ``View/layoutFittingExpandedSize`` for the largest. The view's own frame is not
+    /// changed; a view without constraints inside gets the target (or its intrinsic size).
+    public func systemLayoutSizeFitting(_ targetSize: Size, withHorizontalFittingPriority horizontal: LayoutPriority = .fittingSizeLevel,
+                                        verticalFittingPriority vertical: LayoutPriority = .fittingSizeLevel) -> Size {
+        let target = Size(width: targetSize.width.isFinite ? targetSize.width : 0, height: targetSize.height.isFinite ? targetSize.height : 0)
+        applyLayoutEngine()
+        updateConstraintsIfNeeded()
+        return hierarchyTop.layoutEngine.fittingSize(of: self, target: target, priorities: (horizontal.rawValue, vertical.rawValue))
+    }
+
+    /// The smallest size (`UIView.layoutFittingCompressedSize`).
+    public static let layoutFittingCompressedSize = Size(width: 0, height: 0)
+    /// A size larger than any layout (`UIView.layoutFittingExpandedSize`).
+    public static let layoutFittingExpandedSize = Size(width: 100_000, height: 100_000)
 
     // MARK: Guides
 
