@@ -1,0 +1,124 @@
+/// A view a collection view shows and reuses: a cell, a header or a footer
+/// (`UICollectionReusableView`). Views made by a collection view are made with
+/// `init(frame:)`, so subclasses keep that initializer.
+@MainActor
+open class CollectionReusableView: View {
+    /// The identifier it was dequeued with.
+    public internal(set) var reuseIdentifier: String?
+    /// Where it is shown now.
+    public internal(set) var indexPath: IndexPath?
+    weak var collectionView: CollectionView?
+
+    public required override init(frame: Rect) {
+        super.init(frame: frame)
+    }
+
+    /// Called before the view is handed out again for another item (`prepareForReuse`).
+    open func prepareForReuse() {}
+
+    /// The attributes the view would like (`preferredLayoutAttributesFitting`), for
+    /// self-sizing layouts: the given width, and the height its constraints
+    /// (``View/systemLayoutSizeFitting(_:withHorizontalFittingPriority:verticalFittingPriority:)``)
+    /// or, without any, ``View/sizeThatFits(_:)`` give.
+    open func preferredLayoutAttributesFitting(_ attributes: CollectionViewLayoutAttributes) -> CollectionViewLayoutAttributes {
+        let width = attributes.frame.width
+        var height: Double
+        let measured = viewMeasured
+        if measured.usesConstraintsInside {
+            height = measured.systemLayoutSizeFitting(Size(width: width, height: 0), withHorizontalFittingPriority: .required,
+                                                      verticalFittingPriority: .fittingSizeLevel).height
+        } else {
+            height = measured.sizeThatFits(Size(width: width, height: 0)).height
+        }
+        if !height.isFinite || height <= 0 { height = attributes.frame.height }
+        let made = attributes.copy()
+        made.frame.size.height = height
+        return made
+    }
+
+    /// The view whose constraints give the size: a cell's content view.
+    var viewMeasured: View { self }
+}
+
+extension View {
+    fileprivate var usesConstraintsInside: Bool {
+        var stack = subviews
+        while let v = stack.popLast() {
+            if !v.translatesAutoresizingMaskIntoConstraints { return true }
+            stack.append(contentsOf: v.subviews)
+        }
+        return false
+    }
+}
+
+
+/// A cell of a collection view (`UICollectionViewCell`): its content goes in
+/// ``contentView``; a list cell's text in ``textLabel``. Selected and highlighted
+/// cells tint their background, as UIKit's list cells do.
+@MainActor
+open class CollectionViewCell: CollectionReusableView {
+    /// Where the cell's content goes; it fills the cell.
+    public let contentView = View()
+
+    /// A label filling the content view with the list's margins, made when first asked for.
+    public var textLabel: Label {
+        if let l = madeTextLabel { return l }
+        let l = Label()
+        l.translatesAutoresizingMaskIntoConstraints = false
+        contentView.addSubview(l)
+        LayoutConstraint.activate([
+            l.leadingAnchor.constraint(equalTo: contentView.leadingAnchor, constant: 16),
+            l.trailingAnchor.constraint(lessThanOrEqualTo: contentView.trailingAnchor, constant: -16),
+            l.topAnchor.constraint(equalTo: contentView.topAnchor, constant: 11),
+            l.bottomAnchor.constraint(equalTo: contentView.bottomAnchor, constant: -11),
+        ])
+        madeTextLabel = l
+        return l
+    }
+    private var madeTextLabel: Label?
+
+    override var viewMeasured: View { contentView }
+
+    /// Whether the item is selected; the cell shows it (the tint behind its content).
+    open var isSelected = false { didSet { if isSelected != oldValue { updateBackground() } } }
+    /// Whether a finger or the pointer is down on it.
+    open var isHighlighted = false { didSet { if isHighlighted != oldValue { updateBackground() } } }
+    /// Whether it has the keyboard focus (a ring, as the list's rows show).
+    var showsFocus = false { didSet { layer.borderWidth = showsFocus ? 2 : 0 } }
+
+    public required init(frame: Rect) {
+        super.init(frame: frame)
+        contentView.frame = bounds
+        contentView.autoresizingMask = [.flexibleWidth, .flexibleHeight]
+        addSubview(contentView)
+        layer.borderColor = Color.systemBlue.resolvedColor(with: .standard)
+        updateBackground()
+    }
+
+    open override func prepareForReuse() {
+        super.prepareForReuse()
+        isSelected = false
+        isHighlighted = false
+        showsFocus = false
+    }
+
+    private func updateBackground() {
+        backgroundColor = isSelected ? .systemBlue.withAlpha(0.22) : isHighlighted ? .systemGray5 : nil
+    }
+
+    open override func touchesBegan(_ touches: Set<Touch>, with event: Event?) { isHighlighted = true }
+    open override func touchesMoved(_ touches: Set<Touch>, with event: Event?) {}
+    open override func touchesEnded(_ touches: Set<Touch>, with event: Event?) {
+        isHighlighted = false
+        if let t = touches.first, bounds.contains(t.location(in: self)) { collectionView?.didTap(self) }
+    }
+    open override func touchesCancelled(_ touches: Set<Touch>, with event: Event?) { isHighlighted = false }
+
+    override var defaultIsAccessibilityElement: Bool { true }
+    override var defaultAccessibilityLabel: String? { madeTextLabel?.text }
+    override var defaultAccessibilityTraits: AccessibilityTraits { isSelected ? [.button, .selected] : [.button] }
+    public override func accessibilityActivate() -> Bool {
+        collectionView?.didTap(self)
+        return true
+    }
+}
