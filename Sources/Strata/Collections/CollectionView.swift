@@ -241,6 +241,7 @@ public final class CollectionView: ScrollView {
                 cells[path] = cell
                 cell.isSelected = selection.contains(path)
                 cell.showsFocus = isFirstResponder && focusedIndexPath == path
+                guard collectionViewLayout.sizesCellsToContent else { continue }
                 let preferred = cell.preferredLayoutAttributesFitting(a)
                 if collectionViewLayout.shouldInvalidateLayout(forPreferredLayoutAttributes: preferred, withOriginalAttributes: a) {
                     collectionViewLayout.preferredSizeMeasured(preferred.frame.size, at: path)
@@ -281,14 +282,14 @@ public final class CollectionView: ScrollView {
         var oldFrames: [IndexPath: Rect] = [:]
         var leaving: [CollectionViewCell] = []
         var kept: [IndexPath: CollectionViewCell] = [:]
-        // Where every item was (for cells that come into view from off screen).
-        for section in counts.indices {
-            for item in 0..<counts[section] {
-                let old = IndexPath(item: item, section: section)
-                guard let new = map(old) else { continue }
-                if let a = collectionViewLayout.layoutAttributesForItem(at: old), cells[old] != nil || animated { oldFrames[new] = a.frame }
+        // Where the items near the view were, so that those coming into view glide in
+        // from there; items further off start where they will be.
+        if animated {
+            collectionViewLayout.prepareIfNeeded()
+            let near = shownRect.insetBy(dx: 0, dy: -max(bounds.height, 200))
+            for a in collectionViewLayout.layoutAttributesForElements(in: near) where a.representedElementKind == nil {
+                if let new = map(a.indexPath) { oldFrames[new] = a.frame }
             }
-            if counts[section] > 2_000 { break }   // far-off items start where they will be
         }
         for (old, cell) in cells {
             if let new = map(old), !reloaded.contains(new) {

@@ -126,9 +126,11 @@ open class CollectionViewFlowLayout: CollectionViewLayout {
         return kind == CollectionView.elementKindSectionHeader ? headers[indexPath.section] : kind == CollectionView.elementKindSectionFooter ? footers[indexPath.section] : nil
     }
 
+    open override var sizesCellsToContent: Bool { estimatedItemSize != .zero }
+
     open override func shouldInvalidateLayout(forPreferredLayoutAttributes preferred: CollectionViewLayoutAttributes,
                                               withOriginalAttributes original: CollectionViewLayoutAttributes) -> Bool {
-        estimatedItemSize != .zero && abs(preferred.frame.height - original.frame.height) > 0.5
+        sizesCellsToContent && abs(preferred.frame.height - original.frame.height) > 0.5
     }
 
     open override func preferredSizeMeasured(_ size: Size, at indexPath: IndexPath) {
@@ -170,8 +172,5 @@ public final class CollectionViewListLayout: CollectionViewFlowLayout {
         Size(width: width, height: rowHeight > 0 ? rowHeight : measured[indexPath]?.height ?? estimatedRowHeight)
     }
 
-    public override func shouldInvalidateLayout(forPreferredLayoutAttributes preferred: CollectionViewLayoutAttributes,
-                                                withOriginalAttributes original: CollectionViewLayoutAttributes) -> Bool {
-        rowHeight <= 0 && abs(preferred.frame.height - original.frame.height) > 0.5
-    }
+    public override var sizesCellsToContent: Bool { rowHeight <= 0 }
 }

@@ -59,6 +59,8 @@ open class CollectionViewLayout {
     /// Whether a cell's preferred attributes (self-sizing) should replace the laid-out ones.
     open func shouldInvalidateLayout(forPreferredLayoutAttributes preferred: CollectionViewLayoutAttributes,
                                      withOriginalAttributes original: CollectionViewLayoutAttributes) -> Bool { false }
+    /// Whether cells are asked for their preferred attributes (self-sizing); the default is no.
+    open var sizesCellsToContent: Bool { false }
     /// A cell measured itself: the layout keeps its size (self-sizing layouts).
     open func preferredSizeMeasured(_ size: Size, at indexPath: IndexPath) {}
     /// Item places moved (an update): measured sizes follow their items.
