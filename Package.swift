@@ -70,6 +70,7 @@ let package = Package(
         .executableTarget(name: "osd", dependencies: ["ShellApps", "Strata", "StrataTesting"], path: "Examples/Osd"),
         .executableTarget(name: "todo", dependencies: ["Strata", "StrataTesting"], path: "Examples/Todo"),
         .executableTarget(name: "form", dependencies: ["Strata", "StrataTesting"], path: "Examples/Form"),
+        .executableTarget(name: "settings", dependencies: ["Strata", "StrataTesting"], path: "Examples/Settings"),
 
         // Hostile programs over the public API, for the fuzzer (scripts/fuzz) and its regression corpus.
         .target(name: "StrataFuzzing", dependencies: ["LayerKit", "PixmanRender"]),

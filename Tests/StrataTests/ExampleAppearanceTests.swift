@@ -35,7 +35,7 @@ struct ExampleAppearanceTests {
     }
 
     @Test("every window example is light with --appearance light and dark with --appearance dark (its backgrounds come from the system colours)",
-          arguments: ["strata-demo", "gallery", "clock", "controls", "todo", "text", "form"])
+          arguments: ["strata-demo", "gallery", "clock", "controls", "todo", "text", "form", "settings"])
     func bothStyles(_ program: String) throws {
         let light = try Self.meanBrightness(Self.render(program, ["--appearance", "light"]))
         let dark = try Self.meanBrightness(Self.render(program, ["--appearance", "dark"]))
@@ -95,5 +95,21 @@ struct ExampleAppearanceTests {
         let mirrored = try Self.render("form", ["--appearance", "light", "--fill", "invalid"], environment: hebrew)
         #expect(Self.redPixels(mirrored, x: 36..<432, y: 164..<180) > 50)
         #expect(Self.redPixels(mirrored, x: 440..<560, y: 0..<420) == 0)
+    }
+
+    @Test("the settings example: notifications' options are listed only while notifications are allowed; the colours tab is a grid of swatches")
+    func settings() throws {
+        let english = ["LANG": "en_US.UTF-8", "LC_ALL": "", "LC_MESSAGES": ""]
+        // 480 × 560: the "Sounds" row (white) at y ≈ 320 under "Allow notifications"; without it, the grouped background.
+        let on = try Self.render("settings", ["--appearance", "light"], environment: english)
+        let off = try Self.render("settings", ["--appearance", "light", "--notifications", "off"], environment: english)
+        let white = { (p: (r: UInt8, g: UInt8, b: UInt8, a: UInt8)) in p.r == 255 && p.g == 255 && p.b == 255 }
+        #expect(white(on.rgba8(x: 200, y: 320)) && white(on.rgba8(x: 200, y: 368)))
+        #expect(!white(off.rgba8(x: 200, y: 320)) && white(off.rgba8(x: 200, y: 272)))
+        #expect(Self.redPixels(off, x: 0..<480, y: 0..<500) == 0)
+        let colours = try Self.render("settings", ["--appearance", "light", "--tab", "colours"], environment: english)
+        #expect(Self.isRed(colours.rgba8(x: 56, y: 144)))
+        let blue = colours.rgba8(x: 240, y: 232)
+        #expect(blue.b > 200 && blue.r < 60)
     }
 }

@@ -119,7 +119,8 @@ public final class CollectionView: ScrollView {
             Diagnostics.report(.invalidView("CollectionView: no cell class registered for '\(identifier)'; a plain cell is used"))
             cellClasses[identifier] = CollectionViewCell.self
         }
-        let cell = cellClasses[identifier]!.init(frame: .zero)
+        // Made at its place, as UIKit makes cells (constraints made in init see their size).
+        let cell = cellClasses[identifier]!.init(frame: collectionViewLayout.layoutAttributesForItem(at: indexPath)?.frame.size.asRect ?? .zero)
         cell.reuseIdentifier = identifier
         cell.indexPath = indexPath
         cell.collectionView = self
@@ -192,9 +193,7 @@ public final class CollectionView: ScrollView {
 
     public override func layoutSubviews() {
         super.layoutSubviews()
-        if laidOutWidth != bounds.width, collectionViewLayout.shouldInvalidateLayout(forBoundsChange: bounds) || laidOutWidth == nil {
-            collectionViewLayout.needsPrepare = true
-        }
+        if laidOutWidth != bounds.width { collectionViewLayout.needsPrepare = true }
         showElements()
     }
 
@@ -490,4 +489,8 @@ public final class CollectionView: ScrollView {
     private func showFocus() {
         for (path, cell) in cells { cell.showsFocus = isFirstResponder && path == focusedIndexPath }
     }
+}
+
+private extension Size {
+    var asRect: Rect { Rect(x: 0, y: 0, width: width, height: height) }
 }

@@ -52,10 +52,6 @@ open class CollectionViewLayout {
     open func layoutAttributesForElements(in rect: Rect) -> [CollectionViewLayoutAttributes] { [] }
     open func layoutAttributesForItem(at indexPath: IndexPath) -> CollectionViewLayoutAttributes? { nil }
     open func layoutAttributesForSupplementaryView(ofKind kind: String, at indexPath: IndexPath) -> CollectionViewLayoutAttributes? { nil }
-    /// Whether a new size for the collection view means a new layout (default: a new width).
-    open func shouldInvalidateLayout(forBoundsChange newBounds: Rect) -> Bool {
-        newBounds.width != (collectionView?.bounds.width ?? 0)
-    }
     /// Whether a cell's preferred attributes (self-sizing) should replace the laid-out ones.
     open func shouldInvalidateLayout(forPreferredLayoutAttributes preferred: CollectionViewLayoutAttributes,
                                      withOriginalAttributes original: CollectionViewLayoutAttributes) -> Bool { false }
