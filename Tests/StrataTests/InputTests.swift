@@ -702,3 +702,51 @@ extension CursorTests {
         }
     }
 }
+
+extension KWinInputTests {
+    final class Selections: CollectionViewDelegate {
+        var selected: [IndexPath] = []
+        func collectionView(_ collectionView: CollectionView, didSelectItemAt indexPath: IndexPath) { selected.append(indexPath) }
+    }
+
+    @Test("rule C4 end to end on kwin: a collection view's item is selected by a real click, and another by the keyboard (Down, Down, Return)")
+    func collectionViewOnKWin() throws {
+        let (kwin, display) = try appOnKWin()
+        defer { withExtendedLifetime(kwin) { Application.shared.disconnect() } }
+        let window = Window(title: "collection", size: Size(width: 300, height: 200))
+        let layout = CollectionViewListLayout()
+        layout.rowHeight = 40
+        let list = CollectionView(frame: Rect(x: 0, y: 0, width: 300, height: 400), collectionViewLayout: layout)
+        list.autoresizingMask = [.flexibleWidth, .flexibleHeight]
+        let registration = CellRegistration<CollectionViewCell, String> { cell, _, item in cell.textLabel.text = item }
+        let source = CollectionViewDiffableDataSource<Int, String>(collectionView: list) { cv, path, item in
+            cv.dequeueConfiguredReusableCell(using: registration, for: path, item: item)
+        }
+        var snapshot = DiffableDataSourceSnapshot<Int, String>()
+        snapshot.appendSections([0])
+        snapshot.appendItems(["Alpha", "Beta", "Gamma", "Delta"])
+        source.apply(snapshot, animatingDifferences: false)
+        let delegate = Selections()
+        list.delegate = delegate
+        window.rootView.addSubview(list)
+        window.show()
+        window.isFullscreen = true
+        try display.connection.dispatch(until: { window.isFullscreen && window.frameNumber > 0 }, timeout: 10, what: "the fullscreen window")
+        let input = try KWinFakeInput(on: kwin)
+        try input.movePointer(toX: 10, y: 10)
+        try display.connection.dispatch(until: { display.seats.values.contains { !$0.cursorNames.isEmpty } }, timeout: 5,
+                                        what: "the fake pointer entering the window")
+        try input.click(atX: 100, y: 60)   // the second row (40–80)
+        try display.connection.dispatch(until: { delegate.selected == [IndexPath(item: 1, section: 0)] }, timeout: 5,
+                                        what: "the second row selected by the click: \(delegate.selected)")
+        #expect(list.cellForItem(at: IndexPath(item: 1, section: 0))!.isSelected)
+        #expect(list.becomeFirstResponder())
+        for code in [108, 108, 28] as [UInt32] {   // evdev Down, Down, Enter: from the first row to the third
+            try input.key(code, pressed: true)
+            try input.key(code, pressed: false)
+        }
+        try display.connection.dispatch(until: { delegate.selected.count == 2 }, timeout: 5, what: "Down and Return from kwin's keyboard")
+        #expect(delegate.selected.last == IndexPath(item: 2, section: 0))
+        #expect(list.indexPathsForSelectedItems == [IndexPath(item: 2, section: 0)])
+    }
+}
