@@ -75,12 +75,13 @@ public enum AppFuzzer {
         let driver = InputDriver(window: window)
         var views: [View] = [window.rootView]
         var animators: [ViewPropertyAnimator] = []
-        var dataSources: [FuzzRows] = []   // a list's data source is weak: kept here
+        var dataSources: [AnyObject] = []   // a list's data source is weak: kept here
+        var constraintsMade: [LayoutConstraint] = []
         var steps = 0
         while !input.isAtEnd, steps < maximumSteps {
             steps += 1
             let target = views[input.index(views.count)]
-            let op = input.byte() % 13
+            let op = input.byte() % 14
             trace?("step \(steps): op \(op) on view \(views.firstIndex { $0 === target }!)")
             let started = MonotonicClock.now
             switch op {
@@ -166,6 +167,8 @@ public enum AppFuzzer {
                 try check(window, views, at: clock.now)
             case 11:
                 menus(&input, target, window, driver, made: made, trace: trace)
+            case 12:
+                constraints(&input, target, views, &constraintsMade, trace: trace)
             default:
                 window.rootView.layoutIfNeeded()
                 Transaction.flush()
@@ -281,8 +284,8 @@ public enum AppFuzzer {
         }
     }
 
-    private static func makeView(_ input: inout FuzzReader, keeping dataSources: inout [FuzzRows], trace: ((String) -> Void)?) -> View {
-        switch input.byte() % 12 {
+    private static func makeView(_ input: inout FuzzReader, keeping dataSources: inout [AnyObject], trace: ((String) -> Void)?) -> View {
+        switch input.byte() % 13 {
         case 0:
             let label = Label(frame: .zero)
             label.text = input.text(Int(input.byte()) * 8)
@@ -329,12 +332,99 @@ public enum AppFuzzer {
             let blur = VisualEffectView(effect: input.byte() % 3 == 0 ? nil : BlurEffect(style: .systemMaterial))
             blur.contentView.addSubview(Label(frame: input.rect()))
             return blur
+        case 11:
+            // A collection view (issue 27): a list or a grid, fed by snapshots.
+            let list = input.byte() % 2 == 0
+            let layout: CollectionViewLayout
+            if list {
+                let l = CollectionViewListLayout(appearance: input.byte() % 2 == 0 ? .plain : .insetGrouped)
+                l.rowHeight = input.byte() % 2 == 0 ? 0 : input.number()
+                l.estimatedRowHeight = input.number()
+                layout = l
+            } else {
+                let f = CollectionViewFlowLayout()
+                f.itemSize = Size(width: input.number(), height: input.number())
+                f.minimumLineSpacing = input.number()
+                f.minimumInteritemSpacing = input.number()
+                f.sectionInset = EdgeInsets(top: input.number(), left: input.number(), bottom: input.number(), right: input.number())
+                f.headerReferenceSize = Size(width: 0, height: input.number())
+                layout = f
+            }
+            let cv = CollectionView(frame: .zero, collectionViewLayout: layout)
+            let registration = CellRegistration<CollectionViewCell, Int> { cell, _, item in cell.textLabel.text = "\(item)" }
+            let source = CollectionViewDiffableDataSource<Int, Int>(collectionView: cv) { cv, path, item in
+                cv.dequeueConfiguredReusableCell(using: registration, for: path, item: item)
+            }
+            source.apply(snapshot(&input), animatingDifferences: false)
+            dataSources.append(source)
+            trace?("  collection view: \(list ? "list" : "grid") of \(source.snapshot().numberOfItems) items")
+            return cv
         default: return View(frame: .zero)
         }
     }
 
+    /// Sections and items from the input, duplicates and all (they are refused).
+    static func snapshot(_ input: inout FuzzReader) -> DiffableDataSourceSnapshot<Int, Int> {
+        var s = DiffableDataSourceSnapshot<Int, Int>()
+        s.appendSections((0..<Int(input.byte() % 4)).map { $0 })
+        for _ in 0..<Int(input.byte() % 8) {
+            let items = (0..<Int(input.byte() % 64)).map { _ in Int(input.byte()) * 4 + Int(input.byte() % 4) }
+            if s.numberOfSections > 0 { s.appendItems(items, toSection: s.sectionIdentifiers[input.index(s.numberOfSections)]) }
+        }
+        if input.byte() % 3 == 0, let item = s.itemIdentifiers.first { s.reloadItems([item]) }
+        return s
+    }
+
+    /// Auto Layout (issue 27): constraints between any two views the program made —
+    /// any attributes, relations, multipliers, constants and priorities — activated,
+    /// deactivated, or changed in an animation block; views taken off or put back
+    /// under their mask.
+    private static func constraints(_ input: inout FuzzReader, _ target: View, _ views: [View], _ made: inout [LayoutConstraint],
+                                    trace: ((String) -> Void)?) {
+        let attributes: [LayoutAttribute] = [.left, .right, .top, .bottom, .leading, .trailing, .width, .height, .centerX, .centerY,
+                                             .firstBaseline, .lastBaseline, .notAnAttribute]
+        switch input.byte() % 5 {
+        case 0, 1:
+            let other = views[input.index(views.count)]
+            let c = LayoutConstraint(item: target, attribute: attributes[input.index(attributes.count)],
+                                     relatedBy: [.equal, .lessThanOrEqual, .greaterThanOrEqual][input.index(3)],
+                                     toItem: input.byte() % 4 == 0 ? nil : other, attribute: attributes[input.index(attributes.count)],
+                                     multiplier: input.byte() % 2 == 0 ? 1 : input.number(), constant: input.number())
+            c.priority = input.byte() % 2 == 0 ? .required : LayoutPriority(Float(input.number()))
+            c.isActive = true
+            trace?("  constraint \(c) active \(c.isActive)")
+            made.append(c)
+            if made.count > 64 { made.removeFirst().isActive = false }
+        case 2:
+            target.translatesAutoresizingMaskIntoConstraints.toggle()
+        case 3:
+            guard !made.isEmpty else { return }
+            let c = made[input.index(made.count)]
+            let constant = input.number(), animated = input.byte() % 2 == 0
+            trace?("  constant of \(c) to \(constant)\(animated ? ", animated" : "")")
+            if animated {
+                View.animate(duration: input.number()) {
+                    c.constant = constant
+                    target.window?.rootView.layoutIfNeeded()
+                }
+            } else {
+                c.constant = constant
+            }
+        default:
+            guard !made.isEmpty else { return }
+            made.remove(at: input.index(made.count)).isActive = false
+        }
+    }
+
     private static func configure(_ view: View, _ input: inout FuzzReader, trace: ((String) -> Void)?) {
-        switch input.byte() % 8 {
+        switch input.byte() % 9 {
+        case 7:
+            // A collection view's next snapshot, animated or not.
+            if let cv = view as? CollectionView, let source = cv.dataSource as? CollectionViewDiffableDataSource<Int, Int> {
+                source.apply(snapshot(&input), animatingDifferences: input.byte() % 2 == 0)
+            } else {
+                (view as? CollectionView)?.reloadData()
+            }
         case 0: view.transform = AffineTransform(a: input.number(), b: input.number(), c: input.number(), d: input.number(), tx: input.number(), ty: input.number())
         case 1: view.bounds = input.rect()
         case 2: (view as? Label)?.font = .systemFont(ofSize: input.number())

@@ -418,6 +418,10 @@ final class LayoutEngine {
     /// the guides follow: a few rounds at most.
     func apply() {
         guard needsApply, !applying else { return }
+        if solver.stoppedEarly {
+            solver.stoppedEarly = false
+            Diagnostics.report(.layoutConstraints("the solver stopped after \(solver.pivotLimit) steps (numbers too large or too small to order reliably); the layout may not be the best"))
+        }
         applying = true
         defer { applying = false }
         for _ in 0..<8 {

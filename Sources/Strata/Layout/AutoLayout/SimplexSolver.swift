@@ -381,7 +381,13 @@ struct SimplexSolver {
 
     /// The primal simplex over the lexicographic objective (or the artificial one).
     private mutating func optimize() {
+        var pivots = 0
         while let entering = artificial != nil ? artificialEntering() : enteringSymbol() {
+            // Bland's rule ends every solve in exact arithmetic; rounding in extreme
+            // numbers could still cycle, so a solve stops at a bound (the values are
+            // then feasible, perhaps not the best).
+            pivots += 1
+            if pivots > pivotLimit { stoppedEarly = true; return }
             var best: (ratio: Double, basic: Int)?
             for basic in columns[entering] ?? [] where kinds[basic] != .external {
                 let c = rows[basic]!.cells[entering]!
@@ -427,7 +433,10 @@ struct SimplexSolver {
     /// The dual simplex: rows made negative by a constant change are pivoted back.
     /// False when one cannot be (the required constraints have no solution).
     private mutating func dualOptimize() -> Bool {
+        var pivots = 0
         while let leaving = infeasible.popLast() {
+            pivots += 1
+            if pivots > pivotLimit { stoppedEarly = true; return false }
             guard let row = rows[leaving], row.constant < -Self.epsilon else { continue }
             var best: (ratio: [Double], symbol: Int)?
             for (s, c) in row.cells where c > 0 && kinds[s] != .dummy {
@@ -444,6 +453,11 @@ struct SimplexSolver {
         }
         return true
     }
+
+    /// Pivots one solve may take: far more than any real layout needs.
+    var pivotLimit: Int { 1_000 + 20 * kinds.count }
+    /// Set when a solve stopped at ``pivotLimit``; the engine reports it.
+    var stoppedEarly = false
 
     private static func less(_ a: [Double], than b: [Double]) -> Bool {
         for (x, y) in zip(a, b) where abs(x - y) > epsilon { return x < y }
