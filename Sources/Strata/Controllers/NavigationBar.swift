@@ -6,8 +6,19 @@ import LayerKit
 /// and a hairline below.
 @MainActor
 public final class NavigationBar: View {
-    /// The bar's height, in points.
+    /// The bar's height, in points (without a large title).
     public static let height = 44.0
+    /// The height the large title adds below the bar's row.
+    public static let largeTitleHeight = 52.0
+
+    /// Shows the title large below the bar's row while the top item allows it
+    /// (`prefersLargeTitles`); it collapses into the row as the content scrolls up.
+    public var prefersLargeTitles = false { didSet { if prefersLargeTitles != oldValue { onLargeTitlesChanged?() } } }
+    var onLargeTitlesChanged: (() -> Void)?
+    /// The large title's label (34-point bold, at the leading margin).
+    let largeTitleLabel = Label(frame: .zero)
+    /// 0: the large title shown whole; 1: collapsed into the bar's row. Nil: no large title.
+    var largeTitleCollapse: Double? { didSet { if largeTitleCollapse != oldValue { setNeedsLayout() } } }
     /// The back button's arrow, before the previous item's title.
     static let backArrow = "‹ "
 
@@ -31,6 +42,10 @@ public final class NavigationBar: View {
         titleLabel.textAlignment = .center
         titleLabel.font = .boldSystemFont(ofSize: 17)
         addSubview(titleLabel)
+        largeTitleLabel.font = .boldSystemFont(ofSize: 34)
+        largeTitleLabel.accessibilityTraits = [.header]
+        addSubview(largeTitleLabel)
+        clipsToBounds = true
         hairline.backgroundColor = .systemGray3
         addSubview(hairline)
     }
@@ -48,6 +63,7 @@ public final class NavigationBar: View {
     /// An item changed: the labels and buttons are made again.
     func itemsChanged() {
         titleLabel.text = topItem?.title ?? fallbackTitles.top
+        largeTitleLabel.text = titleLabel.text
         backButton?.removeFromSuperview()
         backButton = nil
         if let back = backItem, topItem?.hidesBackButton != true {
@@ -85,7 +101,7 @@ public final class NavigationBar: View {
     /// leading edge, the right items at the trailing edge — mirrored right to
     /// left, as UIKit's bar (rule P3).
     public override func layoutSubviews() {
-        let h = bounds.height
+        let h = Self.height
         var leading = 8.0
         for button in (backButton.map { [$0] } ?? []) + leftButtons {
             let size = button.intrinsicContentSize
@@ -105,8 +121,17 @@ public final class NavigationBar: View {
         for button in (backButton.map { [$0] } ?? []) + leftButtons + rightButtons {
             button.frame = mirroredForLayoutDirection(button.frame)
         }
-        hairline.frame = Rect(x: 0, y: h - 0.5, width: bounds.width, height: 0.5)
+        hairline.frame = Rect(x: 0, y: bounds.height - 0.5, width: bounds.width, height: 0.5)
+        // The large title below the row, fading as it collapses; the row's title comes in at the end.
+        let collapse = largeTitleCollapse ?? 1
+        largeTitleLabel.isHidden = largeTitleCollapse == nil
+        largeTitleLabel.alpha = 1 - collapse
+        largeTitleLabel.frame = mirroredForLayoutDirection(Rect(x: 16, y: h, width: max(0, bounds.width - 32), height: Self.largeTitleHeight - 8))
+        largeTitleLabel.textAlignment = effectiveUserInterfaceLayoutDirection == .rightToLeft ? .right : .left
+        titleLabel.alpha = largeTitleCollapse == nil || collapse >= 1 ? 1 : max(0, (collapse - 0.8) / 0.2)
     }
 
-    public override var intrinsicContentSize: Size { Size(width: View.noIntrinsicMetric, height: Self.height) }
+    public override var intrinsicContentSize: Size {
+        Size(width: View.noIntrinsicMetric, height: Self.height + Self.largeTitleHeight * (1 - (largeTitleCollapse ?? 1)))
+    }
 }

@@ -42,6 +42,16 @@ open class NavigationController: ViewController {
         }
     }
 
+    /// The bar at the bottom with the top controller's ``ViewController/toolbarItems``.
+    public let toolbar = Toolbar(frame: .zero)
+    /// Hides the toolbar (the default, as in UIKit).
+    public var isToolbarHidden = true {
+        didSet {
+            toolbar.isHidden = isToolbarHidden
+            viewIfLoaded?.setNeedsLayout()
+        }
+    }
+
     /// The pan from the leading edge that pops (`interactivePopGestureRecognizer`).
     public private(set) lazy var interactivePopGestureRecognizer: PanGestureRecognizer = {
         let pan = PanGestureRecognizer { [weak self] in self?.interactivePop($0 as! PanGestureRecognizer) }
@@ -85,6 +95,9 @@ open class NavigationController: ViewController {
         content.clipsToBounds = true
         view.addSubview(content)
         view.addSubview(navigationBar)
+        toolbar.isHidden = isToolbarHidden
+        view.addSubview(toolbar)
+        navigationBar.onLargeTitlesChanged = { [weak self] in self?.viewIfLoaded?.setNeedsLayout() }
         view.addGestureRecognizer(interactivePopGestureRecognizer)
         navigationBar.onBack = { [weak self] in self?.popViewController(animated: true) }
         self.view = view
@@ -96,11 +109,24 @@ open class NavigationController: ViewController {
     }
 
     open override func viewWillLayoutSubviews() {
-        let bar = isNavigationBarHidden ? 0 : NavigationBar.height
-        navigationBar.frame = Rect(x: 0, y: 0, width: view.bounds.width, height: bar)
-        content.frame = Rect(x: 0, y: bar, width: view.bounds.width, height: max(0, view.bounds.height - bar))
+        let size = view.bounds.size
+        // A large title: collapsed as far as the top controller's scroll view has
+        // scrolled into it; without one, shown whole above the content.
+        let large = !isNavigationBarHidden && showsLargeTitle
+        track(large ? topViewController?.viewIfLoaded.flatMap(Self.trackingScrollView(in:)) : nil)
+        var collapse = 0.0
+        if large, let scroll = tracked {
+            collapse = min(1, max(0, (scroll.contentOffset.y + scroll.contentInset.top) / NavigationBar.largeTitleHeight))
+        }
+        navigationBar.largeTitleCollapse = large ? collapse : nil
+        let bar = isNavigationBarHidden ? 0 : NavigationBar.height + (large ? NavigationBar.largeTitleHeight * (1 - collapse) : 0)
+        let top = isNavigationBarHidden ? 0 : tracked != nil ? NavigationBar.height : bar
+        let bottom = isToolbarHidden ? 0 : Toolbar.height
+        navigationBar.frame = Rect(x: 0, y: 0, width: size.width, height: bar)
+        toolbar.frame = Rect(x: 0, y: max(0, size.height - bottom), width: size.width, height: bottom)
+        content.frame = Rect(x: 0, y: top, width: size.width, height: max(0, size.height - top - bottom))
         for c in viewControllers where c.viewIfLoaded?.superview === content {
-            c.view.bounds = Rect(origin: .zero, size: content.bounds.size)
+            c.view.bounds = Rect(origin: c.view.bounds.origin, size: content.bounds.size)   // a scroll view keeps its offset
             c.view.center = Point(x: content.bounds.midX, y: content.bounds.midY)
         }
     }
@@ -201,11 +227,67 @@ open class NavigationController: ViewController {
         updateBar()
     }
 
-    /// The navigation bar shows the top controller's item, the one below for the back button.
+    /// The navigation bar shows the top controller's item, the one below for the back
+    /// button; the toolbar the top controller's items.
     func updateBar() {
         let top = topViewController
         let back = viewControllers.count > 1 ? viewControllers[viewControllers.count - 2] : nil
         navigationBar.setItems(top: top?.navigationItem, back: back?.navigationItem, titles: (top?.title, back?.title))
+        toolbar.items = top?.toolbarItems ?? []
+        viewIfLoaded?.setNeedsLayout()
+    }
+
+    // MARK: Large titles
+
+    /// Whether the top item's title is shown large: the bar prefers large titles and
+    /// the nearest item from the top that says `.always` or `.never` allows it (the
+    /// root, when all say `.automatic`).
+    var showsLargeTitle: Bool {
+        guard navigationBar.prefersLargeTitles else { return false }
+        for c in viewControllers.reversed() {
+            switch c.navigationItem.largeTitleDisplayMode {
+            case .always: return true
+            case .never: return false
+            case .automatic: continue
+            }
+        }
+        return true
+    }
+
+    /// The scroll view a large title collapses with: the top controller's view, or
+    /// the first scroll view at the top of it (UIKit's tracked scroll view).
+    static func trackingScrollView(in view: View) -> ScrollView? {
+        if let s = view as? ScrollView { return s }
+        var level = view.subviews
+        for _ in 0..<3 {
+            if let s = level.first(where: { $0 is ScrollView && $0.frame.minY <= 1 }) as? ScrollView { return s }
+            level = level.flatMap(\.subviews)
+        }
+        return nil
+    }
+
+    /// The scroll view tracked now, which got the large title's height as an inset.
+    private(set) weak var tracked: ScrollView?
+
+    private func track(_ scroll: ScrollView?) {
+        guard scroll !== tracked else { return }
+        if let old = tracked {
+            old.scrollTracker = nil
+            let y = old.contentOffset.y
+            old.contentInset.top -= NavigationBar.largeTitleHeight
+            old.setContentOffset(Point(x: old.contentOffset.x, y: max(old.minimumContentOffset.y, y + NavigationBar.largeTitleHeight)), animated: false)
+        }
+        tracked = scroll
+        guard let scroll else { return }
+        // The content starts below the large title, which covers the inset.
+        let atTop = scroll.contentOffset.y <= scroll.minimumContentOffset.y
+        scroll.contentInset.top += NavigationBar.largeTitleHeight
+        if atTop { scroll.setContentOffset(scroll.minimumContentOffset, animated: false) }
+        scroll.scrollTracker = { [weak self] _ in
+            guard let view = self?.viewIfLoaded else { return }
+            view.setNeedsLayout()
+            view.layoutIfNeeded()
+        }
     }
 }
 

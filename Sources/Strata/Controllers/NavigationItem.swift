@@ -9,6 +9,14 @@ public final class NavigationItem {
     public var backButtonTitle: String? { didSet { changed() } }
     /// Hides the back button while this item is on top.
     public var hidesBackButton = false { didSet { changed() } }
+    /// Whether the bar shows this item's title large (`largeTitleDisplayMode`), when
+    /// the bar ``NavigationBar/prefersLargeTitles``.
+    public enum LargeTitleDisplayMode: Hashable, Sendable {
+        /// As the item below it in the stack (large at the root).
+        case automatic
+        case always, never
+    }
+    public var largeTitleDisplayMode = LargeTitleDisplayMode.automatic { didSet { changed() } }
     /// Buttons at the leading end (after the back button), first outermost.
     public var leftBarButtonItems: [BarButtonItem] = [] { didSet { changed() } }
     /// Buttons at the trailing end, first outermost.
@@ -43,4 +51,13 @@ public final class BarButtonItem {
         self.title = title
         self.handler = handler
     }
+
+    /// Space that grows to fill a toolbar, shared with other flexible spaces
+    /// (`UIBarButtonItem.flexibleSpace()`).
+    public static func flexibleSpace() -> BarButtonItem {
+        let item = BarButtonItem(title: "") { _ in }
+        item.isFlexibleSpace = true
+        return item
+    }
+    public private(set) var isFlexibleSpace = false
 }

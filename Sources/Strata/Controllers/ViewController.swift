@@ -73,6 +73,11 @@ open class ViewController: Responder {
         }
     }
 
+    /// The items a navigation controller's toolbar shows while this controller is on top (`toolbarItems`).
+    public var toolbarItems: [BarButtonItem]? {
+        didSet { navigationController?.updateBar() }
+    }
+
     /// Insets added to the safe area of the controller's view and the views in it
     /// (`additionalSafeAreaInsets`): for bars or overlays of the app's own.
     public var additionalSafeAreaInsets = EdgeInsets.zero {

@@ -97,18 +97,36 @@ open class ScrollView: View {
 
     // MARK: Offsets
 
-    /// The largest offset: the content's far edge at the view's far edge.
+    /// Room around the content (`contentInset`): the offset can go up to `top`
+    /// above the content's top (negative) and as far below its end, as when a bar
+    /// covers the top of the view. NaN or ∞ is refused.
+    public var contentInset = EdgeInsets.zero {
+        didSet {
+            guard [contentInset.top, contentInset.left, contentInset.bottom, contentInset.right].allSatisfy(\.isFinite) else {
+                Diagnostics.report(.invalidView("contentInset \(contentInset) refused"))
+                contentInset = oldValue
+                return
+            }
+            if contentInset != oldValue { setOffset(clamped(contentOffset), notify: true) }
+        }
+    }
+
+    /// The smallest offset: the inset's top left (0, 0 without an inset).
+    public var minimumContentOffset: Point { Point(x: -contentInset.left, y: -contentInset.top) }
+
+    /// The largest offset: the content's far edge (and the inset past it) at the view's far edge.
     public var maximumContentOffset: Point {
-        Point(x: max(0, contentSize.width - bounds.width), y: max(0, contentSize.height - bounds.height))
+        Point(x: max(-contentInset.left, contentSize.width - bounds.width + contentInset.right),
+              y: max(-contentInset.top, contentSize.height - bounds.height + contentInset.bottom))
     }
 
     private func clamped(_ p: Point) -> Point {
-        let m = maximumContentOffset
-        return Point(x: min(m.x, max(0, p.x)), y: min(m.y, max(0, p.y)))
+        let m = maximumContentOffset, l = minimumContentOffset
+        return Point(x: min(m.x, max(l.x, p.x)), y: min(m.y, max(l.y, p.y)))
     }
 
-    private var scrollsHorizontally: Bool { contentSize.width > bounds.width || alwaysBounceHorizontal }
-    private var scrollsVertically: Bool { contentSize.height > bounds.height || alwaysBounceVertical }
+    private var scrollsHorizontally: Bool { contentSize.width + contentInset.left + contentInset.right > bounds.width || alwaysBounceHorizontal }
+    private var scrollsVertically: Bool { contentSize.height + contentInset.top + contentInset.bottom > bounds.height || alwaysBounceVertical }
 
     private func setOffset(_ p: Point, notify: Bool) {
         let b = bounds
@@ -118,8 +136,12 @@ open class ScrollView: View {
         if notify {
             didScroll()
             onScroll?(self)
+            scrollTracker?(self)
         }
     }
+
+    /// A navigation controller collapsing its large title as this view scrolls.
+    var scrollTracker: ((ScrollView) -> Void)?
 
     /// The offset changed (for subclasses, before ``onScroll``).
     open func didScroll() {}
@@ -145,11 +167,13 @@ open class ScrollView: View {
 
     /// Scrolls just enough to show `rect` (content coordinates).
     public func scrollRectToVisible(_ rect: Rect, animated: Bool) {
+        // What the insets cover is not shown.
         var o = contentOffset
-        if rect.maxX > o.x + bounds.width { o.x = rect.maxX - bounds.width }
-        if rect.minX < o.x { o.x = rect.minX }
-        if rect.maxY > o.y + bounds.height { o.y = rect.maxY - bounds.height }
-        if rect.minY < o.y { o.y = rect.minY }
+        let i = contentInset
+        if rect.maxX > o.x + bounds.width - i.right { o.x = rect.maxX - bounds.width + i.right }
+        if rect.minX < o.x + i.left { o.x = rect.minX - i.left }
+        if rect.maxY > o.y + bounds.height - i.bottom { o.y = rect.maxY - bounds.height + i.bottom }
+        if rect.minY < o.y + i.top { o.y = rect.minY - i.top }
         setContentOffset(o, animated: animated)
     }
 
@@ -199,15 +223,15 @@ open class ScrollView: View {
 
     /// Past an edge the content follows the finger less and less (UIKit's curve).
     private func rubberBanded(_ raw: Point) -> Point {
-        let m = maximumContentOffset
-        func axis(_ v: Double, _ upper: Double, _ dimension: Double) -> Double {
-            guard bounces else { return min(upper, max(0, v)) }
+        let m = maximumContentOffset, l = minimumContentOffset
+        func axis(_ v: Double, _ lower: Double, _ upper: Double, _ dimension: Double) -> Double {
+            guard bounces else { return min(upper, max(lower, v)) }
             func band(_ x: Double) -> Double { (1 - 1 / (x * 0.55 / max(1, dimension) + 1)) * dimension }
-            if v < 0 { return -band(-v) }
+            if v < lower { return lower - band(lower - v) }
             if v > upper { return upper + band(v - upper) }
             return v
         }
-        return Point(x: axis(raw.x, m.x, bounds.width), y: axis(raw.y, m.y, bounds.height))
+        return Point(x: axis(raw.x, l.x, m.x, bounds.width), y: axis(raw.y, l.y, m.y, bounds.height))
     }
 
     // MARK: Motion after a drag: deceleration, bounce
@@ -215,17 +239,18 @@ open class ScrollView: View {
     private func decelerate(velocity: Point) {
         let start = currentMediaTime()
         let from = contentOffset
-        let m = maximumContentOffset
+        let m = maximumContentOffset, l = minimumContentOffset
         let k = -1000 * log(min(0.9999, max(0.5, decelerationRate)))
-        let x = AxisMotion(position: from.x, velocity: velocity.x, upper: m.x, k: k, bounces: bounces)
-        let y = AxisMotion(position: from.y, velocity: velocity.y, upper: m.y, k: k, bounces: bounces)
+        // The motion runs from the smallest offset as 0.
+        let x = AxisMotion(position: from.x - l.x, velocity: velocity.x, upper: m.x - l.x, k: k, bounces: bounces)
+        let y = AxisMotion(position: from.y - l.y, velocity: velocity.y, upper: m.y - l.y, k: k, bounces: bounces)
         guard !(x.isAtRest && y.isAtRest) else {
             scheduleIndicatorFade()
             return
         }
         run(from: start) { t in
             let (px, dx) = x.position(at: t - start), (py, dy) = y.position(at: t - start)
-            return (Point(x: px, y: py), dx && dy)
+            return (Point(x: px + l.x, y: py + l.y), dx && dy)
         }
     }
 
