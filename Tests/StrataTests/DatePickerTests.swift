@@ -129,11 +129,74 @@ struct DatePickerTests {
         #expect(changes == 0 && picker.date == Self.date(2026, 11, 10, 0, 0), "a day before the minimum")
 
         let before = f.diagnostics.count
-        picker.datePickerMode = .time
         picker.minimumDate = Self.date(2030, 1, 1)
-        #expect(f.diagnostics.count == before + 2 && picker.datePickerMode == .date && picker.minimumDate == Self.date(2026, 11, 10, 0, 0))
+        #expect(f.diagnostics.count == before + 1 && picker.minimumDate == Self.date(2026, 11, 10, 0, 0))
         let loose = DatePicker()
         loose.showCalendar()
-        #expect(f.diagnostics.count == before + 3 && loose.calendarView == nil, "in no window: nothing to show it from")
+        #expect(f.diagnostics.count == before + 2 && loose.calendarView == nil, "in no window: nothing to show it from")
+    }
+
+    @Test("time mode: the time in the locale's short style; a click starts editing (the hour tinted); digits type it, arrows step and move, Return sets it on the same day (valueChanged once), Escape leaves it")
+    func timeMode() {
+        let f = ViewFixture(size: Size(width: 500, height: 500))
+        let picker = picker(f)
+        picker.datePickerMode = .time
+        picker.sizeToFit()
+        var changes: [Date] = []
+        picker.addAction(for: .valueChanged) { changes.append(($0 as! DatePicker).date) }
+        // ICU puts a narrow no-break space before AM and PM.
+        func plain(_ s: String?) -> String? { s?.replacingOccurrences(of: "\u{202F}", with: " ") }
+        #expect(picker.accessibilityLabel == "Time" && plain(picker.accessibilityValue) == "3:30 PM")
+        click(picker)
+        #expect(picker.timeEditing != nil && picker.isFirstResponder && picker.timeLabel.text == "3:30 PM")
+        let keys = InputDriver(window: f.window)
+        keys.type("9")                  // 9 cannot start a longer 12-hour hour: on to the minutes
+        #expect(picker.timeEditing?.segment == 1 && picker.timeLabel.text == "9:30 PM")
+        keys.type("45")
+        keys.tapKey(keysym: 0xff52)    // Up on AM/PM: to AM
+        #expect(picker.timeLabel.text == "9:45 AM")
+        keys.tapKey(keysym: 0xff0d)
+        #expect(picker.date == Self.date(2026, 11, 26, 9, 45) && changes.count == 1 && picker.timeEditing == nil)
+        // Stepping the minutes down past 0 wraps; Escape leaves the time as it was.
+        click(picker)
+        keys.tapKey(keysym: 0xff53)    // to the minutes
+        keys.tapKey(keysym: 0xff54)
+        #expect(picker.timeLabel.text == "9:44 AM")
+        keys.tapKey(keysym: 0xff1b)
+        #expect(picker.date == Self.date(2026, 11, 26, 9, 45) && changes.count == 1 && plain(picker.timeLabel.text) == "9:45 AM")
+        // 24 hours where the locale writes them; held to the maximum.
+        var british = Self.calendar
+        british.locale = Locale(identifier: "en_GB")
+        picker.calendar = british
+        picker.maximumDate = Self.date(2026, 11, 26, 18, 0)
+        #expect(picker.timeLabel.text == "09:45")
+        click(picker)
+        keys.type("2130")
+        keys.tapKey(keysym: 0xff0d)
+        #expect(picker.date == Self.date(2026, 11, 26, 18, 0) && changes.count == 2)
+        // Leaving the picker sets what was typed.
+        click(picker)
+        keys.type("07")
+        _ = picker.resignFirstResponder()
+        #expect(picker.date == Self.date(2026, 11, 26, 7, 0) && changes.count == 3)
+    }
+
+    @Test("date and time: two pills side by side; a click on the date opens the calendar, one on the time edits it")
+    func dateAndTimeMode() throws {
+        let f = ViewFixture(size: Size(width: 500, height: 500))
+        let picker = picker(f)
+        picker.datePickerMode = .dateAndTime
+        picker.sizeToFit()
+        f.window.layoutIfNeeded()
+        #expect(picker.accessibilityValue?.replacingOccurrences(of: "\u{202F}", with: " ") == "Nov 26, 2026, 3:30 PM")
+        let time = picker.timeFrame
+        #expect(time.maxX == picker.bounds.maxX && time.width < picker.bounds.width / 2 + 20)
+        let keys = InputDriver(window: f.window)
+        keys.click(at: picker.convert(Point(x: time.midX, y: time.midY), to: nil))
+        #expect(picker.timeEditing != nil && picker.calendarView == nil)
+        keys.tapKey(keysym: 0xff1b)
+        keys.click(at: picker.convert(Point(x: 10, y: 17), to: nil))
+        f.advance(0.4)
+        #expect(picker.timeEditing == nil && picker.calendarView != nil)
     }
 }
