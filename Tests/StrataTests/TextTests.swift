@@ -129,6 +129,28 @@ struct TextTests {
         #expect(label.intrinsicContentSize == .zero)
     }
 
+    @Test("a line narrower than a glyph with a space carrying marks beside Hebrew lays out (Pango 1.50 aborted in word wrapping); wider, words still wrap")
+    func narrowMarksBesideRightToLeft() {
+        let marks = "\u{301}\u{302}\u{303}\u{304}"
+        let text = "d " + marks + marks + "\u{5E9}\u{5DC}\u{5D5}\u{5DD} " + marks + "w"
+        for width in [0.5, 2, 3.4, 12, 40] {
+            for mode in [LineBreakMode.byTruncatingTail, .byWordWrapping] {
+                let label = Label(frame: Rect(x: 0, y: 0, width: width, height: 20))
+                label.text = text
+                label.lineBreakMode = mode
+                label.numberOfLines = mode == .byWordWrapping ? 0 : 1
+                #expect(label.sizeThatFits(Size(width: width, height: 0)).height > 0)
+                _ = render(label, size: Size(width: 60, height: 40))
+            }
+        }
+        // Word wrapping is kept where a glyph fits: two words on two lines at 40 points, not split inside "hello".
+        let words = Label(frame: .zero)
+        words.font = mono
+        words.numberOfLines = 0
+        words.text = "hello world"
+        #expect(words.sizeThatFits(Size(width: 6 * monoAdvance, height: 0)).height == (2 * mono.lineHeight).rounded(.up))
+    }
+
     @Test("X1, X2: lines break between words at the width; sizeThatFits wraps to the width given")
     func wrapping() {
         let label = Label(frame: .zero)

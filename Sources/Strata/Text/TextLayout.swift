@@ -206,7 +206,14 @@ final class TextLayout {
         } else {
             pango_layout_set_width(layout, -1)
         }
-        let byCharacter = style.lineBreakMode == .byCharWrapping || TextLayout.hasUnbreakableRun(text)
+        // Pango 1.50 aborts (an assertion in process_line) when word wrapping meets a
+        // line narrower than a glyph and a space carrying combining marks beside
+        // right-to-left text (found by the app fuzzer; crashing widths stay under a
+        // quarter of the font's size). Nothing fits such a line anyway: below one em,
+        // characters wrap instead, which never trips it.
+        let largest = attributed.runs.compactMap { $0.attributes.font?.pointSize }.reduce(style.font.pointSize, max)
+        let narrow = width.map { $0.isFinite && $0 < largest } ?? false
+        let byCharacter = style.lineBreakMode == .byCharWrapping || TextLayout.hasUnbreakableRun(text) || narrow
         pango_layout_set_wrap(layout, byCharacter ? PANGO_WRAP_CHAR : PANGO_WRAP_WORD_CHAR)
         pango_layout_set_ellipsize(layout, ellipsizeMode)
         pango_layout_set_height(layout, Int32.max)   // positive: no per-paragraph line limit
