@@ -36,16 +36,17 @@ open class CollectionViewFlowLayout: CollectionViewLayout {
         guard let cv = collectionView else { contentSize = .zero; return }
         let width = cv.bounds.width
         var y = 0.0
+        /// A header or footer across the width at `y` (moved past it), or nil when its height is 0.
+        func supplementary(_ kind: String, _ height: Double, _ section: Int) -> CollectionViewLayoutAttributes? {
+            guard height > 0 else { return nil }
+            let a = CollectionViewLayoutAttributes(forSupplementaryViewOfKind: kind, with: IndexPath(item: 0, section: section))
+            a.frame = Rect(x: 0, y: y, width: width, height: height)
+            a.zIndex = 1
+            y += height
+            return a
+        }
         for section in 0..<cv.numberOfSections {
-            if headerReferenceSize.height > 0 {
-                let a = CollectionViewLayoutAttributes(forSupplementaryViewOfKind: CollectionView.elementKindSectionHeader, with: IndexPath(item: 0, section: section))
-                a.frame = Rect(x: 0, y: y, width: width, height: headerReferenceSize.height)
-                a.zIndex = 1
-                headers.append(a)
-                y += headerReferenceSize.height
-            } else {
-                headers.append(nil)
-            }
+            headers.append(supplementary(CollectionView.elementKindSectionHeader, headerReferenceSize.height, section))
             y += sectionInset.top
             let left = sectionInset.left, right = width - sectionInset.right
             var line: [CollectionViewLayoutAttributes] = []
@@ -80,15 +81,7 @@ open class CollectionViewFlowLayout: CollectionViewLayout {
             y += finish(line, last: true)
             y += sectionInset.bottom
             items.append(placed)
-            if footerReferenceSize.height > 0 {
-                let a = CollectionViewLayoutAttributes(forSupplementaryViewOfKind: CollectionView.elementKindSectionFooter, with: IndexPath(item: 0, section: section))
-                a.frame = Rect(x: 0, y: y, width: width, height: footerReferenceSize.height)
-                a.zIndex = 1
-                footers.append(a)
-                y += footerReferenceSize.height
-            } else {
-                footers.append(nil)
-            }
+            footers.append(supplementary(CollectionView.elementKindSectionFooter, footerReferenceSize.height, section))
         }
         contentSize = Size(width: width, height: y)
     }

@@ -67,14 +67,12 @@ public struct DiffableDataSourceSnapshot<SectionIdentifierType: Hashable, ItemId
         insertSections(sections, at: sectionIdentifiers.count, "appendSections")
     }
 
-    public mutating func insertSections(_ sections: [Section], beforeSection: Section) {
-        guard let i = index(of: beforeSection) else { return Self.refuse("insertSections: section \(beforeSection) is not in the snapshot") }
-        insertSections(sections, at: i, "insertSections")
-    }
+    public mutating func insertSections(_ sections: [Section], beforeSection: Section) { insertSections(sections, next: beforeSection, after: false) }
+    public mutating func insertSections(_ sections: [Section], afterSection: Section) { insertSections(sections, next: afterSection, after: true) }
 
-    public mutating func insertSections(_ sections: [Section], afterSection: Section) {
-        guard let i = index(of: afterSection) else { return Self.refuse("insertSections: section \(afterSection) is not in the snapshot") }
-        insertSections(sections, at: i + 1, "insertSections")
+    private mutating func insertSections(_ sections: [Section], next other: Section, after: Bool) {
+        guard let i = index(of: other) else { return Self.refuse("insertSections: section \(other) is not in the snapshot") }
+        insertSections(sections, at: i + (after ? 1 : 0), "insertSections")
     }
 
     private mutating func insertSections(_ sections: [Section], at index: Int, _ call: String) {
@@ -96,25 +94,16 @@ public struct DiffableDataSourceSnapshot<SectionIdentifierType: Hashable, ItemId
         reindex()
     }
 
-    public mutating func moveSection(_ section: Section, beforeSection: Section) {
-        guard let from = index(of: section), index(of: beforeSection) != nil, section != beforeSection else {
-            return Self.refuse("moveSection: \(section) or \(beforeSection) is not in the snapshot")
-        }
-        let list = items.remove(at: from)
-        sectionIdentifiers.remove(at: from)
-        let to = index(of: beforeSection)!
-        sectionIdentifiers.insert(section, at: to)
-        items.insert(list, at: to)
-        reindex()
-    }
+    public mutating func moveSection(_ section: Section, beforeSection: Section) { moveSection(section, next: beforeSection, after: false) }
+    public mutating func moveSection(_ section: Section, afterSection: Section) { moveSection(section, next: afterSection, after: true) }
 
-    public mutating func moveSection(_ section: Section, afterSection: Section) {
-        guard let from = index(of: section), index(of: afterSection) != nil, section != afterSection else {
-            return Self.refuse("moveSection: \(section) or \(afterSection) is not in the snapshot")
+    private mutating func moveSection(_ section: Section, next other: Section, after: Bool) {
+        guard let from = index(of: section), index(of: other) != nil, section != other else {
+            return Self.refuse("moveSection: \(section) or \(other) is not in the snapshot")
         }
         let list = items.remove(at: from)
         sectionIdentifiers.remove(at: from)
-        let to = index(of: afterSection)! + 1
+        let to = index(of: other)! + (after ? 1 : 0)
         sectionIdentifiers.insert(section, at: to)
         items.insert(list, at: to)
         reindex()
@@ -137,17 +126,13 @@ public struct DiffableDataSourceSnapshot<SectionIdentifierType: Hashable, ItemId
         for item in new { sectionOf[item] = s }
     }
 
-    public mutating func insertItems(_ new: [Item], beforeItem: Item) {
-        guard let at = indexPath(of: beforeItem) else { return Self.refuse("insertItems: item \(beforeItem) is not in the snapshot") }
-        guard let new = checkedNew(new, "insertItems") else { return }
-        items[at.section].insert(contentsOf: new, at: at.item)
-        for item in new { sectionOf[item] = at.section }
-    }
+    public mutating func insertItems(_ new: [Item], beforeItem: Item) { insertItems(new, next: beforeItem, after: false) }
+    public mutating func insertItems(_ new: [Item], afterItem: Item) { insertItems(new, next: afterItem, after: true) }
 
-    public mutating func insertItems(_ new: [Item], afterItem: Item) {
-        guard let at = indexPath(of: afterItem) else { return Self.refuse("insertItems: item \(afterItem) is not in the snapshot") }
+    private mutating func insertItems(_ new: [Item], next other: Item, after: Bool) {
+        guard let at = indexPath(of: other) else { return Self.refuse("insertItems: item \(other) is not in the snapshot") }
         guard let new = checkedNew(new, "insertItems") else { return }
-        items[at.section].insert(contentsOf: new, at: at.item + 1)
+        items[at.section].insert(contentsOf: new, at: at.item + (after ? 1 : 0))
         for item in new { sectionOf[item] = at.section }
     }
 
@@ -162,25 +147,16 @@ public struct DiffableDataSourceSnapshot<SectionIdentifierType: Hashable, ItemId
         self = Self()
     }
 
-    public mutating func moveItem(_ item: Item, beforeItem: Item) {
-        guard indexPath(of: item) != nil, indexPath(of: beforeItem) != nil, item != beforeItem else {
-            return Self.refuse("moveItem: \(item) or \(beforeItem) is not in the snapshot")
-        }
-        let from = indexPath(of: item)!
-        items[from.section].remove(at: from.item)
-        let to = indexPath(of: beforeItem)!
-        items[to.section].insert(item, at: to.item)
-        sectionOf[item] = to.section
-    }
+    public mutating func moveItem(_ item: Item, beforeItem: Item) { moveItem(item, next: beforeItem, after: false) }
+    public mutating func moveItem(_ item: Item, afterItem: Item) { moveItem(item, next: afterItem, after: true) }
 
-    public mutating func moveItem(_ item: Item, afterItem: Item) {
-        guard indexPath(of: item) != nil, indexPath(of: afterItem) != nil, item != afterItem else {
-            return Self.refuse("moveItem: \(item) or \(afterItem) is not in the snapshot")
+    private mutating func moveItem(_ item: Item, next other: Item, after: Bool) {
+        guard let from = indexPath(of: item), indexPath(of: other) != nil, item != other else {
+            return Self.refuse("moveItem: \(item) or \(other) is not in the snapshot")
         }
-        let from = indexPath(of: item)!
         items[from.section].remove(at: from.item)
-        let to = indexPath(of: afterItem)!
-        items[to.section].insert(item, at: to.item + 1)
+        let to = indexPath(of: other)!
+        items[to.section].insert(item, at: to.item + (after ? 1 : 0))
         sectionOf[item] = to.section
     }
 

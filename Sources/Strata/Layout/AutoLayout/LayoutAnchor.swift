@@ -73,3 +73,21 @@ public final class LayoutDimension: LayoutAnchor<LayoutDimension> {
         LayoutConstraint(self, .lessThanOrEqual, anchor, multiplier: multiplier, constant: constant)
     }
 }
+
+/// What constraints can place: a ``View`` or a ``LayoutGuide`` (UIKit's layout items),
+/// with the anchors both have.
+@MainActor
+public protocol LayoutItem: AnyObject {}
+
+extension LayoutItem {
+    public var leadingAnchor: LayoutXAxisAnchor { LayoutXAxisAnchor(self, .leading) }
+    public var trailingAnchor: LayoutXAxisAnchor { LayoutXAxisAnchor(self, .trailing) }
+    public var leftAnchor: LayoutXAxisAnchor { LayoutXAxisAnchor(self, .left) }
+    public var rightAnchor: LayoutXAxisAnchor { LayoutXAxisAnchor(self, .right) }
+    public var centerXAnchor: LayoutXAxisAnchor { LayoutXAxisAnchor(self, .centerX) }
+    public var topAnchor: LayoutYAxisAnchor { LayoutYAxisAnchor(self, .top) }
+    public var bottomAnchor: LayoutYAxisAnchor { LayoutYAxisAnchor(self, .bottom) }
+    public var centerYAnchor: LayoutYAxisAnchor { LayoutYAxisAnchor(self, .centerY) }
+    public var widthAnchor: LayoutDimension { LayoutDimension(self, .width) }
+    public var heightAnchor: LayoutDimension { LayoutDimension(self, .height) }
+}

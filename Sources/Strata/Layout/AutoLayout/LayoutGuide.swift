@@ -2,7 +2,7 @@
 /// to, without being a view (`UILayoutGuide`): spacers, groups, and the view's own
 /// safe-area and margins guides.
 @MainActor
-public final class LayoutGuide {
+public final class LayoutGuide: LayoutItem {
     /// The view it belongs to (`addLayoutGuide(_:)`).
     public internal(set) weak var owningView: View?
     public var identifier: String
@@ -30,15 +30,4 @@ public final class LayoutGuide {
         view.layoutIfNeeded()
         return view.hierarchyTop.ownLayoutEngine?.frame(of: self) ?? .zero
     }
-
-    public var leadingAnchor: LayoutXAxisAnchor { LayoutXAxisAnchor(self, .leading) }
-    public var trailingAnchor: LayoutXAxisAnchor { LayoutXAxisAnchor(self, .trailing) }
-    public var leftAnchor: LayoutXAxisAnchor { LayoutXAxisAnchor(self, .left) }
-    public var rightAnchor: LayoutXAxisAnchor { LayoutXAxisAnchor(self, .right) }
-    public var centerXAnchor: LayoutXAxisAnchor { LayoutXAxisAnchor(self, .centerX) }
-    public var topAnchor: LayoutYAxisAnchor { LayoutYAxisAnchor(self, .top) }
-    public var bottomAnchor: LayoutYAxisAnchor { LayoutYAxisAnchor(self, .bottom) }
-    public var centerYAnchor: LayoutYAxisAnchor { LayoutYAxisAnchor(self, .centerY) }
-    public var widthAnchor: LayoutDimension { LayoutDimension(self, .width) }
-    public var heightAnchor: LayoutDimension { LayoutDimension(self, .height) }
 }

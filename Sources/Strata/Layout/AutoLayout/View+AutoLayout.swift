@@ -21,7 +21,7 @@ final class AutoLayoutState {
 }
 
 /// Auto Layout on views (`UIView`'s constraint API, rules C2 and C3).
-extension View {
+extension View: LayoutItem {
     var autoLayout: AutoLayoutState {
         if let s = autoLayoutState { return s }
         let s = AutoLayoutState(hugging: defaultContentHugging)
@@ -48,20 +48,10 @@ extension View {
 
     // MARK: Anchors
 
-    public var leadingAnchor: LayoutXAxisAnchor { LayoutXAxisAnchor(self, .leading) }
-    public var trailingAnchor: LayoutXAxisAnchor { LayoutXAxisAnchor(self, .trailing) }
-    public var leftAnchor: LayoutXAxisAnchor { LayoutXAxisAnchor(self, .left) }
-    public var rightAnchor: LayoutXAxisAnchor { LayoutXAxisAnchor(self, .right) }
-    public var centerXAnchor: LayoutXAxisAnchor { LayoutXAxisAnchor(self, .centerX) }
-    public var topAnchor: LayoutYAxisAnchor { LayoutYAxisAnchor(self, .top) }
-    public var bottomAnchor: LayoutYAxisAnchor { LayoutYAxisAnchor(self, .bottom) }
-    public var centerYAnchor: LayoutYAxisAnchor { LayoutYAxisAnchor(self, .centerY) }
     /// The first line's baseline (a label's); the bottom for views without text.
     public var firstBaselineAnchor: LayoutYAxisAnchor { LayoutYAxisAnchor(self, .firstBaseline) }
     /// The last line's baseline (a label's); the bottom for views without text.
     public var lastBaselineAnchor: LayoutYAxisAnchor { LayoutYAxisAnchor(self, .lastBaseline) }
-    public var widthAnchor: LayoutDimension { LayoutDimension(self, .width) }
-    public var heightAnchor: LayoutDimension { LayoutDimension(self, .height) }
 
     // MARK: Constraints
 
