@@ -81,18 +81,17 @@ open class SplitViewController: ViewController {
     public func setViewController(_ controller: ViewController?, for column: Column) {
         let other = column == .primary ? secondary : primary
         if let controller {
-            guard controller !== other, !containable([controller], as: "setViewController(_:for:)").isEmpty || controller.parent === self else {
+            if controller === other {
                 return Diagnostics.report(.invalidView("setViewController(_:for:): the controller is already in the other column"))
             }
+            // One that cannot be a child here is refused (containable says why).
+            if controller.parent !== self && containable([controller], as: "setViewController(_:for:)").isEmpty { return }
         }
         let old = column == .primary ? primary : secondary
         guard controller !== old else { return }
-        if column == .secondary, isCollapsed, let pushed = pushedSecondary, let nav = primary as? NavigationController {
+        if column == .secondary, isCollapsed, pushedSecondary != nil, let nav = primary as? NavigationController {
             // Collapsed: the old one leaves the primary's stack, the new one is pushed in its place.
-            pushedSecondary = nil
-            if nav.viewControllers.contains(where: { $0 === pushed }), let i = nav.viewControllers.firstIndex(where: { $0 === pushed }) {
-                nav.setViewControllers(Array(nav.viewControllers[..<i]), animated: false)
-            }
+            popPushedSecondary(from: nav)
             secondary = controller
             if let controller { push(controller, onto: nav, animated: false) }
             return
@@ -122,14 +121,20 @@ open class SplitViewController: ViewController {
     public func showDetailViewController(_ controller: ViewController, sender: Any?) {
         showsSecondaryWhenCollapsed = true
         if isCollapsed, let nav = primary as? NavigationController {
-            if let pushed = pushedSecondary, let i = nav.viewControllers.firstIndex(where: { $0 === pushed }) {
-                nav.setViewControllers(Array(nav.viewControllers[..<i]), animated: false)
-            }
+            popPushedSecondary(from: nav)
             secondary = controller
             push(controller, onto: nav, animated: true)
         } else {
             setViewController(controller, for: .secondary)
         }
+    }
+
+    /// Takes the pushed secondary controller, and what was pushed above it, off the primary's stack.
+    private func popPushedSecondary(from nav: NavigationController) {
+        if let pushed = pushedSecondary, let i = nav.viewControllers.firstIndex(where: { $0 === pushed }) {
+            nav.setViewControllers(Array(nav.viewControllers[..<i]), animated: false)
+        }
+        pushedSecondary = nil
     }
 
     private func push(_ controller: ViewController, onto nav: NavigationController, animated: Bool) {
