@@ -273,9 +273,7 @@ open class NavigationController: ViewController {
         guard scroll !== tracked else { return }
         if let old = tracked {
             old.scrollTracker = nil
-            let y = old.contentOffset.y
-            old.contentInset.top -= NavigationBar.largeTitleHeight
-            old.setContentOffset(Point(x: old.contentOffset.x, y: max(old.minimumContentOffset.y, y + NavigationBar.largeTitleHeight)), animated: false)
+            old.contentInset.top -= NavigationBar.largeTitleHeight   // an offset in the inset is clamped back to the content
         }
         tracked = scroll
         guard let scroll else { return }

@@ -55,9 +55,10 @@ extension View: LayoutItem {
 
     // MARK: Constraints
 
-    /// Whether the view's frame (and autoresizing mask) is turned into required
-    /// constraints (default true, as in UIKit). Set it to false for a view that
-    /// constraints place: its frame then comes from the layout engine.
+    /// Whether the view's frame — set by code, or by its autoresizing mask as its
+    /// superview resizes — enters the layout as required constraints (default true,
+    /// as in UIKit). Set it to false for a view that constraints place: its frame
+    /// then comes from the layout engine, and its autoresizing mask is not applied.
     public var translatesAutoresizingMaskIntoConstraints: Bool {
         get { autoLayoutState?.translates ?? true }
         set {
