@@ -218,6 +218,7 @@ final class ColoursController: ViewController, CollectionViewDelegate {
             cell.contentView.backgroundColor = Self.swatches.first { $0.0 == name }?.1
             cell.contentView.layer.cornerRadius = 16
             cell.layer.cornerRadius = 20
+            cell.isAccessibilityElement = true
             cell.accessibilityLabel = name
         }
         source = CollectionViewDiffableDataSource(collectionView: grid) { cv, path, name in

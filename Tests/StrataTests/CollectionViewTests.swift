@@ -141,6 +141,11 @@ struct CollectionViewTests {
         #expect(cv.indexPathsForSelectedItems == [IndexPath(item: 7, section: 0)])
         input.tapKey(keysym: 0xff57)   // End
         #expect(cv.focusedIndexPath == IndexPath(item: 11, section: 0))
+        // To assistive technologies: a list of list items named by their text, the chosen one selected.
+        let seven = cv.cellForItem(at: IndexPath(item: 7, section: 0))!
+        #expect(cv.accessibilityRole == .list && seven.accessibilityRole == .listItem && seven.isAccessibilityElement)
+        #expect(seven.accessibilityLabel == "7" && seven.accessibilityTraits.contains(.selected))
+        #expect(!cv.cellForItem(at: IndexPath(item: 1, section: 0))!.accessibilityTraits.contains(.selected))
     }
 
     final class Box { var value = 0 }

@@ -114,9 +114,13 @@ open class CollectionViewCell: CollectionReusableView {
     }
     open override func touchesCancelled(_ touches: Set<Touch>, with event: Event?) { isHighlighted = false }
 
-    override var defaultIsAccessibilityElement: Bool { true }
+    // A list item to assistive technologies (selectable, selected with the item), named by its
+    // text: one element when it shows a text label; otherwise what it holds (switches, steppers)
+    // is read one by one, unless the app makes it an element.
+    override var accessibilityRole: AccessibilityRole? { .listItem }
+    override var defaultIsAccessibilityElement: Bool { madeTextLabel != nil }
     override var defaultAccessibilityLabel: String? { madeTextLabel?.text }
-    override var defaultAccessibilityTraits: AccessibilityTraits { isSelected ? [.button, .selected] : [.button] }
+    override var defaultAccessibilityTraits: AccessibilityTraits { isSelected ? [.selected] : [] }
     public override func accessibilityActivate() -> Bool {
         collectionView?.didTap(self)
         return true
