@@ -1,12 +1,28 @@
 @testable import Strata
 import Testing
 import LayerKitTesting
+import StrataTesting
 
 /// Issue 30 (hostile input, round 3): what probes from an outside package and an
 /// app-layer fuzzer found in the toolkit, each pinned.
 @MainActor
 @Suite("Hostile input in views, round 3", .serialized, .isolatedLayerContext)
 struct HostileViewInputTests {
+    @Test("a list 10^300 points tall takes Page Down and Page Up: a page is held to the rows there are (found by the app fuzzer: the page's row count trapped converting to Int)")
+    func hugeListPaging() {
+        let f = ViewFixture()
+        let list = ListView(frame: Rect(x: 0, y: 0, width: 200, height: 1e300))
+        let rows = NumberedRows(50)
+        list.dataSource = rows
+        f.window.rootView.addSubview(list)
+        #expect(list.becomeFirstResponder())
+        let keys = InputDriver(window: f.window)
+        keys.tapKey(keysym: 0xff56)   // Page Down: a page is every row
+        #expect(list.focusedRow == 49)
+        keys.tapKey(keysym: 0xff55)   // Page Up
+        #expect(list.focusedRow == 0)
+    }
+
     @Test("item 3: a label, an image view and a button 1e15 points away snapshot without trapping; what is in view still draws")
     func farAwayTextAndImages() {
         let f = ViewFixture()

@@ -372,7 +372,10 @@ public final class ListView: ScrollView {
     public override func pressesBegan(_ presses: Set<Press>, with event: PressesEvent?) {
         guard let key = presses.first?.key, numberOfRows > 0 else { return super.pressesBegan(presses, with: event) }
         let row = focusedRow ?? 0
-        let page = max(1, Int((bounds.height / rowHeight).rounded(.down)) - 1)
+        // Rows a page holds, held to the rows there are before becoming an Int (a list
+        // 10³⁰⁰ points tall trapped here; found by the app fuzzer).
+        let perPage = (bounds.height / rowHeight).rounded(.down)
+        let page = max(1, Int(min(Double(numberOfRows), perPage.isFinite ? max(0, perPage) : 1)) - 1)
         switch key.keysym {
         case 0xff52, 0xff97: focus(row: row - 1)                       // Up
         case 0xff54, 0xff99: focus(row: row + 1)                       // Down
