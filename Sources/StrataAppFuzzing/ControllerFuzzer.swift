@@ -22,8 +22,12 @@ public enum ControllerFuzzer {
             var input = FuzzReader(bytes: bytes)
             let driver = InputDriver(window: window)
             let nav = NavigationController(rootViewController: FuzzController(number: 0))
-            window.rootViewController = nav
+            // The stack is a split view's primary column (issue 27), beside a detail.
+            let split = SplitViewController()
+            split.setViewController(nav, for: .primary)
+            window.rootViewController = split
             made(nav)
+            made(split)
             var controllers: [ViewController] = [nav, nav.topViewController!]
             @MainActor func pick() -> ViewController { controllers[input.index(controllers.count)] }
             func name(_ c: ViewController) -> String { (c as? FuzzController).map { "c\($0.number)" } ?? "nav" }
@@ -36,7 +40,7 @@ public enum ControllerFuzzer {
             var steps = 0
             while !input.isAtEnd, steps < maximumSteps {
                 steps += 1
-                let op = input.byte() % 10
+                let op = input.byte() % 11
                 let animated = input.byte() % 2 == 0
                 trace?("step \(steps): op \(op), animated \(animated)")
                 let started = MonotonicClock.now
@@ -111,6 +115,29 @@ public enum ControllerFuzzer {
                     let step = [0, 1.0 / 60, 0.1, 0.2, 0.5, 1e6][input.index(6)]
                     Transaction.flush()
                     clock.advance(by: step)
+                case 9:
+                    // The split view: details shown, columns replaced, the window resized
+                    // across the collapse width, the primary column hidden or resized.
+                    switch input.byte() % 5 {
+                    case 0:
+                        let c = input.byte() % 4 == 0 ? pick() : fresh()
+                        trace?("  show detail \(name(c))")
+                        split.showDetailViewController(c, sender: nil)
+                    case 1:
+                        let c: ViewController? = input.byte() % 4 == 0 ? nil : input.byte() % 2 == 0 ? pick() : fresh()
+                        let column: SplitViewController.Column = input.byte() % 3 == 0 ? .primary : .secondary
+                        trace?("  \(column) column: \(c.map(name) ?? "none")")
+                        split.setViewController(c, for: column)
+                    case 2:
+                        let size = Size(width: 200 + Double(input.byte()) * 4, height: 200 + Double(input.byte()))
+                        trace?("  window \(size)")
+                        window.size = size
+                        window.layoutIfNeeded()
+                    case 3:
+                        split.preferredDisplayMode = [.automatic, .oneBesideSecondary, .secondaryOnly][input.index(3)]
+                    default:
+                        split.preferredPrimaryColumnWidth = input.number()
+                    }
                 default:
                     var views: [View] = []
                     window.rootView.forEachSubview { views.append($0) }
