@@ -317,6 +317,15 @@ struct ViewControllerTests {
         child.present(d, animated: false)
         d.addChild(child)
         #expect(child.parent === inWindow && d.children.isEmpty && f.diagnostics.count == 3)
+        // Nor can a controller be presented by one it holds (the split view's fuzzing): a
+        // stack no longer in the window, whose child's view was put in the window.
+        let stack = Recording("stack", log: log), inner = Recording("inner", log: log)
+        stack.addChild(inner)
+        a.view.addSubview(inner.view)
+        inner.present(stack, animated: false)
+        #expect(stack.presentingViewController == nil && f.diagnostics.count == 4)
+        stack.addChild(Recording("more", log: log))   // the walk up ends: no cycle was made
+        #expect(stack.children.count == 2)
     }
 
     @Test("bad input: presenting twice, presenting oneself or a child, from a view in no window, dismissing nothing")

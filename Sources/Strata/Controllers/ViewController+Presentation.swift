@@ -29,7 +29,7 @@ extension ViewController {
         }
         guard controller !== self, controller.presentingViewController == nil, controller.presentedViewController == nil,
               controller.parent == nil, controller.hostWindow == nil, controller.viewIfLoaded?.window == nil,
-              !isAncestor(of: controller) else {
+              !isAncestor(of: controller), !isHeld(by: controller) else {
             return Diagnostics.report(.invalidView("present: the view controller is already shown (presented or presenting, a child, a window's root, in a window, or this one)"))
         }
         guard let window = viewIfLoaded?.window else {
@@ -275,6 +275,21 @@ extension ViewController {
     }
 
     /// Whether `other` is this controller or one of its children, at any depth.
+    /// Whether `other` is this controller or holds it: reached going up through
+    /// parents and presenters. Presenting or adding such a one would close a cycle
+    /// (found by the controller fuzzer: a navigation controller no longer a window's
+    /// root was presented from a controller in its own stack). The walk is bounded,
+    /// so even a cycle could not hang it.
+    func isHeld(by other: ViewController) -> Bool {
+        var c: ViewController? = self
+        for _ in 0..<100_000 {
+            guard let x = c else { return false }
+            if x === other { return true }
+            c = x.parent ?? x.presentingViewController
+        }
+        return true
+    }
+
     func isAncestor(of other: ViewController) -> Bool {
         var c: ViewController? = other
         while let x = c {

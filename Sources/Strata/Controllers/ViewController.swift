@@ -187,11 +187,7 @@ open class ViewController: Responder {
     public func addChild(_ child: ViewController) {
         // Up through parents and presenters: a controller cannot hold one that holds
         // or presents it, at any distance (that would be a cycle).
-        var ancestor: ViewController? = self
-        while let a = ancestor {
-            if a === child { return Diagnostics.report(.invalidView("addChild: a view controller cannot contain itself, an ancestor or its presenter")) }
-            ancestor = a.parent ?? a.presentingViewController
-        }
+        if isHeld(by: child) { return Diagnostics.report(.invalidView("addChild: a view controller cannot contain itself, an ancestor or its presenter")) }
         guard child.hostWindow == nil, child.presentingViewController == nil else {
             return Diagnostics.report(.invalidView("addChild: a window's root or a presented view controller cannot be a child"))
         }
