@@ -326,6 +326,17 @@ struct ViewControllerTests {
         #expect(stack.presentingViewController == nil && f.diagnostics.count == 4)
         stack.addChild(Recording("more", log: log))   // the walk up ends: no cycle was made
         #expect(stack.children.count == 2)
+        // Nor can a stack push or take the controller whose child presents it (the fuzzer's next finding).
+        let nav = NavigationController(rootViewController: Recording("root", log: log))
+        let holder = Recording("holder", log: log), presenter = Recording("presenter", log: log)
+        holder.addChild(presenter)
+        a.view.addSubview(presenter.view)
+        presenter.present(nav, animated: false)
+        #expect(nav.presentingViewController === presenter)
+        let before = f.diagnostics.count
+        nav.pushViewController(holder, animated: false)
+        nav.setViewControllers([holder], animated: false)
+        #expect(!nav.viewControllers.contains { $0 === holder } && holder.parent == nil && f.diagnostics.count == before + 2)
     }
 
     @Test("bad input: presenting twice, presenting oneself or a child, from a view in no window, dismissing nothing")

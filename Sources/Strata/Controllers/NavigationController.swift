@@ -139,7 +139,7 @@ open class NavigationController: ViewController {
     public func pushViewController(_ controller: ViewController, animated: Bool) {
         // This one or one containing it can never be pushed: refused before it waits
         // for a transition, where the request would hold it (a cycle through itself).
-        guard !controller.isAncestor(of: self) else {
+        guard !isHeld(by: controller) else {
             return Diagnostics.report(.invalidView("pushViewController: a navigation controller cannot push itself or a controller containing it"))
         }
         if transition != nil { return pending.append { [weak self] in self?.pushViewController(controller, animated: animated) } }

@@ -214,7 +214,7 @@ open class ViewController: Responder {
     func containable(_ controllers: [ViewController], as what: String) -> [ViewController] {
         var kept: [ViewController] = []
         for c in controllers {
-            if kept.contains(where: { $0 === c }) || c.isAncestor(of: self) || c.presentingViewController != nil || c.hostWindow != nil {
+            if kept.contains(where: { $0 === c }) || isHeld(by: c) || c.presentingViewController != nil || c.hostWindow != nil {
                 Diagnostics.report(.invalidView("\(what): a controller that cannot be held here (itself, containing it, presented, a window's root or twice) is left out"))
             } else {
                 kept.append(c)
