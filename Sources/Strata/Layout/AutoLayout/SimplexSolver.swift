@@ -81,7 +81,7 @@ struct SimplexSolver {
     private var columns: [Int: Set<Int>] = [:]
     /// One objective row per priority level, highest first (`levels`).
     private var objective: [Row] = []
-    private(set) var levels: [Float] = []
+    private var levels: [Float] = []
     private var infeasible: [Int] = []
     /// Symbols whose objective coefficients changed since the objective was last
     /// optimal: the only ones that can enter (the others cannot improve it).
@@ -100,7 +100,6 @@ struct SimplexSolver {
     /// The value of variable `v` in the current solution.
     func value(_ v: Int) -> Double { rows[v]?.constant ?? 0 }
 
-    var rowCount: Int { rows.count }
 
     private mutating func newSymbol(_ kind: Kind) -> Int {
         kinds.append(kind)
