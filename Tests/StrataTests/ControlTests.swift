@@ -8,7 +8,7 @@ enum Keysym {
     static let space: UInt32 = 0x20, returnKey: UInt32 = 0xff0d, tab: UInt32 = 0xff09
     static let left: UInt32 = 0xff51, right: UInt32 = 0xff53, home: UInt32 = 0xff50, end: UInt32 = 0xff57
     static let up: UInt32 = 0xff52, down: UInt32 = 0xff54, backspace: UInt32 = 0xff08, delete: UInt32 = 0xffff
-    static let shift: UInt32 = 0xffe1, control: UInt32 = 0xffe3
+    static let shift: UInt32 = 0xffe1, control: UInt32 = 0xffe3, pageUp: UInt32 = 0xff55, pageDown: UInt32 = 0xff56
 }
 
 @MainActor

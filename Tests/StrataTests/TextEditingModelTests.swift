@@ -53,7 +53,7 @@ struct TextEditingModelTests {
         #expect(m.text == "abZ")
         for i in 0..<600 { m.replace(0..<0, with: "\(i % 10)", typing: false) }
         #expect(m.undoStack.count == TextEditingModel.undoLimit)
-        while m.undo() {}
+        while m.undo() != nil {}
         #expect(m.text.utf8.count == 3 + 100)
     }
 

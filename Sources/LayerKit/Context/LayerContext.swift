@@ -112,6 +112,9 @@ public final class LayerContext {
     /// `enable-animations` off): the toolkit's own decorative motion becomes a
     /// cross-fade or a jump (rule P4). Animations an app asks for are unchanged.
     public var systemReducesMotion = false
+    /// State the modules above keep per context, each under a key of its own
+    /// (Strata's offscreen pasteboards): a test's copy and paste stays its own.
+    public var values: [ObjectIdentifier: Any] = [:]
 
     // MARK: Presentation copies
 

@@ -140,6 +140,18 @@ open class ScrollView: View {
         }
     }
 
+    /// Moves the offset by `dy` with the content, without telling anyone: content
+    /// above the view grew or shrank (a text view measuring a paragraph it had
+    /// estimated). A motion under way goes on from the moved offset.
+    func shiftContentOffset(by dy: Double) {
+        pathShift.y += dy
+        dragStartOffset.y += dy
+        setOffset(Point(x: contentOffset.x, y: contentOffset.y + dy), notify: false)
+    }
+
+    /// How far the offset was moved by ``shiftContentOffset(by:)`` since the motion began.
+    private var pathShift = Point.zero
+
     /// A navigation controller collapsing its large title as this view scrolls.
     var scrollTracker: ((ScrollView) -> Void)?
 
@@ -257,11 +269,12 @@ open class ScrollView: View {
     /// Moves the offset along `path` (media time → offset, done) at 60 frames a
     /// second of media time until it says done.
     private func run(from start: Double, _ path: @escaping (Double) -> (Point, Bool)) {
+        pathShift = .zero
         func tick(at time: Double) {
             motion = MediaTimer.schedule(at: time) { [weak self] in
                 guard let self else { return }
                 let (p, done) = path(time)
-                setOffset(p, notify: true)
+                setOffset(Point(x: p.x + pathShift.x, y: p.y + pathShift.y), notify: true)
                 if done {
                     motion = nil
                     isAnimatingToOffset = false

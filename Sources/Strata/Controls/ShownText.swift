@@ -12,7 +12,7 @@ struct ShownText {
     /// Texts up to this many UTF-8 bytes are laid out whole.
     static let wholeTextLimit = 8192
     /// A window's edge moves at most this many bytes to fall between characters.
-    static let longestCharacter = 256
+    static let longestCharacter = String.longestWindowCharacter
 
     /// The part of the field's text laid out.
     let range: Range<Int>
@@ -49,8 +49,8 @@ struct ShownText {
         let margin = wholeTextLimit / 4
         // A window ending near the text's end takes the end in (typing there keeps it).
         func window(from start: Int) -> Range<Int> {
-            let lower = edge(of: text, near: start, up: false)
-            return lower..<(lower + wholeTextLimit + margin >= count ? count : edge(of: text, near: lower + wholeTextLimit, up: true))
+            let lower = text.windowEdge(near: start, up: false)
+            return lower..<(lower + wholeTextLimit + margin >= count ? count : text.windowEdge(near: lower + wholeTextLimit, up: true))
         }
         if let start, start <= count {
             let kept = window(from: start)
@@ -59,14 +59,6 @@ struct ShownText {
             if kept.lowerBound == start, kept.contains(caret) || caret == kept.upperBound, lowOK, highOK { return kept }
         }
         return window(from: max(0, min(caret - wholeTextLimit / 2, count - wholeTextLimit)))
-    }
-
-    /// A window's edge near `offset`: between characters, unless a character of
-    /// hundreds of marks would move it further than ``longestCharacter``; then
-    /// between two of that character's scalars.
-    private static func edge(of text: String, near offset: Int, up: Bool) -> Int {
-        let between = up ? text.characterOffset(atOrAfter: offset) : text.characterOffset(atOrBefore: offset)
-        return abs(between - offset) <= longestCharacter ? between : text.scalarOffset(atOrBefore: offset)
     }
 
     /// Bytes either side of the caret that visual caret movement looks at.
@@ -81,11 +73,11 @@ struct ShownText {
     /// further away than that in the text (past a right-to-left run of hundreds
     /// of characters) is reached at that distance instead.
     static func visualMove(in text: String, from offset: Int, direction: Int, style: TextStyle) -> Int {
-        let lower = edge(of: text, near: offset - visualMoveReach, up: false)
-        let upper = edge(of: text, near: offset + visualMoveReach, up: true)
+        let lower = text.windowEdge(near: offset - visualMoveReach, up: false)
+        let upper = text.windowEdge(near: offset + visualMoveReach, up: true)
         let part = String(text.utf8Slice(lower..<upper))
         let layout = TextLayout(AttributedText(part), style: style, width: nil)
-        return lower + layout.visualMove(fromByte: offset - lower, direction: direction)
+        return lower + (layout.visualMove(fromByte: offset - lower, direction: direction) ?? (direction < 0 ? 0 : layout.text.utf8.count))
     }
 
     /// A text offset's place in the layout, clamped to the window; the marked

@@ -92,7 +92,7 @@ public class TextField: Control, TextInputClient {
     public var shouldReturn: ((TextField) -> Bool)?
 
     /// The caret's blink: visible, then hidden, this long each (UIKit's rhythm).
-    public static let blinkInterval = 0.5
+    public static let blinkInterval = CaretView.blinkInterval
 
     /// The text, selection and undo history (a value with tests of its own).
     private var model = TextEditingModel()
@@ -120,16 +120,13 @@ public class TextField: Control, TextInputClient {
     private var caretScreenX = 0.0
     private var placeholderLayout: TextLayout?
     private var scrollX = 0.0
-    private let caret = View(frame: .zero)
-    private var blinkTimer: MediaTimer?
+    private let caret = CaretView(frame: .zero)
     /// How the pointer selects while dragging: by characters, words or the line.
     private var dragGranularity = 1
 
     public override init(frame: Rect) {
         super.init(frame: frame)
         hasDrawnContent = true
-        caret.isUserInteractionEnabled = false
-        caret.isHidden = true
         addSubview(caret)
         applyBorderStyle()
         caret.backgroundColor = tintColor
@@ -258,13 +255,13 @@ public class TextField: Control, TextInputClient {
 
     /// Takes back the last edit (consecutive typing is one).
     public func undo() {
-        guard model.undo() else { return }
+        guard model.undo() != nil else { return }
         textChanged()
         sendActions(for: .editingChanged)
     }
 
     public func redo() {
-        guard model.redo() else { return }
+        guard model.redo() != nil else { return }
         textChanged()
         sendActions(for: .editingChanged)
     }
@@ -478,48 +475,18 @@ public class TextField: Control, TextInputClient {
     // MARK: The caret
 
     private func updateCaret(restartBlink: Bool) {
-        let shows = isFirstResponder && selection.isEmpty && isEnabled
-        guard shows else {
-            caret.isHidden = true
-            blinkTimer?.cancel()
-            blinkTimer = nil
-            return
-        }
+        guard isFirstResponder && selection.isEmpty && isEnabled else { return caret.hide() }
         let text = shownText
         let rect = text.layout.caretRect(atByte: text.caretOffset(movingEnd))
         let origin = textOrigin
         let height = rect.height > 0 ? rect.height : font.lineHeight
-        View.performWithoutAnimation {
-            caret.frame = Rect(x: (origin.x + rect.minX - 1).rounded(), y: origin.y + rect.minY, width: 2, height: height)
-            caret.backgroundColor = tintColor
-            caret.isHidden = false
-            caret.alpha = 1
-        }
-        if restartBlink || blinkTimer == nil { scheduleBlink(at: currentMediaTime() + TextField.blinkInterval) }
+        caret.show(at: Rect(x: (origin.x + rect.minX - 1).rounded(), y: origin.y + rect.minY, width: 2, height: height),
+                   color: tintColor, restartBlink: restartBlink)
         window?.textInputCaretMoved()
     }
 
-    /// Shows and hides the caret in turn, from `time` on, without drift. After a
-    /// long jump of the clock it goes on from the blink due now, in step, rather
-    /// than running every blink it missed (10⁶ s held two million of them).
-    private func scheduleBlink(at time: Double) {
-        blinkTimer?.cancel()
-        blinkTimer = MediaTimer.schedule(at: time) { [weak self] in
-            guard let self, !caret.isHidden else { return }
-            let interval = TextField.blinkInterval
-            let now = currentMediaTime()
-            let missed = max(0, ((now - time) / interval).rounded(.down))
-            guard missed < 1e12 else { return scheduleBlink(at: now + interval) }
-            // This blink and the missed ones: an odd number of them changes the caret.
-            if missed.truncatingRemainder(dividingBy: 2) == 0 {
-                View.performWithoutAnimation { self.caret.alpha = self.caret.alpha > 0 ? 0 : 1 }
-            }
-            scheduleBlink(at: time + (missed + 1) * interval)
-        }
-    }
-
     /// Whether the caret is showing now (for tests and snapshots).
-    public var isCaretVisible: Bool { !caret.isHidden && caret.alpha > 0 }
+    public var isCaretVisible: Bool { caret.isShowing }
 
     // MARK: Focus
 
@@ -572,10 +539,7 @@ public class TextField: Control, TextInputClient {
         let origin = textOrigin
         let text = shownText
         let layout = text.layout
-        let (byte, trailing) = layout.index(at: Point(x: point.x - origin.x, y: layout.size.height / 2))
-        var shownOffset = byte
-        if trailing > 0 { shownOffset = layout.boundaries().cursor.first { $0 > byte } ?? layout.text.utf8.count }
-        return snap(text.textOffset(shownOffset))
+        return snap(text.textOffset(layout.caretIndex(at: Point(x: point.x - origin.x, y: layout.size.height / 2))))
     }
 
     public override func beginTracking(_ touch: Touch, with event: Strata.Event?) -> Bool {

@@ -16,7 +16,11 @@ public final class Pasteboard {
     public static let primary = Pasteboard(.primary)
 
     private let kind: Clipboard.Kind
-    private var localText: String?
+    /// The text offscreen: the current context's (each test's its own).
+    private var localText: String? {
+        get { LayerContext.current.values[ObjectIdentifier(self)] as? String }
+        set { LayerContext.current.values[ObjectIdentifier(self)] = newValue }
+    }
 
     private init(_ kind: Clipboard.Kind) { self.kind = kind }
 

@@ -28,6 +28,11 @@ public struct AttributedText: Hashable, Sendable {
         self.string = string
     }
 
+    init(_ string: String, runs: [Run]) {
+        self.string = string
+        self.runs = runs
+    }
+
     /// Sets attributes over `range` of ``string`` (ranges outside it are clamped).
     public mutating func setAttributes(_ attributes: Attributes, range: Range<String.Index>) {
         let utf8 = string.utf8

@@ -51,3 +51,17 @@ extension String {
         return Substring(u[u.index(u.startIndex, offsetBy: range.lowerBound)..<u.index(u.startIndex, offsetBy: range.upperBound)])
     }
 }
+
+extension String {
+    /// A window's edge moves at most this many bytes to fall between characters.
+    static let longestWindowCharacter = 256
+
+    /// The edge of a window of the text (a part laid out alone) near `offset`:
+    /// between characters, unless a character of hundreds of marks would move it
+    /// further than ``longestWindowCharacter``; then between two of that
+    /// character's scalars.
+    func windowEdge(near offset: Int, up: Bool) -> Int {
+        let between = up ? characterOffset(atOrAfter: offset) : characterOffset(atOrBefore: offset)
+        return Swift.abs(between - offset) <= String.longestWindowCharacter ? between : scalarOffset(atOrBefore: offset)
+    }
+}

@@ -393,6 +393,13 @@ final class TextLayout {
 
     // MARK: Queries
 
+    /// The caret position (a UTF-8 offset between characters) nearest a point.
+    func caretIndex(at point: Point) -> Int {
+        let (byte, trailing) = index(at: point)
+        guard trailing > 0 else { return byte }
+        return boundaries().cursor.first { $0 > byte } ?? text.utf8.count
+    }
+
     /// The layout's text offset (UTF-8) nearest a point, and whether the point is
     /// past the character's middle (for carets).
     func index(at point: Point) -> (byte: Int, trailing: Int) {
@@ -466,12 +473,12 @@ final class TextLayout {
     }
 
     /// The visual neighbour of a caret position (`direction` -1 left, +1 right),
-    /// moving through bidirectional text as the eye sees it.
-    func visualMove(fromByte byte: Int, direction: Int) -> Int {
+    /// moving through bidirectional text as the eye sees it; nil past the
+    /// layout's first or last position.
+    func visualMove(fromByte byte: Int, direction: Int) -> Int? {
         var newIndex: Int32 = 0, trailing: Int32 = 0
         pango_layout_move_cursor_visually(layout, 1, Int32(byte), 0, Int32(direction), &newIndex, &trailing)
-        if newIndex == Int32.max { return text.utf8.count }
-        if newIndex < 0 { return 0 }
+        if newIndex == Int32.max || newIndex < 0 { return nil }
         var b = Int(newIndex)
         let utf8 = Array(text.utf8)
         for _ in 0..<Int(trailing) {   // past `trailing` characters of the cluster
