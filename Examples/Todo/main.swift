@@ -1,16 +1,17 @@
 // A to-do list in view controllers: add with the text field and the button (or
 // Return), complete with the switch, delete with a swipe to the left; a tap on a
-// row pushes its details (swipe back from the left edge); "Clear done" asks first.
+// row pushes its details — the title, done, and notes in a text view — (swipe
+// back from the left edge); "Clear done" asks first.
 // Usage: todo [--seconds N] [--socket NAME] [--screenshot PATH]; STRATA_OFFSCREEN=DIR renders offscreen.
 import Strata
 import StrataTesting
 
-struct TodoItem { var title: String; var done: Bool }
+struct TodoItem { var title: String; var done: Bool; var notes = "" }
 
 /// The items, shared by the list and the details.
 @MainActor
 final class TodoStore {
-    var items = [TodoItem(title: "Buy oat milk", done: false), TodoItem(title: "Water the plants", done: true),
+    var items = [TodoItem(title: "Buy oat milk", done: false, notes: "The barista kind, two cartons.\nAsk whether the shop takes the empty bottles back."), TodoItem(title: "Water the plants", done: true),
                  TodoItem(title: "Call the plumber", done: false), TodoItem(title: "Read chapter 3", done: false)]
 }
 
@@ -122,15 +123,17 @@ final class TodoListController: ViewController, ListDataSource {
     }
 }
 
-/// One item: its title to edit and whether it is done; "Delete" asks first.
+/// One item: its title to edit, whether it is done and notes of any length; "Delete" asks first.
 @MainActor
-final class TodoDetailController: ViewController {
+final class TodoDetailController: ViewController, TextViewDelegate {
     let store: TodoStore
     let row: Int
     let changed: () -> Void
     let titleField = TextField(frame: .zero)
     let doneLabel = Label(frame: .zero)
     let doneSwitch = Switch()
+    let notesLabel = Label(frame: .zero)
+    let notes = TextView(frame: .zero)
 
     init(store: TodoStore, row: Int, changed: @escaping () -> Void) {
         self.store = store
@@ -155,7 +158,18 @@ final class TodoDetailController: ViewController {
             store.items[row].done = doneSwitch.isOn
             changed()
         }
-        for v in [titleField, doneLabel, doneSwitch] { view.addSubview(v) }
+        notesLabel.text = "Notes"
+        notesLabel.font = .systemFont(ofSize: 13)
+        notesLabel.textColor = .secondaryLabel
+        notes.text = store.items[row].notes
+        notes.accessibilityLabeledBy = notesLabel
+        notes.layer.cornerRadius = 10
+        notes.delegate = self
+        for v in [titleField, doneLabel, doneSwitch, notesLabel, notes] { view.addSubview(v) }
+    }
+
+    func textViewDidChange(_ textView: TextView) {
+        store.items[row].notes = textView.text
     }
 
     override func viewWillLayoutSubviews() {
@@ -163,7 +177,9 @@ final class TodoDetailController: ViewController {
         titleField.frame = Rect(x: 16, y: 20, width: width - 32, height: 34)
         doneLabel.frame = Rect(x: 16, y: 72, width: 120, height: 31)
         doneSwitch.frame = Rect(x: width - 16 - 51, y: 72, width: 51, height: 31)
-        mirrorIfRightToLeft([doneLabel, doneSwitch], in: view)
+        notesLabel.frame = Rect(x: 16, y: 122, width: width - 32, height: 18)
+        notes.frame = Rect(x: 16, y: 144, width: width - 32, height: max(0, view.bounds.height - 160))
+        mirrorIfRightToLeft([doneLabel, doneSwitch, notesLabel], in: view)
     }
 
     func confirmDelete() {

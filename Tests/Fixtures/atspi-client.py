@@ -111,6 +111,11 @@ def main():
         x, y, width, height = text.getCharacterExtents(int(args[1]), pyatspi.WINDOW_COORDS)
         middle = text.getOffsetAtPoint(x + width // 2, y + height // 2, pyatspi.WINDOW_COORDS)
         print(json.dumps({"extents": [x, y, width, height], "offset": middle}))
+    elif command == "text-at":
+        # The unit (0 char, 1 word, 2 sentence, 3 line, 4 paragraph) around an offset, as Orca reads by lines.
+        text = element(app, args[0]).queryText()
+        string, start, end = text.getStringAtOffset(int(args[1]), int(args[2]))
+        print(json.dumps({"text": string, "start": start, "end": end}))
     elif command == "grab-focus":
         print(json.dumps({"done": element(app, args[0]).queryComponent().grabFocus()}))
     elif command == "walk":

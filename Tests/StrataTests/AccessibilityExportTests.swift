@@ -584,3 +584,70 @@ extension AccessibilityExportTests {
         #expect(all.allSatisfy { ($0.extents ?? [0, 0, 1, 1]).allSatisfy { $0 >= 0 } }, "extents inside the window")
     }
 }
+
+extension AccessibilityExportTests {
+    @Test("A text view reads as multi-line editable text: its whole text, the caret, lines as it wraps them and paragraphs by line breaks; EditableText sets it; an edit is told as what went and came, not the whole text again")
+    func textView() async throws {
+        let (weston, _) = try appOnWeston()
+        defer { withExtendedLifetime(weston) { Application.shared.disconnect() } }
+        var session = try AccessibilitySession(namingTheApp: true)
+        defer { session.stop() }
+        let app = Application.shared
+
+        let window = Window(title: "Editor", size: Size(width: 300, height: 240))
+        let notes = TextView(frame: Rect(x: 10, y: 10, width: 200, height: 200))
+        notes.accessibilityLabel = "Notes"
+        let words = "one two three four five six seven eight nine ten eleven twelve"
+        notes.text = "\(words)\nsecond paragraph"
+        window.rootView.addSubview(notes)
+        window.show()
+        try await until("the window's first frame") { try? app.loop?.turn(timeout: 0.01); return window.frameNumber > 0 }
+        try session.setEnabled(true)
+        app.followAccessibilityStatus(busAddress: session.bus.address)
+        try await until("the export to start") { try? app.loop?.turn(timeout: 0.01); return app.isAccessibilityExported }
+
+        let node = try #require(try await Self.tree(session).find("Notes"))
+        #expect(node.role == "text")
+        #expect(node.states.contains("multi line") && node.states.contains("editable") && !node.states.contains("single line"), "\(node.states)")
+        #expect(node.text == notes.text && node.caret == 0)
+
+        // Lines as the view wraps them (the first paragraph takes several), each with its end.
+        struct Unit: Decodable { var text: String; var start: Int; var end: Int }
+        func unit(_ offset: Int, _ granularity: Int) async throws -> Unit {
+            try JSONDecoder().decode(Unit.self, from: Data(try #require(try await Self.client(session, ["text-at", "Notes", "\(offset)", "\(granularity)"]).last).utf8))
+        }
+        let lines = notes.layout(of: 0).lines
+        #expect(lines.count >= 2)
+        let first = try await unit(0, 3)
+        #expect(first.start == 0 && first.end == lines[1].bytes.lowerBound && words.hasPrefix(first.text), "\(first)")
+        let last = try await unit(words.count + 3, 3)
+        #expect(last.text == "second paragraph" && last.start == words.count + 1, "\(last)")
+        let paragraph = try await unit(5, 4)
+        #expect(paragraph.text == words + "\n" && paragraph.start == 0 && paragraph.end == words.count + 1, "\(paragraph)")
+
+        // An edit in the middle is told as an insert at its offset, carrying only what came.
+        let (listener, log) = try Self.startClient(session, ["listen", "8", "object:text-changed"])
+        defer { listener.terminate() }
+        try await until("the listener to listen") { try? app.loop?.turn(timeout: 0.01); return ClipboardTests.contents(of: log).contains("listening") }
+        let exporter = try #require(app.accessibilityExporter)
+        try await until("the app to know of the listener") {
+            try? app.loop?.turn(timeout: 0.01)
+            return exporter.listeners.wants("org.a11y.atspi.Event.Object", "TextChanged", detail: "insert")
+        }
+        notes.becomeFirstResponder()
+        notes.selectedTextRange = notes.text.range(of: "two")!
+        InputDriver(window: window).type("2")
+        #expect(notes.text.hasPrefix("one 2 three"))
+        try await until("the listener to finish", timeout: 30) { try? app.loop?.turn(timeout: 0.01); return listener.wait(timeout: 0) != nil }
+        let events = ClipboardTests.contents(of: log).split(separator: "\n").compactMap { try? JSONDecoder().decode(Event.self, from: Data($0.utf8)) }
+        #expect(events.contains { $0.type == "object:text-changed:delete" && $0.detail1 == 4 && $0.data == "two" }, "\(events)")
+        #expect(events.contains { $0.type == "object:text-changed:insert" && $0.detail1 == 4 && $0.data == "2" }, "\(events)")
+        #expect(!events.contains { ($0.data?.count ?? 0) > 10 }, "no event carries the whole text: \(events)")
+
+        #expect(try await Self.client(session, ["set-text", "Notes", "replaced\nby EditableText"]).last == #"{"done": true}"#)
+        #expect(notes.text == "replaced\nby EditableText")
+        notes.isEditable = false
+        #expect(try await Self.client(session, ["set-text", "Notes", "refused"]).last == #"{"done": false}"#)
+        #expect(try await Self.tree(session).find("Notes")?.states.contains("editable") == false)
+    }
+}

@@ -17,6 +17,9 @@ enum AccessibilityState: Hashable, Sendable {
 /// What changed on an element: the exporter turns it into an event.
 enum AccessibilityChange: Hashable, Sendable {
     case name, description, value, states, children, text, caret
+    /// Part of a long text changed (a text view's edit): at a character offset,
+    /// what went and what came, told as AT-SPI's delete and insert.
+    case textEdited(at: Int, removed: String, inserted: String)
 }
 
 /// A number an adjustable element or a progress bar holds (AT-SPI's Value).
@@ -241,7 +244,12 @@ enum AccessibilityNode {
         if traits.contains(.selected), role != .toggleButton { states.insert(.selected) }
         if [.tab, .listItem].contains(role) { states.insert(.selectable) }
         if role == .slider || role == .progressBar { states.insert(.horizontal) }
-        if role == .textField || role == .passwordField { states.formUnion([.editable, .singleLine]) }
+        if case let .view(textView as TextView) = self {
+            states.insert(.multiLine)
+            if textView.isEditable { states.insert(.editable) }
+        } else if role == .textField || role == .passwordField {
+            states.formUnion([.editable, .singleLine])
+        }
         if let expanded = isExpanded { states.formUnion([.expandable, .hasPopup, expanded ? .expanded : .collapsed]) }
         switch self {
         case let .view(v):

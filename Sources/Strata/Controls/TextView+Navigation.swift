@@ -127,7 +127,7 @@ extension TextView {
     }
 
     /// The block, its layout and the index of its line the caret at `offset` is on.
-    private func line(at offset: Int) -> (block: Int, layout: TextLayout, line: Int?) {
+    func line(at offset: Int) -> (block: Int, layout: TextLayout, line: Int?) {
         let i = blocks.index(containing: offset)
         let layout = layout(of: i)
         let at = caretLayoutOffset(offset, in: i)

@@ -221,14 +221,14 @@ public final class TextView: ScrollView, TextInputClient {
 
     /// Takes back the last edit (consecutive typing is one).
     public func undo() {
-        guard isEditable, let change = model.undo() else { return }
-        textChanged(change)
+        guard isEditable, let edit = model.undoStack.last, let change = model.undo() else { return }
+        textChanged(change, removed: edit.inserted, inserted: edit.removed)
         delegate?.textViewDidChange(self)
     }
 
     public func redo() {
-        guard isEditable, let change = model.redo() else { return }
-        textChanged(change)
+        guard isEditable, let edit = model.redoStack.last, let change = model.redo() else { return }
+        textChanged(change, removed: edit.removed, inserted: edit.inserted)
         delegate?.textViewDidChange(self)
     }
 
@@ -288,9 +288,11 @@ public final class TextView: ScrollView, TextInputClient {
     @discardableResult
     func edit(replacing range: Range<Int>, with new: String, typing: Bool) -> Bool {
         guard isEditable else { return false }
+        let range = range.clamped(to: 0..<model.text.utf8.count)
         if let delegate, !delegate.textView(self, shouldChangeTextIn: indices(range), replacementText: new) { return false }
+        let removed = String(model.text.utf8Slice(range))
         model.replace(range, with: new, typing: typing)
-        textChanged((range, new.utf8.count))
+        textChanged((range, new.utf8.count), removed: removed, inserted: new)
         delegate?.textViewDidChange(self)
         delegate?.textViewDidChangeSelection(self)
         return true
@@ -317,11 +319,11 @@ public final class TextView: ScrollView, TextInputClient {
         refresh(restartBlink: true)
     }
 
-    /// The text changed by an edit (`range` of the old text is now `newLength` bytes).
-    private func textChanged(_ change: (range: Range<Int>, newLength: Int)) {
+    /// The text changed by an edit (`range` of the old text, `removed`, is now `inserted`).
+    private func textChanged(_ change: TextEditingModel.Change, removed: String, inserted: String) {
         blocks.replace(change.range, newLength: change.newLength, in: model.text)
         goalX = nil
-        accessibilityDidChange(.text)
+        accessibilityTextEdited(at: change.range.lowerBound, removed: removed, inserted: inserted)
         refresh(restartBlink: true)
         scrollRectToVisible(caretRect(at: movingEnd), animated: false)
         updateShownBlocks()

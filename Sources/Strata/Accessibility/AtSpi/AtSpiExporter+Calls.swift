@@ -310,10 +310,10 @@ extension AtSpiExporter {
             let kind = call.parameters[1].uint32
             let granularity: UInt32 = call.method == "GetStringAtOffset" ? kind : [0, 1, 1, 2, 2, 3, 3][Int(min(kind, 6))]
             var offset = clamp(call.parameters[0].int32)
-            let here = Self.unit(around: offset, granularity: granularity, in: scalars)
+            let here = node.textUnit(around: offset, granularity: granularity, in: scalars)
             if call.method == "GetTextBeforeOffset" { offset = here.lowerBound - 1 } else if call.method == "GetTextAfterOffset" { offset = here.upperBound }
             let range = offset < 0 || offset > scalars.count || (offset == scalars.count && call.method == "GetTextAfterOffset")
-                ? offset..<offset : Self.unit(around: min(max(0, offset), scalars.count), granularity: granularity, in: scalars)
+                ? offset..<offset : node.textUnit(around: min(max(0, offset), scalars.count), granularity: granularity, in: scalars)
             let bounded = min(max(0, range.lowerBound), scalars.count)..<min(max(0, range.upperBound), scalars.count)
             call.reply([g_variant_new_string(substring(bounded.lowerBound, bounded.upperBound)), Variant.int(bounded.lowerBound), Variant.int(bounded.upperBound)])
         case "SetCaretOffset":

@@ -277,6 +277,11 @@ final class AtSpiExporter {
             emit(node, "org.a11y.atspi.Event.Object", "TextChanged", detail: "insert", detail1: 0, detail2: Int32(node.text?.unicodeScalars.count ?? 0),
                  data: g_variant_new_string(node.text ?? ""))
             emit(node, "org.a11y.atspi.Event.Object", "PropertyChange", detail: "accessible-value", data: g_variant_new_string(node.value ?? ""))
+        case let .textEdited(at, removed, inserted):
+            for (kind, text) in [("delete", removed), ("insert", inserted)] where !text.isEmpty {
+                emit(node, "org.a11y.atspi.Event.Object", "TextChanged", detail: kind, detail1: Int32(clamping: at),
+                     detail2: Int32(clamping: text.unicodeScalars.count), data: g_variant_new_string(text))
+            }
         case .caret:
             if let caret = node.textSelection?.upperBound {
                 emit(node, "org.a11y.atspi.Event.Object", "TextCaretMoved", detail: "", detail1: Int32(caret))
