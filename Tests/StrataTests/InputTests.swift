@@ -750,3 +750,55 @@ extension KWinInputTests {
         #expect(list.indexPathsForSelectedItems == [IndexPath(item: 2, section: 0)])
     }
 }
+
+extension KWinInputTests {
+    @Test("a text view with kwin's real seat: a click places the caret in the paragraph under it, keys type and Return breaks the line, a drag selects across paragraphs, the wheel scrolls a long text")
+    func textViewOnKWin() throws {
+        let (kwin, display) = try appOnKWin()
+        defer { withExtendedLifetime(kwin) { Application.shared.disconnect() } }
+        let window = Window(title: "text view", size: Size(width: 400, height: 300))
+        let view = TextView(frame: Rect(x: 20, y: 20, width: 360, height: 200))
+        view.text = "first paragraph\nsecond paragraph\nthird"
+        window.rootView.addSubview(view)
+        window.show()
+        window.isFullscreen = true
+        try display.connection.dispatch(until: { window.isFullscreen && window.frameNumber > 0 }, timeout: 10, what: "the fullscreen window")
+        let input = try KWinFakeInput(on: kwin)
+        try input.movePointer(toX: 5, y: 5)
+        try display.connection.dispatch(until: { display.seats.values.contains { !$0.cursorNames.isEmpty } }, timeout: 5,
+                                        what: "the fake pointer entering the window")
+        func screen(_ offset: Int) -> Point {
+            let r = view.convert(view.caretRect(at: offset), to: nil)
+            return Point(x: r.minX + 1, y: r.midY)
+        }
+        func caret() -> Int { view.text.utf8.distance(from: view.text.startIndex, to: view.selectedTextRange.lowerBound) }
+        // A click in "second" (after "sec").
+        let sec = "first paragraph\nsec".utf8.count
+        let p = screen(sec)
+        try input.click(atX: p.x, y: p.y)
+        try display.connection.dispatch(until: { view.isFirstResponder && caret() == sec }, timeout: 5, what: "the caret after “sec”")
+        // Keys through kwin's keymap: a, Return, b (evdev 30, 28, 48).
+        for code in [30, 28, 48] as [UInt32] {
+            try input.key(code, pressed: true)
+            try input.key(code, pressed: false)
+        }
+        try display.connection.dispatch(until: { view.text.contains("seca\nbond") }, timeout: 5, what: "a, Return, b typed")
+        #expect(view.text == "first paragraph\nseca\nbond paragraph\nthird")
+        // A drag from "first" into "third" selects across the paragraphs.
+        let from = screen(2), to = screen(view.text.utf8.count - 2)
+        try input.movePointer(toX: from.x, y: from.y)
+        try input.button(0x110, pressed: true)
+        for step in 1...5 {
+            let t = Double(step) / 5
+            try input.movePointer(toX: from.x + (to.x - from.x) * t, y: from.y + (to.y - from.y) * t)
+        }
+        try input.button(0x110, pressed: false)
+        try display.connection.dispatch(until: { view.selectedText == "rst paragraph\nseca\nbond paragraph\nthi" }, timeout: 5,
+                                        what: "the dragged selection (\(view.selectedText.debugDescription))")
+        // A long text scrolls under the wheel.
+        view.text = (1...200).map { "line \($0)" }.joined(separator: "\n")
+        try input.movePointer(toX: 200, y: 120)
+        try input.scroll(dx: 0, dy: 60)
+        try display.connection.dispatch(until: { view.contentOffset.y > 20 }, timeout: 5, what: "the wheel scrolling the text")
+    }
+}
