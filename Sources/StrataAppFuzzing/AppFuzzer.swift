@@ -285,7 +285,7 @@ public enum AppFuzzer {
     }
 
     private static func makeView(_ input: inout FuzzReader, keeping dataSources: inout [AnyObject], trace: ((String) -> Void)?) -> View {
-        switch input.byte() % 13 {
+        switch input.byte() % 14 {
         case 0:
             let label = Label(frame: .zero)
             label.text = input.text(Int(input.byte()) * 8)
@@ -359,6 +359,22 @@ public enum AppFuzzer {
             dataSources.append(source)
             trace?("  collection view: \(list ? "list" : "grid") of \(source.snapshot().numberOfItems) items")
             return cv
+        case 12:
+            // A text view (issue 27): any text, attributes over any ranges, any insets and font.
+            let view = TextView(frame: .zero)
+            var text = AttributedText(input.text(Int(input.byte()) * 16))
+            for _ in 0..<Int(input.byte() % 4) {
+                let u = text.string.utf8
+                let a = u.index(u.startIndex, offsetBy: input.index(u.count + 1)), b = u.index(u.startIndex, offsetBy: input.index(u.count + 1))
+                text.setAttributes(.init(font: .systemFont(ofSize: input.number()), color: .systemRed), range: min(a, b)..<max(a, b))
+            }
+            view.attributedText = text
+            view.font = .systemFont(ofSize: input.number())
+            view.textContainerInset = EdgeInsets(top: input.number(), left: input.number(), bottom: input.number(), right: input.number())
+            view.isEditable = input.byte() % 4 != 0
+            if input.byte() % 3 == 0 { view.setMarkedText(input.text(4)) }
+            trace?("  text view \(text.string.utf8.count) bytes, editable \(view.isEditable)")
+            return view
         default: return View(frame: .zero)
         }
     }

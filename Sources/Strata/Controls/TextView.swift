@@ -70,8 +70,17 @@ public final class TextView: ScrollView, TextInputClient {
     }
     /// Room between the view's edges and the text (UIKit's default: 8 points
     /// above and below); lines have 5 points more on either side.
+    /// NaN or ∞ is refused (a diagnostic says so; the inset stays).
     public var textContainerInset = EdgeInsets(top: 8, left: 0, bottom: 8, right: 0) {
-        didSet { if textContainerInset != oldValue { styleChanged() } }
+        didSet {
+            let i = textContainerInset
+            guard [i.top, i.left, i.bottom, i.right].allSatisfy(\.isFinite) else {
+                Diagnostics.report(.invalidView("textContainerInset \(i) refused"))
+                textContainerInset = oldValue
+                return
+            }
+            if textContainerInset != oldValue { styleChanged() }
+        }
     }
     /// Room at either end of a line inside the container (`lineFragmentPadding`).
     static let lineFragmentPadding = 5.0
