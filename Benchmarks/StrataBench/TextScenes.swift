@@ -118,3 +118,67 @@ func sceneListFling() throws -> [Figure] {
     figures.append(Figure(scene: "X list-fling-100k", metric: "row views made", value: Double(list.cellsMade), unit: "", repetitions: 1))
     return figures
 }
+
+/// X2 `textview-1mb`: a `TextView` (600×800 in an offscreen window) holding
+/// 1.1 MB — 12,000 paragraphs of 60–100 characters. Measured, each with the
+/// window's pixels made (`snapshot()`): opening the text; a key typed in the
+/// middle of the document; a screen scrolled. Next to, in the same run, the
+/// window's snapshot with nothing changed (the compositing every frame pays)
+/// and Pango laying out the one paragraph a key changes (the least a key
+/// costs); a key's ratio is against their sum.
+@MainActor
+func sceneTextView1MB(repetitions: Int) -> [Figure] {
+    let clock = ManualMediaClock(now: 1000)
+    MediaTime.clock = clock
+    var paragraphs: [String] = []
+    for i in 0..<12_000 { paragraphs.append("Paragraph \(i): " + String(repeating: "lorem ipsum dolor ", count: 4 + i % 3)) }
+    let document = paragraphs.joined(separator: "\n")
+    let window = Window(title: "X2", size: Size(width: 600, height: 800))
+    let view = TextView(frame: Rect(x: 0, y: 0, width: 600, height: 800))
+    window.rootView.addSubview(view)
+    window.show()
+    _ = window.snapshot()
+    // The paragraph a key in the middle changes, laid out by a label as wide as the text view's lines.
+    let label = Label(frame: .zero)
+    label.numberOfLines = 0
+    let paragraph = paragraphs[paragraphs.count / 2]
+    var open: [Double] = [], key: [Double] = [], scroll: [Double] = [], still: [Double] = [], pango: [Double] = []
+    for r in 0..<repetitions {
+        let t0 = now()
+        view.text = document + (r % 2 == 0 ? "" : " ")
+        _ = window.snapshot()
+        let t1 = now()
+        open.append(t1 - t0)
+        // The middle of the document in view, the caret there.
+        let middle = view.text.utf8.index(view.text.startIndex, offsetBy: document.utf8.count / 2)
+        view.selectedTextRange = middle..<middle
+        _ = window.snapshot()
+        let t2 = now()
+        view.insertText("x")
+        _ = window.snapshot()
+        let t3 = now()
+        view.setContentOffset(Point(x: 0, y: view.contentOffset.y + 780), animated: false)
+        _ = window.snapshot()
+        let t4 = now()
+        _ = window.snapshot()
+        let t5 = now()
+        label.text = paragraph + (r % 2 == 0 ? "" : " ")   // a new text: a new layout
+        _ = label.sizeThatFits(Size(width: 590, height: 10_000))
+        let t6 = now()
+        key.append(t3 - t2)
+        scroll.append(t4 - t3)
+        still.append(t5 - t4)
+        pango.append(t6 - t5)
+        clock.advance(by: 1)
+    }
+    let scene = "X2 textview-1mb"
+    let k = median(key) * 1e6, s = median(still) * 1e6, p = median(pango) * 1e6
+    return [
+        Figure(scene: scene, metric: "open 1.1 MB, first pixels", value: median(open) * 1e3, unit: "ms", repetitions: repetitions),
+        Figure(scene: scene, metric: "a key in the middle, pixels", value: k, unit: "µs", repetitions: repetitions),
+        Figure(scene: scene, metric: "a screen scrolled, pixels", value: median(scroll) * 1e6, unit: "µs", repetitions: repetitions),
+        Figure(scene: scene, metric: "snapshot, nothing changed", value: s, unit: "µs", repetitions: repetitions),
+        Figure(scene: scene, metric: "Pango layout of the changed paragraph", value: p, unit: "µs", repetitions: repetitions),
+        Figure(scene: scene, metric: "ratio key/(snapshot + paragraph layout)", value: k / (s + p), unit: "x", repetitions: repetitions),
+    ]
+}

@@ -1,5 +1,5 @@
 // Strata's benchmark scenes (see Docs/Benchmarks.md). Usage:
-//   swift run -c release strata-bench [scene…]     scenes: implicit-100k anim-eval-10k cards-1080p window-720p window-720p-500 views-720p-500 input-latency menu-latency a11y-walk text-500 nav-push autolayout-form diffable-10k list-fling layer-classes blur-sidebar proxy shell-apps
+//   swift run -c release strata-bench [scene…]     scenes: implicit-100k anim-eval-10k cards-1080p window-720p window-720p-500 views-720p-500 input-latency menu-latency a11y-walk text-500 textview-1mb nav-push autolayout-form diffable-10k list-fling layer-classes blur-sidebar proxy shell-apps
 //   (shell-apps runs the panel, osd, launcher and notifyd examples from the release build folder)
 // Prints one line per figure: scene, metric, median, repetitions, cores.
 import Glibc
@@ -35,6 +35,7 @@ MainActor.assumeIsolated {
         do { try sceneNavigationPush().forEach { $0.print() } } catch { print("nav-push: \(error)") }
     }
     if wants("autolayout-form") { sceneAutoLayoutForm(repetitions: 7).forEach { $0.print() } }
+    if wants("textview-1mb") { sceneTextView1MB(repetitions: 9).forEach { $0.print() } }
     if wants("diffable-10k") { sceneDiffable10k(repetitions: 15).forEach { $0.print() } }
     if wants("layer-classes") { sceneLayerClasses(frames: 120).forEach { $0.print() } }
     if wants("blur-sidebar") {
