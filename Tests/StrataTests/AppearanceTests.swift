@@ -226,7 +226,7 @@ struct RightToLeftTests {
         column.axis = .vertical
         column.alignment = .leading
         column.frame = Rect(x: 0, y: 50, width: 150, height: 40)
-        column.arrangedSubviews[0].frame.size = Size(width: 30, height: 40)
+        column.arrangedSubviews[0].widthAnchor.constraint(equalToConstant: 30).isActive = true   // as in UIKit: a stack arranges in constraints
         let forced = StackView(arrangedSubviews: [.red, .green].map(Self.colored))
         forced.distribution = .fillEqually
         forced.semanticContentAttribute = .forceLeftToRight

@@ -593,3 +593,63 @@ extension AutoLayoutTests {
         #expect(layoutErrors(f).isEmpty)
     }
 }
+
+extension AutoLayoutTests {
+    /// A view of a fixed natural size.
+    final class Natural: View {
+        let natural: Size
+        init(_ w: Double, _ h: Double) { natural = Size(width: w, height: h); super.init(frame: .zero) }
+        override var intrinsicContentSize: Size { natural }
+    }
+
+    @Test("a stack view in constraints, as on iOS: pinned by its edges, its arranged views keep their own constraints, hugging decides who stretches, its constraints are named UISV-…, and its fitting size comes from its content")
+    func stackViewInConstraints() {
+        let f = ViewFixture()   // 400 × 300
+        let root = f.window.rootView
+        let icon = View(), title = Natural(80, 20), badge = Natural(30, 20)
+        icon.widthAnchor.constraint(equalToConstant: 24).isActive = true   // a view with no natural size, sized by its own constraint
+        let stack = StackView(arrangedSubviews: [icon, title, badge])
+        #expect(!icon.translatesAutoresizingMaskIntoConstraints, "arranged views stop translating their masks, as in UIKit")
+        stack.spacing = 8
+        stack.alignment = .center
+        stack.translatesAutoresizingMaskIntoConstraints = false
+        root.addSubview(stack)
+        LayoutConstraint.activate([
+            stack.leadingAnchor.constraint(equalTo: root.leadingAnchor, constant: 16),
+            stack.trailingAnchor.constraint(equalTo: root.trailingAnchor, constant: -16),
+            stack.topAnchor.constraint(equalTo: root.topAnchor, constant: 10),
+        ])
+        root.layoutIfNeeded()
+        #expect(stack.frame == Rect(x: 16, y: 10, width: 368, height: 20), "the stack's height from its tallest view")
+        #expect(icon.frame == Rect(x: 0, y: 0, width: 24, height: 20), "no natural height: it fills the stack across")
+        // Equal hugging: the last of them takes the room left over.
+        #expect(title.frame == Rect(x: 32, y: 0, width: 80, height: 20))
+        #expect(badge.frame == Rect(x: 120, y: 0, width: 248, height: 20))
+        // The title hugging less stretches instead.
+        title.setContentHuggingPriority(LayoutPriority(200), for: .horizontal)
+        stack.setNeedsUpdateConstraints()
+        root.layoutIfNeeded()
+        #expect(title.frame.width == 368 - 24 - 30 - 16 && badge.frame == Rect(x: 338, y: 0, width: 30, height: 20))
+        #expect(f.window.rootView.ownLayoutEngine?.constraints.contains { $0.identifier == "UISV-canvas-connection" } == true)
+        // Right to left, the row runs from the right.
+        f.window.traitOverrides.layoutDirection = .rightToLeft
+        root.layoutIfNeeded()
+        #expect(icon.frame.maxX == 368 && badge.frame.minX == 0)
+        f.window.traitOverrides.layoutDirection = .leftToRight
+        root.layoutIfNeeded()
+        // A stack on its own fits its views' natural sizes and the spacing.
+        let alone = StackView(arrangedSubviews: [Natural(24, 10), Natural(80, 20), Natural(30, 20)])
+        alone.spacing = 8
+        #expect(alone.systemLayoutSizeFitting(View.layoutFittingCompressedSize) == Size(width: 24 + 8 + 80 + 8 + 30, height: 20))
+        // A stack of stacks: a vertical one holding the row and a label, equal spacing.
+        let column = StackView(arrangedSubviews: [Natural(50, 30), Natural(70, 30)])
+        column.axis = .vertical
+        column.distribution = .equalSpacing
+        column.alignment = .trailing
+        column.frame = Rect(x: 0, y: 100, width: 200, height: 100)
+        root.addSubview(column)
+        root.layoutIfNeeded()
+        #expect(column.arrangedSubviews.map(\.frame) == [Rect(x: 150, y: 0, width: 50, height: 30), Rect(x: 130, y: 70, width: 70, height: 30)])
+        #expect(layoutErrors(f).isEmpty, "\(layoutErrors(f))")
+    }
+}

@@ -1,10 +1,22 @@
-/// Lines up its arranged subviews along an axis (`UIStackView`).
+/// Lines up its arranged subviews along an axis (`UIStackView`), in
+/// constraints, as on iOS: the stack makes and keeps up to date the
+/// constraints that chain its arranged subviews edge to edge (``spacing``
+/// apart), place them across (``alignment``) and share the length out
+/// (``distribution``), so arranged views keep their own constraints and a stack
+/// sits in constraints like any view. Arranged subviews stop translating their
+/// autoresizing masks when added, as in UIKit.
 ///
-/// Each arranged subview takes its ``View/intrinsicContentSize`` along the axis
-/// where it has one, else its current size; ``distribution`` shares out the
-/// rest, ``alignment`` places them across. Hidden arranged subviews take no
-/// room: hiding one inside an animation block lays the stack out in that block,
-/// so the others animate into the gap, as on iOS.
+/// Each arranged subview takes its ``View/intrinsicContentSize`` (with its
+/// hugging and compression resistance) or what its own constraints give it.
+/// With `fill`, the room left over goes to the views without an intrinsic size
+/// along the axis (shared equally), else to the view hugging least (the last
+/// of those that tie); missing room is taken from the view resisting
+/// compression least (the last that ties). A view with no intrinsic size
+/// across fills the stack across unless constrained. Hidden arranged subviews
+/// take no room: hiding one inside an animation block lays the stack out in
+/// that block, so the others animate into the gap, as on iOS. The stack's own
+/// ``intrinsicContentSize`` is its arranged views' natural sizes and spacing,
+/// so a stack sizes itself from its content where nothing else says.
 @MainActor
 public final class StackView: View {
     public enum Axis: Hashable, Sendable { case horizontal, vertical }
@@ -30,11 +42,11 @@ public final class StackView: View {
     }
 
     public private(set) var arrangedSubviews: [View] = []
-    public var axis = Axis.horizontal { didSet { setNeedsLayout() } }
-    /// The gap between neighbours (the smallest gap for `equalSpacing`).
-    public var spacing = 0.0 { didSet { setNeedsLayout() } }
-    public var alignment = Alignment.fill { didSet { setNeedsLayout() } }
-    public var distribution = Distribution.fill { didSet { setNeedsLayout() } }
+    public var axis = Axis.horizontal { didSet { arrangementChanged() } }
+    /// The gap between neighbours (the smallest gap for `equalSpacing` and `equalCentering`).
+    public var spacing = 0.0 { didSet { arrangementChanged() } }
+    public var alignment = Alignment.fill { didSet { arrangementChanged() } }
+    public var distribution = Distribution.fill { didSet { arrangementChanged() } }
 
     public init(arrangedSubviews views: [View]) {
         super.init(frame: .zero)
@@ -57,39 +69,51 @@ public final class StackView: View {
         }
         arrangedSubviews.removeAll { $0 === view }
         arrangedSubviews.insert(view, at: min(max(0, index), arrangedSubviews.count))
+        view.translatesAutoresizingMaskIntoConstraints = false
         if view.superview !== self { addSubview(view) }
-        setNeedsLayout()
+        arrangementChanged()
     }
 
     /// Stops arranging `view`; it stays a subview, as in UIKit.
     public func removeArrangedSubview(_ view: View) {
         arrangedSubviews.removeAll { $0 === view }
-        setNeedsLayout()
+        arrangementChanged()
     }
 
     public override func willRemoveSubview(_ subview: View) {
+        guard arrangedSubviews.contains(where: { $0 === subview }) else { return }
         arrangedSubviews.removeAll { $0 === subview }
-        setNeedsLayout()
+        arrangementChanged()
     }
 
     /// An arranged subview was hidden or shown: lay out again, now when inside an
     /// animation block so the change animates.
     func arrangedSubviewVisibilityChanged() {
-        setNeedsLayout()
+        arrangementChanged()
         if AnimationBlock.stack.last?.animates == true { layoutIfNeeded() }
+    }
+
+    /// An arranged subview's natural size changed (fill proportionally shares by it).
+    func arrangedSubviewIntrinsicSizeChanged() { arrangementChanged() }
+
+    private func arrangementChanged() {
+        setNeedsUpdateConstraints()
+        invalidateIntrinsicContentSize()
+        setNeedsLayout()
     }
 
     private var visible: [View] { arrangedSubviews.filter { !$0.isHidden } }
 
-    /// The natural size of `view`: intrinsic where it has one, else its current size.
+    /// The natural size of `view`: its intrinsic size, 0 where it has none.
     private func natural(_ view: View) -> Size {
-        let intrinsic = view.intrinsicContentSize, current = view.bounds.size
-        return Size(width: intrinsic.width >= 0 ? intrinsic.width : current.width,
-                    height: intrinsic.height >= 0 ? intrinsic.height : current.height)
+        let intrinsic = view.intrinsicContentSize
+        return Size(width: max(0, intrinsic.width), height: max(0, intrinsic.height))
     }
 
     private func along(_ s: Size) -> Double { axis == .horizontal ? s.width : s.height }
     private func across(_ s: Size) -> Double { axis == .horizontal ? s.height : s.width }
+    private var alongAxis: LayoutAxis { axis == .horizontal ? .horizontal : .vertical }
+    private var acrossAxis: LayoutAxis { axis == .horizontal ? .vertical : .horizontal }
 
     public override var intrinsicContentSize: Size {
         let views = visible
@@ -100,55 +124,123 @@ public final class StackView: View {
 
     public override func sizeThatFits(_ size: Size) -> Size { intrinsicContentSize }
 
-    public override func layoutSubviews() {
+    // MARK: The arrangement in constraints
+
+    /// The constraints the stack made (`UISV-…` in UIKit), and the spacer guides.
+    private var arrangement: [LayoutConstraint] = []
+    private var spacers: [LayoutGuide] = []
+
+    /// Makes the arrangement's constraints again from the arranged subviews,
+    /// the axis, spacing, alignment and distribution.
+    public override func updateConstraints() {
+        LayoutConstraint.deactivate(arrangement)
+        for guide in spacers { removeLayoutGuide(guide) }
+        arrangement = []
+        spacers = []
         let views = visible
-        guard !views.isEmpty else { return }
-        let length = along(bounds.size), thickness = across(bounds.size)
-        let naturals = views.map(natural)
-        var sizes = naturals.map(along)
-        let gaps = Double(views.count - 1)
-        let total = sizes.reduce(0, +)
-        var gap = spacing
+        guard !views.isEmpty else { return super.updateConstraints() }
+        var made: [LayoutConstraint] = []
+        let horizontal = axis == .horizontal
+        // Attributes along the axis and across it.
+        let (start, end, middle, length): (LayoutAttribute, LayoutAttribute, LayoutAttribute, LayoutAttribute) =
+            horizontal ? (.leading, .trailing, .centerX, .width) : (.top, .bottom, .centerY, .height)
+        let (crossStart, crossEnd, crossMiddle, thickness): (LayoutAttribute, LayoutAttribute, LayoutAttribute, LayoutAttribute) =
+            horizontal ? (.top, .bottom, .centerY, .height) : (.leading, .trailing, .centerX, .width)
+        /// `a.x relation b.y × multiplier + constant` (b nil: a constant), at a priority, named as UIKit names them.
+        func add(_ name: String, _ a: AnyObject, _ x: LayoutAttribute, _ relation: LayoutRelation, _ b: AnyObject?, _ y: LayoutAttribute,
+                 multiplier: Double = 1, constant: Double = 0, priority: LayoutPriority = .required) {
+            let c = LayoutConstraint(item: a, attribute: x, relatedBy: relation, toItem: b, attribute: y, multiplier: multiplier, constant: constant)
+            c.priority = priority
+            c.identifier = "UISV-\(name)"
+            c.directionSource = self
+            made.append(c)
+        }
+
+        // Along: the first and last at the stack's ends, neighbours chained.
+        add("canvas-connection", views[0], start, .equal, self, start)
+        add("canvas-connection", self, end, .equal, views[views.count - 1], end)
+        for i in views.indices.dropFirst() {
+            let (a, b) = (views[i - 1], views[i])
+            switch distribution {
+            case .fill, .fillEqually, .fillProportionally:
+                add("spacing", b, start, .equal, a, end, constant: spacing)
+            case .equalSpacing:
+                let gap = spacer("equal-spacing")
+                add("spacing-guide", gap, start, .equal, a, end)
+                add("spacing-guide", b, start, .equal, gap, end)
+                add("spacing", gap, length, .greaterThanOrEqual, nil, .notAnAttribute, constant: spacing)
+                if spacers[0] !== gap { add("fill-equally", gap, length, .equal, spacers[0], length) }
+            case .equalCentering:
+                let gap = spacer("equal-centering")
+                add("spacing-guide", gap, start, .equal, a, middle)
+                add("spacing-guide", gap, end, .equal, b, middle)
+                if spacers[0] !== gap { add("fill-equally", gap, length, .equal, spacers[0], length, priority: LayoutPriority(999)) }
+                add("spacing", b, start, .greaterThanOrEqual, a, end, constant: spacing)
+            }
+        }
+        let axisOfLength = alongAxis
         switch distribution {
         case .fill:
-            let extra = length - total - spacing * gaps
-            let flexible = views.indices.filter { along(views[$0].intrinsicContentSize) < 0 }
-            let takers = flexible.isEmpty ? [views.count - 1] : flexible
-            for i in takers { sizes[i] = max(0, sizes[i] + extra / Double(takers.count)) }
+            // The room left over goes to the views without a natural length (equally), else to the
+            // view hugging least; missing room comes from the one resisting compression least.
+            let flexible = views.filter { along($0.intrinsicContentSize) < 0 }
+            for v in flexible.dropFirst() { add("fill-equally-flexible", v, length, .equal, flexible[0], length, priority: LayoutPriority(1)) }
+            guard flexible.isEmpty else { break }
+            let leastHugging = views.map { $0.contentHuggingPriority(for: axisOfLength) }.min()
+            let leastResisting = views.map { $0.contentCompressionResistancePriority(for: axisOfLength) }.min()
+            let taker = views.last { $0.contentHuggingPriority(for: axisOfLength) == leastHugging }
+            let giver = views.last { $0.contentCompressionResistancePriority(for: axisOfLength) == leastResisting }
+            for v in views {
+                let n = along(natural(v))
+                let hugging = v.contentHuggingPriority(for: axisOfLength), resisting = v.contentCompressionResistancePriority(for: axisOfLength)
+                if v !== taker, hugging < .required { add("fill-hugging", v, length, .lessThanOrEqual, nil, .notAnAttribute, constant: n, priority: LayoutPriority(hugging.rawValue + 1)) }
+                if v !== giver, resisting < .required {
+                    add("fill-compression", v, length, .greaterThanOrEqual, nil, .notAnAttribute, constant: n, priority: LayoutPriority(resisting.rawValue + 1))
+                }
+            }
         case .fillEqually:
-            sizes = Array(repeating: max(0, (length - spacing * gaps) / Double(views.count)), count: views.count)
+            for v in views.dropFirst() { add("fill-equally", v, length, .equal, views[0], length) }
         case .fillProportionally:
-            let room = max(0, length - spacing * gaps)
-            sizes = total > 0 ? sizes.map { $0 * room / total } : Array(repeating: room / Double(views.count), count: views.count)
-        case .equalSpacing:
-            if gaps > 0 { gap = max(spacing, (length - total) / gaps) }
-        case .equalCentering:
+            let total = views.reduce(0) { $0 + along(natural($1)) }
+            let room = spacing * Double(views.count - 1)
+            for v in views {
+                let share = total > 0 ? along(natural(v)) / total : 1 / Double(views.count)
+                add("fill-proportionally", v, length, .equal, self, length, multiplier: share, constant: -room * share, priority: LayoutPriority(999))
+            }
+        case .equalSpacing, .equalCentering:
             break
         }
-        var starts: [Double] = []
-        if distribution == .equalCentering && views.count > 1 {
-            let first = sizes[0] / 2, last = length - sizes[views.count - 1] / 2
-            let step = max((last - first) / gaps, 0)
-            for i in views.indices { starts.append(first + step * Double(i) - sizes[i] / 2) }
-        } else {
-            var offset = 0.0
-            for s in sizes { starts.append(offset); offset += s + gap }
-        }
-        // Right to left (rule P3): a row runs from the right edge, and leading is the right side of a column.
-        let rightToLeft = effectiveUserInterfaceLayoutDirection == .rightToLeft
-        let leadingIsFar = rightToLeft && axis == .vertical
-        for (i, view) in views.enumerated() {
-            let cross: (start: Double, size: Double)
-            let natural = across(naturals[i])
+
+        // Across: filled, or placed at an edge or the centre and kept inside.
+        for v in views {
             switch alignment {
-            case .fill: cross = (0, thickness)
-            case .leading: cross = (leadingIsFar ? thickness - natural : 0, natural)
-            case .center: cross = ((thickness - natural) / 2, natural)
-            case .trailing: cross = (leadingIsFar ? 0 : thickness - natural, natural)
+            case .fill:
+                add("alignment", v, crossStart, .equal, self, crossStart)
+                add("alignment", v, crossEnd, .equal, self, crossEnd)
+            case .leading:
+                add("alignment", v, crossStart, .equal, self, crossStart)
+                add("spanning-boundary", v, crossEnd, .lessThanOrEqual, self, crossEnd)
+            case .trailing:
+                add("alignment", v, crossEnd, .equal, self, crossEnd)
+                add("spanning-boundary", v, crossStart, .greaterThanOrEqual, self, crossStart)
+            case .center:
+                add("alignment", v, crossMiddle, .equal, self, crossMiddle)
+                add("spanning-boundary", v, crossStart, .greaterThanOrEqual, self, crossStart)
             }
-            view.frame = axis == .horizontal
-                ? Rect(x: rightToLeft ? length - starts[i] - sizes[i] : starts[i], y: cross.start, width: sizes[i], height: cross.size)
-                : Rect(x: cross.start, y: starts[i], width: cross.size, height: sizes[i])
+            // A view with no natural thickness fills the stack across unless something else says.
+            if alignment != .fill, across(v.intrinsicContentSize) < 0 { add("fill-across", v, thickness, .equal, self, thickness, priority: LayoutPriority(1)) }
         }
+        arrangement = made
+        LayoutConstraint.activate(made)
+        super.updateConstraints()
+    }
+
+    /// A guide between two arranged views, for the equal spacings.
+    private func spacer(_ name: String) -> LayoutGuide {
+        let guide = LayoutGuide()
+        guide.identifier = "UISV-\(name)"
+        addLayoutGuide(guide)
+        spacers.append(guide)
+        return guide
     }
 }

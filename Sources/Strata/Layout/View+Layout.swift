@@ -37,6 +37,7 @@ extension View {
     public func invalidateIntrinsicContentSize() {
         superview?.setNeedsLayout()
         autoLayoutState?.engineOfRecord?.intrinsicSizeChanged(self)
+        if let stack = superview as? StackView, stack.arrangedSubviews.contains(where: { $0 === self }) { stack.arrangedSubviewIntrinsicSizeChanged() }
     }
 
     /// Makes a change that may resize the bounds; when it does, subviews follow

@@ -43,7 +43,7 @@ extension View {
         guard !isDescendant(of: view) else {
             return Diagnostics.report(.invalidView("a hook put this view under the view being added; the insertion is dropped"))
         }
-        let constraints = view.superview === self ? [] : view.detachLayoutConstraints()
+        let constraints = view.superview === self ? MovingConstraints() : view.detachLayoutConstraints()
         view.superview?.detach(view)
         index = requested == nil ? subviews.count : min(index, subviews.count)
         // The layer goes just below the layer of the subview now at `index`, so

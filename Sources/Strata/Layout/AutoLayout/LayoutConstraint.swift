@@ -66,6 +66,9 @@ public final class LayoutConstraint: @preconcurrency CustomStringConvertible {
 
     /// The view it is installed on: the nearest common ancestor of its items.
     weak var installedView: View?
+    /// The view whose layout direction says which side leading is (nil: the first
+    /// item's): a stack view's arrangement follows the stack.
+    weak var directionSource: View?
     /// The engine holding it while active.
     var engine: LayoutEngine? { installedView?.hierarchyTop.ownLayoutEngine }
     /// Set while it is left out of the solution for a conflict.

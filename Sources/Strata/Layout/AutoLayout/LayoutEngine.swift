@@ -132,14 +132,20 @@ final class LayoutEngine {
     }
 
     /// A view's frame (translating its autoresizing mask) or its intrinsic size.
+    /// A view in no tree yet (no superview, no window) translates its frame just
+    /// below required: its own constraints win without a conflict (UIKit makes a
+    /// view's mask into constraints only once it is placed, so a width set before
+    /// the view joins a stack is no conflict there either), and a subtree laid out
+    /// on its own still follows its top's frame.
     private func addInputs(_ r: Record, _ view: View) {
         let name = "\(type(of: view))"
         if view.translatesAutoresizingMaskIntoConstraints {
             let f = view.untransformedFrame
-            addInput(r, .horizontal, [(r.x, 1)], .equal, f.minX, 1000, "\(name).minX == %v (its frame)")
-            addInput(r, .vertical, [(r.y, 1)], .equal, f.minY, 1000, "\(name).minY == %v (its frame)")
-            addInput(r, .horizontal, [(r.width, 1)], .equal, f.width, 1000, "\(name).width == %v (its frame)")
-            addInput(r, .vertical, [(r.height, 1)], .equal, f.height, 1000, "\(name).height == %v (its frame)")
+            let p: Float = view.superview == nil && view.window == nil ? 999 : 1000
+            addInput(r, .horizontal, [(r.x, 1)], .equal, f.minX, p, "\(name).minX == %v (its frame)")
+            addInput(r, .vertical, [(r.y, 1)], .equal, f.minY, p, "\(name).minY == %v (its frame)")
+            addInput(r, .horizontal, [(r.width, 1)], .equal, f.width, p, "\(name).width == %v (its frame)")
+            addInput(r, .vertical, [(r.height, 1)], .equal, f.height, p, "\(name).height == %v (its frame)")
         } else {
             let size = view.intrinsicContentSize
             for (axis, v, value) in [(LayoutAxis.horizontal, r.width, size.width), (.vertical, r.height, size.height)] where value >= 0 && value.isFinite {
@@ -215,6 +221,7 @@ final class LayoutEngine {
 
     /// Set when a view in the tree asked for `updateConstraints` before the next apply.
     private var constraintUpdatesPending = false
+    var hasConstraintUpdatesPending: Bool { constraintUpdatesPending }
 
     func constraintsNeedUpdate(in view: View) {
         constraintUpdatesPending = true
@@ -239,9 +246,12 @@ final class LayoutEngine {
         changed()
     }
 
+    /// Leading is the right side where the first item (or the constraint's
+    /// direction source, a stack view for its arrangement) runs right to left.
     private static func isRightToLeft(_ c: LayoutConstraint) -> Bool {
         let item = c.firstItem
-        return (item as? View ?? (item as? LayoutGuide)?.owningView)?.effectiveUserInterfaceLayoutDirection == .rightToLeft
+        let view = c.directionSource ?? item as? View ?? (item as? LayoutGuide)?.owningView
+        return view?.effectiveUserInterfaceLayoutDirection == .rightToLeft
     }
 
     /// All the constraints whose direction flipped come out first, then go back in:

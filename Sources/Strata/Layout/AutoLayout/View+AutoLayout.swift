@@ -261,23 +261,32 @@ extension View: LayoutItem {
 
     // MARK: Moving between trees
 
+    /// What a view takes along to another tree: the constraints installed inside
+    /// it, and whether constraint updates were pending where it was.
+    struct MovingConstraints {
+        var constraints: [LayoutConstraint] = []
+        var updatesPending = false
+    }
+
     /// Before the view leaves its place: the constraints it takes along (installed
     /// inside it), taken out of the old tree's engine; those reaching out are
     /// deactivated, as UIKit does.
-    func detachLayoutConstraints() -> [LayoutConstraint] {
+    func detachLayoutConstraints() -> MovingConstraints {
         if let own = ownLayoutEngine {
             autoLayout.ownLayoutEngine = nil
             let moving = own.constraints
             for c in moving { own.remove(c) }
-            return moving
+            return MovingConstraints(constraints: moving, updatesPending: own.hasConstraintUpdatesPending)
         }
-        guard superview != nil, let engine = hierarchyTop.ownLayoutEngine else { return [] }
-        return engine.detach(self)
+        guard superview != nil, let engine = hierarchyTop.ownLayoutEngine else { return MovingConstraints() }
+        return MovingConstraints(constraints: engine.detach(self), updatesPending: engine.hasConstraintUpdatesPending)
     }
 
-    /// After it arrived: the constraints it took along go into its new tree's engine.
-    func attachLayoutConstraints(_ moving: [LayoutConstraint]) {
-        guard !moving.isEmpty else { return }
-        hierarchyTop.layoutEngine.attach(moving)
+    /// After it arrived: the constraints it took along go into its new tree's
+    /// engine, which runs the constraint updates still pending (a stack view's arrangement).
+    func attachLayoutConstraints(_ moving: MovingConstraints) {
+        if moving.updatesPending { hierarchyTop.layoutEngine.constraintsNeedUpdate(in: self) }
+        guard !moving.constraints.isEmpty else { return }
+        hierarchyTop.layoutEngine.attach(moving.constraints)
     }
 }
