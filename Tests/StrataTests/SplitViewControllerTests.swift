@@ -1,5 +1,6 @@
 @testable import Strata
 import LayerKitTesting
+import StrataTesting
 import Testing
 
 /// Split views (issue 27, item 2): two columns when wide, one navigation stack when
@@ -120,5 +121,42 @@ struct SplitViewControllerTests {
         f.window.size = Size(width: 900, height: 600)
         f.window.layoutIfNeeded()
         #expect(!a.view.isHidden && a.view.frame.width == 320 && b.view.frame.minX == 321)
+    }
+}
+
+extension SplitViewControllerTests {
+    @Test("the sidebar button (displayModeButtonItem) in the detail's bar: a click slides the primary column away over 0.35 s and says Show Sidebar; again brings it back; narrow, it leaves the bar")
+    func sidebarButton() {
+        let f = ViewFixture(size: Size(width: 900, height: 600))
+        let list = Recording("list", color: .white, log: log), detail = Recording("detail", color: .blue, log: log)
+        let split = SplitViewController()
+        let detailNav = NavigationController(rootViewController: detail)
+        split.setViewController(NavigationController(rootViewController: list), for: .primary)
+        split.setViewController(detailNav, for: .secondary)
+        detail.navigationItem.leftBarButtonItem = split.displayModeButtonItem
+        f.window.rootViewController = split
+        f.window.layoutIfNeeded()
+        Transaction.flush()
+        #expect(split.displayMode == .oneBesideSecondary && split.displayModeButtonItem.title == "Hide Sidebar")
+        let bar = detailNav.navigationBar
+        let button = try! #require(bar.subviews.compactMap { $0 as? Button }.first { $0.currentTitle == "Hide Sidebar" })
+        let input = InputDriver(window: f.window)
+        input.click(at: button.convert(Point(x: button.bounds.midX, y: button.bounds.midY), to: nil))
+        #expect(split.displayMode == .secondaryOnly && split.displayModeButtonItem.title == "Show Sidebar")
+        #expect(detailNav.view.frame.minX == 0 && split.viewController(for: .primary)!.view.frame.maxX <= 0)
+        Transaction.flush()
+        f.advance(0.175)
+        let mid = f.shownPoint(split.viewController(for: .primary)!.view).x   // from 160 towards −161, eased
+        #expect(mid < 120 && mid > -120, "\(mid)")
+        f.advance(0.2)
+        let shown = try! #require(bar.subviews.compactMap { $0 as? Button }.first { $0.currentTitle == "Show Sidebar" })
+        input.click(at: shown.convert(Point(x: shown.bounds.midX, y: shown.bounds.midY), to: nil))
+        f.window.layoutIfNeeded()
+        #expect(split.displayMode == .oneBesideSecondary && split.viewController(for: .primary)!.view.frame.minX == 0)
+        // Narrow: one column, no sidebar button in the bar.
+        f.window.size = Size(width: 500, height: 600)
+        f.window.layoutIfNeeded()
+        #expect(split.isCollapsed && split.displayModeButtonItem.isHidden)
+        #expect(!bar.subviews.contains { ($0 as? Button)?.currentTitle?.hasSuffix("Sidebar") == true })
     }
 }

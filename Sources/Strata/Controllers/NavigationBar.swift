@@ -76,8 +76,8 @@ public final class NavigationBar: View {
             backButton = button
         }
         for b in leftButtons + rightButtons { b.removeFromSuperview() }
-        leftButtons = (topItem?.leftBarButtonItems ?? []).map(makeButton)
-        rightButtons = (topItem?.rightBarButtonItems ?? []).map(makeButton)
+        leftButtons = (topItem?.leftBarButtonItems ?? []).filter { !$0.isHidden }.map(makeButton)
+        rightButtons = (topItem?.rightBarButtonItems ?? []).filter { !$0.isHidden }.map(makeButton)
         setNeedsLayout()
     }
 

@@ -44,6 +44,8 @@ public final class NavigationItem {
 public final class BarButtonItem {
     public var title: String { didSet { bar?.itemsChanged() } }
     public var isEnabled = true { didSet { bar?.itemsChanged() } }
+    /// Left out of its bar while true (`isHidden`).
+    public var isHidden = false { didSet { bar?.itemsChanged() } }
     let handler: (BarButtonItem) -> Void
     weak var bar: NavigationBar?
 

@@ -13,7 +13,9 @@
 ///
 /// ``preferredDisplayMode`` `.secondaryOnly` hides the primary column (animated
 /// inside an animation block); `.oneBesideSecondary` and `.automatic` show both
-/// when expanded. Appearance calls follow rule C1 for every controller that comes
+/// when expanded. ``displayModeButtonItem``, put in the secondary's navigation
+/// item, hides and shows the primary column with a slide, as iPadOS's sidebar
+/// button does; it leaves its bar while the split view is collapsed. Appearance calls follow rule C1 for every controller that comes
 /// or goes.
 @MainActor
 open class SplitViewController: ViewController {
@@ -27,7 +29,36 @@ open class SplitViewController: ViewController {
     /// Narrower than this, the columns collapse into one (default 640 points).
     public var collapseWidth = 640.0 { didSet { if !collapseWidth.isFinite { refuse("collapseWidth", &collapseWidth, oldValue) } else { relayout() } } }
     /// Whether the primary column is shown when expanded.
-    public var preferredDisplayMode = DisplayMode.automatic { didSet { relayout() } }
+    public var preferredDisplayMode = DisplayMode.automatic { didSet { relayout(); updateDisplayModeButton() } }
+
+    /// What shows now (`displayMode`): `.secondaryOnly` while the primary column
+    /// is hidden or the split view is collapsed, else `.oneBesideSecondary`.
+    public var displayMode: DisplayMode { isCollapsed || preferredDisplayMode == .secondaryOnly ? .secondaryOnly : .oneBesideSecondary }
+
+    /// A bar button that hides the primary column when it shows and shows it when
+    /// hidden, sliding it over 0.35 s (`displayModeButtonItem`); titled "Hide
+    /// Sidebar" or "Show Sidebar" as it would act, hidden while collapsed.
+    public var displayModeButtonItem: BarButtonItem {
+        if let made = displayModeButton { return made }
+        let item = BarButtonItem(title: "Hide Sidebar") { [weak self] _ in self?.toggleSidebar() }
+        displayModeButton = item
+        updateDisplayModeButton()
+        return item
+    }
+    private var displayModeButton: BarButtonItem?
+
+    private func toggleSidebar() {
+        guard !isCollapsed else { return }
+        let hide = displayMode == .oneBesideSecondary
+        View.animate(duration: 0.35, options: .curveEaseInOut) { self.preferredDisplayMode = hide ? .secondaryOnly : .oneBesideSecondary }
+    }
+
+    private func updateDisplayModeButton() {
+        guard let item = displayModeButton else { return }
+        let title = displayMode == .secondaryOnly ? "Show Sidebar" : "Hide Sidebar"
+        if item.title != title { item.title = title }
+        if item.isHidden != isCollapsed { item.isHidden = isCollapsed }
+    }
     /// Whether the split view shows one column (the window is narrower than ``collapseWidth``).
     public private(set) var isCollapsed = false
     /// Whether collapsing shows the secondary controller (pushed onto the primary); as UIKit, true.
@@ -150,6 +181,7 @@ open class SplitViewController: ViewController {
         if collapse != isCollapsed {
             isCollapsed = collapse
             collapse ? collapseColumns() : expandColumns()
+            updateDisplayModeButton()
         }
         let rtl = view.effectiveUserInterfaceLayoutDirection == .rightToLeft
         let width = primaryColumnWidth

@@ -20,7 +20,7 @@ public final class Toolbar: View {
 
     func itemsChanged() {
         for b in buttons { b?.removeFromSuperview() }
-        buttons = items.map { item in
+        buttons = items.filter { !$0.isHidden }.map { item in
             guard !item.isFlexibleSpace else { return nil }
             let button = Button(title: item.title)
             button.isEnabled = item.isEnabled
