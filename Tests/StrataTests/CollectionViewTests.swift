@@ -344,3 +344,40 @@ struct CollectionViewTests {
         #expect(f.diagnostics.contains { "\($0)".contains("no cell class registered for 'nobody'") })
     }
 }
+
+extension CollectionViewTests {
+    @Test("a flow layout's self-sizing cells size both ways: as wide as their text (tags in lines), a text wider than a line wraps at the line's width and grows taller")
+    func flowSelfSizingBothWays() {
+        let f = ViewFixture()
+        let layout = CollectionViewFlowLayout()
+        layout.estimatedItemSize = Size(width: 50, height: 30)
+        layout.sectionInset = EdgeInsets(top: 0, left: 10, bottom: 0, right: 10)
+        let cv = makeCollection(f, layout: layout)
+        final class Tags: CollectionViewDataSource {
+            let tags = ["a", "swift", "wayland compositor", String(repeating: "a tag far too long for one line ", count: 4)]
+            func collectionView(_ cv: CollectionView, numberOfItemsInSection section: Int) -> Int { tags.count }
+            func collectionView(_ cv: CollectionView, cellForItemAt indexPath: IndexPath) -> CollectionViewCell {
+                let cell = cv.dequeueReusableCell(withReuseIdentifier: "n", for: indexPath)
+                cell.textLabel.numberOfLines = 0
+                cell.textLabel.preferredMaxLayoutWidth = 380 - 32   // a line's width less the label's margins
+                cell.textLabel.text = tags[indexPath.item]
+                return cell
+            }
+        }
+        let tags = Tags()
+        cv.dataSource = tags
+        f.window.layoutIfNeeded()
+        let cells = cv.visibleCells.sorted { $0.indexPath! < $1.indexPath! }
+        #expect(cells.count == 4)
+        for cell in cells.prefix(3) {
+            let text = cell.textLabel.intrinsicContentSize
+            #expect(abs(cell.frame.width - (text.width + 32)) < 1, "\(cell.textLabel.text!): \(cell.frame) for text \(text)")
+            #expect(abs(cell.frame.height - (text.height + 22)) < 1)
+        }
+        #expect(cells[0].frame.width < cells[1].frame.width && cells[1].frame.width < cells[2].frame.width)
+        #expect(cells[0].frame.minY == cells[1].frame.minY, "short tags share a line")
+        let long = cells[3].frame
+        #expect(long.width <= 380 && long.width > 300 && long.minX == 10, "no wider than a line: \(long)")
+        #expect(long.height > 2 * cells[0].frame.height, "it wraps and grows: \(long)")
+    }
+}

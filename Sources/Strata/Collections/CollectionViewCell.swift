@@ -17,22 +17,36 @@ open class CollectionReusableView: View {
     open func prepareForReuse() {}
 
     /// The attributes the view would like (`preferredLayoutAttributesFitting`), for
-    /// self-sizing layouts: the given width, and the height its constraints
-    /// (``View/systemLayoutSizeFitting(_:withHorizontalFittingPriority:verticalFittingPriority:)``)
-    /// or, without any, ``View/sizeThatFits(_:)`` give.
+    /// self-sizing layouts: in a list, the given width and the height its
+    /// constraints (``View/systemLayoutSizeFitting(_:withHorizontalFittingPriority:verticalFittingPriority:)``)
+    /// or, without any, ``View/sizeThatFits(_:)`` give; in a flow layout, its width
+    /// too — the smallest its content allows, no wider than a line (where it
+    /// wraps, if it can, and grows taller).
     open func preferredLayoutAttributesFitting(_ attributes: CollectionViewLayoutAttributes) -> CollectionViewLayoutAttributes {
-        let width = attributes.frame.width
-        var height: Double
         let measured = viewMeasured
-        if measured.usesConstraintsInside {
-            height = measured.systemLayoutSizeFitting(Size(width: width, height: 0), withHorizontalFittingPriority: .required,
-                                                      verticalFittingPriority: .fittingSizeLevel).height
-        } else {
-            height = measured.sizeThatFits(Size(width: width, height: 0)).height
+        let constrained = measured.usesConstraintsInside
+        /// The size for a width (nil: the narrowest the content allows).
+        func fit(width: Double?) -> Size {
+            if constrained {
+                return measured.systemLayoutSizeFitting(Size(width: width ?? 0, height: 0), withHorizontalFittingPriority: width == nil ? .fittingSizeLevel : .required,
+                                                        verticalFittingPriority: .fittingSizeLevel)
+            }
+            let fitted = measured.sizeThatFits(Size(width: width ?? 0, height: 0))
+            return Size(width: width ?? fitted.width, height: fitted.height)
         }
-        if !height.isFinite || height <= 0 { height = attributes.frame.height }
+        var size: Size
+        if let limit = collectionView?.collectionViewLayout.selfSizingWidthLimit {
+            size = fit(width: nil)
+            if !(size.width <= limit) { size = fit(width: limit) }
+            size.width = min(size.width, limit)
+        } else {
+            size = fit(width: attributes.frame.width)
+            size.width = attributes.frame.width
+        }
+        if !size.width.isFinite || size.width <= 0 { size.width = attributes.frame.width }
+        if !size.height.isFinite || size.height <= 0 { size.height = attributes.frame.height }
         let made = attributes.copy()
-        made.frame.size.height = height
+        made.frame.size = size
         return made
     }
 

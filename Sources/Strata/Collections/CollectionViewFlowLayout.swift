@@ -120,10 +120,14 @@ open class CollectionViewFlowLayout: CollectionViewLayout {
     }
 
     open override var sizesCellsToContent: Bool { estimatedItemSize != .zero }
+    /// A flow layout's cells size themselves in both directions, no wider than a line.
+    override var selfSizingWidthLimit: Double? {
+        collectionView.map { max(0, $0.bounds.width - sectionInset.left - sectionInset.right) }
+    }
 
     open override func shouldInvalidateLayout(forPreferredLayoutAttributes preferred: CollectionViewLayoutAttributes,
                                               withOriginalAttributes original: CollectionViewLayoutAttributes) -> Bool {
-        sizesCellsToContent && abs(preferred.frame.height - original.frame.height) > 0.5
+        sizesCellsToContent && (abs(preferred.frame.height - original.frame.height) > 0.5 || abs(preferred.frame.width - original.frame.width) > 0.5)
     }
 
     open override func preferredSizeMeasured(_ size: Size, at indexPath: IndexPath) {

@@ -57,6 +57,9 @@ open class CollectionViewLayout {
                                      withOriginalAttributes original: CollectionViewLayoutAttributes) -> Bool { false }
     /// Whether cells are asked for their preferred attributes (self-sizing); the default is no.
     open var sizesCellsToContent: Bool { false }
+    /// The widest a self-sizing cell may be when it sizes its width too (nil: its
+    /// width is the layout's, only its height is its own).
+    var selfSizingWidthLimit: Double? { nil }
     /// A cell measured itself: the layout keeps its size (self-sizing layouts).
     open func preferredSizeMeasured(_ size: Size, at indexPath: IndexPath) {}
     /// Item places moved (an update): measured sizes follow their items.
