@@ -129,3 +129,40 @@ struct LargeTitleAndToolbarTests {
         #expect(abs(scroll.contentOffset.y - -30) < 0.5)
     }
 }
+
+extension LargeTitleAndToolbarTests {
+    @Test("a push from a large title to a controller without one shrinks the bar and fades the large title with the slide, read at manual times; the pop grows it back the same way")
+    func largeTitleAnimatesWithPush() {
+        let f = ViewFixture(size: Size(width: 400, height: 600))
+        let root = ViewController(), plain = ViewController()
+        root.title = "Root"
+        plain.title = "Plain"
+        plain.navigationItem.largeTitleDisplayMode = .never
+        let nav = NavigationController(rootViewController: root)
+        nav.navigationBar.prefersLargeTitles = true
+        f.window.rootViewController = nav
+        f.window.layoutIfNeeded()
+        Transaction.flush()
+        let bar = nav.navigationBar
+        #expect(bar.frame.height == 96)
+        nav.pushViewController(plain, animated: true)
+        Transaction.flush()
+        #expect(bar.frame.height == 44 && nav.content.frame.minY == 44, "the model takes the new layout at once")
+        f.advance(NavigationController.transitionDuration / 2)
+        let height = f.shownDouble(bar, "bounds.size.height"), alpha = f.shownDouble(bar.largeTitleLabel, "opacity")
+        #expect(height > 50 && height < 90, "half way, the bar between 96 and 44: \(height)")
+        #expect(alpha > 0.05 && alpha < 0.95, "the large title fading: \(alpha)")
+        #expect(!bar.largeTitleLabel.isHidden)
+        f.advance(NavigationController.transitionDuration)
+        f.window.layoutIfNeeded()
+        #expect(bar.largeTitleLabel.isHidden, "hidden once the push is over")
+        // Back: the bar grows with the pop.
+        nav.popViewController(animated: true)
+        Transaction.flush()
+        f.advance(NavigationController.transitionDuration / 2)
+        let back = f.shownDouble(bar, "bounds.size.height")
+        #expect(back > 50 && back < 90, "\(back)")
+        f.advance(NavigationController.transitionDuration)
+        #expect(bar.frame.height == 96 && !bar.largeTitleLabel.isHidden && bar.largeTitleLabel.alpha == 1)
+    }
+}

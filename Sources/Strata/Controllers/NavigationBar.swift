@@ -123,8 +123,10 @@ public final class NavigationBar: View {
         }
         hairline.frame = Rect(x: 0, y: bounds.height - 0.5, width: bounds.width, height: 0.5)
         // The large title below the row, fading as it collapses; the row's title comes in at the end.
+        // Going away inside an animation block (a push to a controller without one),
+        // it fades with the bar's shrinking and is hidden at the next layout after.
         let collapse = largeTitleCollapse ?? 1
-        largeTitleLabel.isHidden = largeTitleCollapse == nil
+        if largeTitleCollapse != nil || AnimationBlock.stack.last?.animates != true { largeTitleLabel.isHidden = largeTitleCollapse == nil }
         largeTitleLabel.alpha = 1 - collapse
         largeTitleLabel.frame = mirroredForLayoutDirection(Rect(x: 16, y: h, width: max(0, bounds.width - 32), height: Self.largeTitleHeight - 8))
         largeTitleLabel.textAlignment = effectiveUserInterfaceLayoutDirection == .rightToLeft ? .right : .left

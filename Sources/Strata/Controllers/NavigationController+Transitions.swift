@@ -31,7 +31,11 @@ extension NavigationController {
             to.view.transform = fades ? .identity : AffineTransform(translationX: t.isPush ? width : -width * Self.parallax, y: 0)
             if fades { to.view.alpha = 0 }
         }
-        let slide = {
+        let slide = { [self] in
+            // The bar and the content take the new top's layout in the same motion: a
+            // large title grows or shrinks with the slide, as in UIKit.
+            view.setNeedsLayout()
+            view.layoutIfNeeded()
             if fades {
                 to.view.alpha = 1
                 from.viewIfLoaded?.alpha = 0
@@ -88,6 +92,7 @@ extension NavigationController {
             updateBar()
         }
         transition = nil
+        navigationBar.setNeedsLayout()   // a large title that faded out is hidden now
         let next = pending
         pending = []
         for request in next { request() }
