@@ -23,12 +23,12 @@ extension AccessibilityExportTests {
         private let listener: Subprocess
         private let log: String
 
-        init(_ name: String, width: Int = 1024, height: Int = 768, withOrca: Bool = false) async throws {
+        init(_ name: String, width: Int = 1024, height: Int = 768, arguments: [String] = [], withOrca: Bool = false) async throws {
             kwin = try HeadlessKWin(width: width, height: height)
             session = try AccessibilitySession()
             try session.setEnabled(true)
             application = "org.strata.\(name)"
-            example = try Subprocess.spawn([ShellExamplesOnCompositorsTests.binary(name), "--seconds", "120", "--appearance", "light"],
+            example = try Subprocess.spawn([ShellExamplesOnCompositorsTests.binary(name), "--seconds", "120", "--appearance", "light"] + arguments,
                                            environment: ["WAYLAND_DISPLAY": kwin.socketName, "XDG_RUNTIME_DIR": kwin.runtimeDirectory,
                                                          "DBUS_SESSION_BUS_ADDRESS": session.bus.address, "LANG": "en_US.UTF-8"],
                                            directory: nil, logPath: session.directory + "/\(name).log")
@@ -174,6 +174,26 @@ extension AccessibilityExportTests {
         }
         // Space checked the row: Orca shows it on the braille line (it speaks a list item's check only on focus).
         #expect(ClipboardTests.contents(of: orca.log).contains("BRAILLE LINE:  'org.strata.todo application To do frame list <x> bread list item'"))
+    }
+
+    @Test("keyboard only, with Orca, the settings example's grid of colours (a collection view): Tab lands on its first item, the arrows move by place and Orca says each colour, Return chooses it")
+    func settingsGridByKeyboard() async throws {
+        let run = try await KeyboardRun("settings", arguments: ["--tab", "colours"], withOrca: true)
+        defer { run.stop() }
+        let orca = try #require(run.orca)
+        try await run.tab(to: "Red")
+        try await run.press(KeyboardRun.right)
+        try await until("the focus on Orange", timeout: 10) { run.focusTrail.last == "Orange" }
+        try await run.press(KeyboardRun.down)
+        try await until("the focus a line down", timeout: 10) { run.focusTrail.last != "Orange" }
+        let below = try #require(run.focusTrail.last)
+        #expect(["Cyan", "Teal", "Blue", "Indigo"].contains(below), "a line down from Orange: \(run.focusTrail)")
+        try await run.press(KeyboardRun.enter)
+        try await run.eventually("the colour chosen") { $0.find("Chosen: \(below)") != nil }
+        let said = orca.spoken.map { $0.hasSuffix(".") ? String($0.dropLast()) : $0 }
+        for name in ["Red", "Orange", below] {
+            #expect(said.contains { $0.hasPrefix(name) }, "Orca did not say “\(name)”: \(said)")
+        }
     }
 
     @Test("keyboard only, with Orca, the text example: Tab reaches its two buttons and wraps; Orca says them")

@@ -256,6 +256,11 @@ enum AccessibilityNode {
             if (v as? ListView)?.allowsMultipleSelection == true { states.insert(.multiSelectable) }
             if v.canBecomeFirstResponder { states.insert(.focusable) }
             if v.isFirstResponder { states.insert(.focused) }
+            // A collection view's item takes the focus through its collection view.
+            if let cell = v as? CollectionViewCell, let cv = cell.collectionView, cv.canBecomeFirstResponder {
+                states.insert(.focusable)
+                if cv.isFirstResponder, cv.accessibilityFocusObject === cell { states.insert(.focused) }
+            }
             if v.accessibilityViewIsModal { states.insert(.modal) }
         case let .element(e):
             if e.accessibilityIsFocusable { states.insert(.focusable) }

@@ -432,8 +432,9 @@ public final class CollectionView: ScrollView {
     public override var canBecomeFirstResponder: Bool { !isHidden && window != nil && counts.contains { $0 > 0 } }
 
     public override func becomeFirstResponder() -> Bool {
-        guard super.becomeFirstResponder() else { return false }
+        // The item first, so the focus assistive technologies are told of is on it.
         if focusedIndexPath == nil { focusedIndexPath = allPaths.first }
+        guard super.becomeFirstResponder() else { return false }
         showFocus()
         return true
     }
@@ -481,9 +482,21 @@ public final class CollectionView: ScrollView {
     }
 
     private func focus(_ path: IndexPath) {
+        let old = accessibilityFocusObject
         focusedIndexPath = path
         scrollToItem(at: path, animated: false)
         showFocus()
+        // Assistive technologies follow the focus from item to item, as they do a list's rows.
+        if isFirstResponder, accessibilityFocusObject !== old {
+            Application.shared.accessibilityExporter?.focusMoved(from: old, to: accessibilityFocusObject)
+        }
+    }
+
+    /// The focused item's cell, when it is an element of its own (a cell with a
+    /// text label, or one the app made an element), while the view has the focus.
+    override var accessibilityFocusObject: AnyObject {
+        guard let path = focusedIndexPath, let cell = cells[path], cell.isAccessibilityElement else { return self }
+        return cell
     }
 
     private func showFocus() {
