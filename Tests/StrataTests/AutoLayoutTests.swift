@@ -595,12 +595,7 @@ extension AutoLayoutTests {
 }
 
 extension AutoLayoutTests {
-    /// A view of a fixed natural size.
-    final class Natural: View {
-        let natural: Size
-        init(_ w: Double, _ h: Double) { natural = Size(width: w, height: h); super.init(frame: .zero) }
-        override var intrinsicContentSize: Size { natural }
-    }
+    typealias Natural = LayoutTests.Sized
 
     @Test("a stack view in constraints, as on iOS: pinned by its edges, its arranged views keep their own constraints, hugging decides who stretches, its constraints are named UISV-…, and its fitting size comes from its content")
     func stackViewInConstraints() {

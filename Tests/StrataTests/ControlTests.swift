@@ -11,6 +11,17 @@ enum Keysym {
     static let shift: UInt32 = 0xffe1, control: UInt32 = 0xffe3, pageUp: UInt32 = 0xff55, pageDown: UInt32 = 0xff56
 }
 
+/// Presses and releases a key, with Shift and Ctrl held around it when asked.
+@MainActor
+func key(_ input: InputDriver, _ keysym: UInt32, shift: Bool = false, control: Bool = false) {
+    if shift { input.pressKey(keysym: Keysym.shift) }
+    if control { input.pressKey(keysym: Keysym.control) }
+    input.pressKey(keysym: keysym)
+    input.releaseKey(keysym: keysym)
+    if control { input.releaseKey(keysym: Keysym.control) }
+    if shift { input.releaseKey(keysym: Keysym.shift) }
+}
+
 @MainActor
 @Suite("Controls (rule H6)", .serialized, .isolatedLayerContext)
 struct ControlTests {

@@ -21,15 +21,6 @@ struct TextFieldTests {
         return (f, InputDriver(window: f.window), field, { defer { log = [] }; return log })
     }
 
-    func key(_ input: InputDriver, _ keysym: UInt32, shift: Bool = false, control: Bool = false) {
-        if shift { input.pressKey(keysym: Keysym.shift) }
-        if control { input.pressKey(keysym: Keysym.control) }
-        input.pressKey(keysym: keysym)
-        input.releaseKey(keysym: keysym)
-        if control { input.releaseKey(keysym: Keysym.control) }
-        if shift { input.releaseKey(keysym: Keysym.shift) }
-    }
-
     /// The x (window points) of the caret after `prefix` of the field's text.
     func x(after prefix: String, in field: TextField) -> Double {
         let layout = TextLayout(AttributedText(prefix), style: TextStyle(font: field.font, color: .black, numberOfLines: 1), width: nil)

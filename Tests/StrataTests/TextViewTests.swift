@@ -32,15 +32,6 @@ struct TextViewTests {
         return (f, InputDriver(window: f.window), view, delegate)
     }
 
-    func key(_ input: InputDriver, _ keysym: UInt32, shift: Bool = false, control: Bool = false) {
-        if shift { input.pressKey(keysym: Keysym.shift) }
-        if control { input.pressKey(keysym: Keysym.control) }
-        input.pressKey(keysym: keysym)
-        input.releaseKey(keysym: keysym)
-        if control { input.releaseKey(keysym: Keysym.control) }
-        if shift { input.releaseKey(keysym: Keysym.shift) }
-    }
-
     /// Where the caret stands before the byte `offset`, in window points (the line's middle).
     func point(at offset: Int, in view: TextView) -> Point {
         let r = view.convert(view.caretRect(at: offset), to: nil)

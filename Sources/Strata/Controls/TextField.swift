@@ -15,7 +15,7 @@
 ///
 /// Offsets inside are UTF-8 offsets into ``text`` on grapheme boundaries.
 @MainActor
-public class TextField: Control, TextInputClient {
+public class TextField: Control, TextInputClient, TextEditing {
     // Editable text: named by its placeholder unless labelled, its value the
     // text; activating it starts editing (rules Y2, Y4).
     override var defaultAccessibilityLabel: String? { placeholder }
@@ -242,16 +242,7 @@ public class TextField: Control, TextInputClient {
         }
     }
 
-    public override func perform(_ action: StandardEditAction) {
-        switch action {
-        case .cut: cut()
-        case .copy: copy()
-        case .paste: paste()
-        case .selectAll: selectAll()
-        case .undo: undo()
-        case .redo: redo()
-        }
-    }
+    public override func perform(_ action: StandardEditAction) { performEdit(action) }
 
     /// Takes back the last edit (consecutive typing is one).
     public func undo() {
@@ -610,18 +601,7 @@ public class TextField: Control, TextInputClient {
         case Key.tab, Key.isoLeftTab: return false
         default: break
         }
-        if control {
-            switch key.charactersIgnoringModifiers.lowercased() {
-            case "a": selectAll()
-            case "c": copy()
-            case "x": cut()
-            case "v": paste()
-            case "z": shift ? redo() : undo()
-            case "y": redo()
-            default: return false
-            }
-            return true
-        }
+        if control { return handleEditShortcut(key) }
         guard !key.modifierFlags.contains(.alternate), !key.modifierFlags.contains(.command),
               !key.characters.isEmpty, key.characters.unicodeScalars.allSatisfy({ $0.value >= 0x20 && $0.value != 0x7f }) else { return false }
         insertText(key.characters)

@@ -28,18 +28,7 @@ extension TextView {
         case Key.isoLeftTab: return false
         default: break
         }
-        if control {
-            switch key.charactersIgnoringModifiers.lowercased() {
-            case "a": selectAll()
-            case "c": copy()
-            case "x": cut()
-            case "v": paste()
-            case "z": shift ? redo() : undo()
-            case "y": redo()
-            default: return false
-            }
-            return true
-        }
+        if control { return handleEditShortcut(key) }
         guard isEditable, !key.modifierFlags.contains(.alternate), !key.modifierFlags.contains(.command),
               !key.characters.isEmpty, key.characters.unicodeScalars.allSatisfy({ $0.value >= 0x20 && $0.value != 0x7f }) else { return false }
         insertText(key.characters)

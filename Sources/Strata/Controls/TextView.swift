@@ -20,7 +20,7 @@
 /// The person's edits are told to the ``delegate``; setting ``text`` is not.
 /// Offsets inside are UTF-8 offsets into ``text`` on grapheme boundaries.
 @MainActor
-public final class TextView: ScrollView, TextInputClient {
+public final class TextView: ScrollView, TextInputClient, TextEditing {
     // Multi-line editable text: its value the text; activating it starts editing (rules Y2, Y4).
     override var defaultIsAccessibilityElement: Bool { true }
     override var defaultAccessibilityValue: String? { model.text }
@@ -217,16 +217,7 @@ public final class TextView: ScrollView, TextInputClient {
         }
     }
 
-    public override func perform(_ action: StandardEditAction) {
-        switch action {
-        case .cut: cut()
-        case .copy: copy()
-        case .paste: paste()
-        case .selectAll: selectAll()
-        case .undo: undo()
-        case .redo: redo()
-        }
-    }
+    public override func perform(_ action: StandardEditAction) { performEdit(action) }
 
     /// Takes back the last edit (consecutive typing is one).
     public func undo() {
