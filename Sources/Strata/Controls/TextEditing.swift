@@ -8,6 +8,11 @@ protocol TextEditing: AnyObject {
     func selectAll()
     func undo()
     func redo()
+    func insertText(_ text: String)
+    /// Puts the caret at the character nearest a point in the view (for a drop).
+    func placeCaret(at point: Point)
+    /// Whether text may be dropped in now (enabled, editable).
+    var acceptsTextDrops: Bool { get }
 }
 
 extension TextEditing {
@@ -36,5 +41,21 @@ extension TextEditing {
         default: return false
         }
         return true
+    }
+}
+
+extension TextEditing where Self: View {
+    /// Text dropped on the view (from any app) goes in where it lands, as typing
+    /// there would; UIKit's text fields and views take drops too.
+    func makeTextDrop() -> DropInteraction {
+        let drop = DropInteraction { [unowned self] items, session in
+            let text = items.compactMap { if case let .text(t) = $0 { t } else { nil } }.joined()
+            guard !text.isEmpty else { return }
+            if !isFirstResponder { becomeFirstResponder() }
+            placeCaret(at: session.location(in: self))
+            insertText(text)
+        }
+        drop.canHandle = { [unowned self] in $0.hasText && acceptsTextDrops }
+        return drop
     }
 }

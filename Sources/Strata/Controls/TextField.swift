@@ -133,20 +133,13 @@ public class TextField: Control, TextInputClient, TextEditing {
         addInteraction(textDrop)
     }
 
-    /// Text dropped on the field (from any app) goes in where it lands, as
-    /// typing there would (UIKit's text fields take drops too); not while disabled.
-    private lazy var textDrop: DropInteraction = {
-        let drop = DropInteraction { [unowned self] items, session in
-            let text = items.compactMap { if case let .text(t) = $0 { t } else { nil } }.joined()
-            guard !text.isEmpty else { return }
-            if !isFirstResponder { becomeFirstResponder() }
-            let at = offset(at: session.location(in: self))
-            select(at..<at, anchor: at)
-            insertText(text)
-        }
-        drop.canHandle = { [unowned self] in $0.hasText && isEnabled }
-        return drop
-    }()
+    /// Text dropped on the field goes in where it lands; not while disabled.
+    private lazy var textDrop = makeTextDrop()
+    var acceptsTextDrops: Bool { isEnabled }
+    func placeCaret(at point: Point) {
+        let at = offset(at: point)
+        select(at..<at, anchor: at)
+    }
 
     public convenience init() { self.init(frame: Rect(x: 0, y: 0, width: 200, height: 34)) }
 

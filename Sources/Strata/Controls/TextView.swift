@@ -117,19 +117,13 @@ public final class TextView: ScrollView, TextInputClient, TextEditing {
 
     public convenience init() { self.init(frame: Rect(x: 0, y: 0, width: 320, height: 200)) }
 
-    /// Text dropped on the view goes in where it lands, as typing there would.
-    private lazy var textDrop: DropInteraction = {
-        let drop = DropInteraction { [unowned self] items, session in
-            let text = items.compactMap { if case let .text(t) = $0 { t } else { nil } }.joined()
-            guard !text.isEmpty else { return }
-            if !isFirstResponder { becomeFirstResponder() }
-            let at = offset(at: session.location(in: self))
-            select(at..<at, anchor: at)
-            insertText(text)
-        }
-        drop.canHandle = { [unowned self] in $0.hasText && isEditable }
-        return drop
-    }()
+    /// Text dropped on the view goes in where it lands; not while it is not editable.
+    private lazy var textDrop = makeTextDrop()
+    var acceptsTextDrops: Bool { isEditable }
+    func placeCaret(at point: Point) {
+        let at = offset(at: point)
+        select(at..<at, anchor: at)
+    }
 
     // MARK: Reading
 
