@@ -201,6 +201,11 @@ struct TextViewTests {
         #expect(view.text == "plain reddish plain")
         #expect(redInk() > red * 3 / 2)
         #expect(view.attributedText.runs.map(\.bytes) == [6..<13])
+        // Carriage returns and NUL go from attributed text too; the runs move with the bytes.
+        var crlf = AttributedText("a\r\nred\0\rend")
+        crlf.setAttributes(.init(color: .red), forOccurrencesOf: "red")
+        view.attributedText = crlf
+        #expect(view.text == "a\nred\nend" && view.attributedText.runs.map(\.bytes) == [2..<5])
     }
 
     @Test("An input method's composition shows underlined in its paragraph and goes in on commit")

@@ -42,8 +42,8 @@ public final class TextView: ScrollView, TextInputClient, TextEditing {
     public var attributedText: AttributedText {
         get { AttributedText(model.text, runs: model.runs) }
         set {
-            let clean = TextView.sanitized(newValue.string)
-            reset(clean, runs: clean == newValue.string ? newValue.runs : [])
+            let clean = TextView.sanitized(newValue)
+            reset(clean.string, runs: clean.runs)
         }
     }
 
@@ -293,9 +293,28 @@ public final class TextView: ScrollView, TextInputClient, TextEditing {
     }
 
     /// Text a text view holds: "\r\n" and "\r" become "\n", NUL is dropped.
-    static func sanitized(_ text: String) -> String {
-        guard text.utf8.contains(where: { $0 == 0x0D || $0 == 0 }) else { return text }
-        return text.replacingOccurrences(of: "\r\n", with: "\n").replacingOccurrences(of: "\r", with: "\n").replacingOccurrences(of: "\0", with: "")
+    static func sanitized(_ text: String) -> String { sanitized(AttributedText(text)).string }
+
+    /// The same for attributed text, its runs moved with the bytes taken out.
+    static func sanitized(_ text: AttributedText) -> AttributedText {
+        let u = Array(text.string.utf8)
+        guard u.contains(where: { $0 == 0x0D || $0 == 0 }) else { return text }
+        var kept: [UInt8] = [], removed: [Int] = []   // the old offsets of the bytes taken out, in order
+        kept.reserveCapacity(u.count)
+        for (i, b) in u.enumerated() {
+            if b == 0 || (b == 0x0D && i + 1 < u.count && u[i + 1] == 0x0A) { removed.append(i) } else { kept.append(b == 0x0D ? 0x0A : b) }
+        }
+        /// An old offset less the bytes taken out before it.
+        func moved(_ p: Int) -> Int {
+            var low = 0, high = removed.count
+            while low < high { let mid = (low + high) / 2; if removed[mid] < p { low = mid + 1 } else { high = mid } }
+            return p - low
+        }
+        let runs = text.runs.compactMap { run -> AttributedText.Run? in
+            let r = moved(run.bytes.lowerBound)..<moved(run.bytes.upperBound)
+            return r.isEmpty ? nil : AttributedText.Run(bytes: r, attributes: run.attributes)
+        }
+        return AttributedText(String(decoding: kept, as: UTF8.self), runs: runs)
     }
 
     // MARK: Keeping the blocks and views in step
