@@ -196,6 +196,46 @@ extension AccessibilityExportTests {
         }
     }
 
+    @Test("keyboard only, with Orca, the settings example's list: Tab reaches the switches and the stepper in their rows, Space flips Bold text, Up steps the text size, Space on Allow notifications takes its options out of the list; Orca says each control with its row's title")
+    func settingsListByKeyboard() async throws {
+        let run = try await KeyboardRun("settings", withOrca: true)
+        defer { run.stop() }
+        let orca = try #require(run.orca)
+        try await run.tab(to: "Bold text")
+        try await run.press(KeyboardRun.space)
+        try await run.expectEvent("object:state-changed:checked", from: "Bold text", detail1: 1)
+        try await run.tab(to: "Text size")
+        try await run.press(KeyboardRun.up)
+        try await run.expectEvent("object:property-change:accessible-value", from: "Text size")
+        try await run.tab(to: "Allow notifications")
+        try await run.press(KeyboardRun.space)
+        try await run.eventually("the notification options out of the list") { $0.find("Sounds") == nil && $0.find("Badge count") == nil }
+        let said = orca.spoken.map { $0.hasSuffix(".") ? String($0.dropLast()) : $0 }
+        for name in ["Bold text", "Text size", "Allow notifications"] {
+            #expect(said.contains { $0.hasPrefix(name) }, "Orca did not say “\(name)”: \(said)")
+        }
+    }
+
+    @Test("keyboard only, with Orca, the form example: Tab goes through the fields named by their captions, typing fills them, Space on Create account shows the messages of the fields that do not pass; Orca says each field with its caption")
+    func formByKeyboard() async throws {
+        let run = try await KeyboardRun("form", withOrca: true)
+        defer { run.stop() }
+        let orca = try #require(run.orca)
+        try await run.tab(to: "Name")
+        try await DesktopPortalTests.type(run.input, "ada")
+        try await run.tab(to: "Email")
+        try await DesktopPortalTests.type(run.input, "bad")
+        try await run.tab(to: "Password")
+        try await DesktopPortalTests.type(run.input, "short")
+        try await run.tab(to: "Create account")
+        try await run.press(KeyboardRun.space)
+        try await run.eventually("the messages under the fields") { $0.find("Use at least 8 characters.") != nil }
+        let said = orca.spoken.map { $0.hasSuffix(".") ? String($0.dropLast()) : $0 }
+        for words in ["Name", "Email", "Password", "Create account push button"] {
+            #expect(said.contains { $0.hasPrefix(words) }, "Orca did not say “\(words)”: \(said)")
+        }
+    }
+
     @Test("keyboard only, with Orca, the text example: Tab reaches its two buttons and wraps; Orca says them")
     func textByKeyboard() async throws {
         let run = try await KeyboardRun("text", withOrca: true)
