@@ -57,6 +57,9 @@ def describe(acc):
         node["caret"] = text.caretOffset
     if acc.description:
         node["description"] = acc.description
+    locale = acc.get_object_locale() if hasattr(acc, "get_object_locale") else ""
+    if locale:
+        node["locale"] = locale
     relations = {}
     for relation in acc.getRelationSet():
         kind = relation.getRelationType().value_nick

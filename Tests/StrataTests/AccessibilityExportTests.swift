@@ -81,6 +81,7 @@ struct AccessibilityExportTests {
         var text: String?
         var caret: Int?
         var relations: [String: [String]]?
+        var locale: String?
         var children: [Node]
 
         /// The first node, depth first, called `name`.
@@ -597,6 +598,7 @@ extension AccessibilityExportTests {
         let window = Window(title: "Editor", size: Size(width: 300, height: 240))
         let notes = TextView(frame: Rect(x: 10, y: 10, width: 200, height: 200))
         notes.accessibilityLabel = "Notes"
+        notes.accessibilityLanguage = "en-GB"
         let words = "one two three four five six seven eight nine ten eleven twelve"
         notes.text = "\(words)\nsecond paragraph"
         window.rootView.addSubview(notes)
@@ -610,6 +612,10 @@ extension AccessibilityExportTests {
         #expect(node.role == "text")
         #expect(node.states.contains("multi line") && node.states.contains("editable") && !node.states.contains("single line"), "\(node.states)")
         #expect(node.text == notes.text && node.caret == 0)
+        #expect(node.locale == "en-GB", "accessibilityLanguage as the object's locale")
+        // An assistive technology gives it the focus (Component.GrabFocus).
+        #expect(try await Self.client(session, ["grab-focus", "Notes"]).last == #"{"done": true}"#)
+        #expect(notes.isFirstResponder)
 
         // Lines as the view wraps them (the first paragraph takes several), each with its end.
         struct Unit: Decodable { var text: String; var start: Int; var end: Int }
