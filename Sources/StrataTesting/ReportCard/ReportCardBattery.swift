@@ -216,6 +216,22 @@ extension ReportCardCheck {
             return .pass(lateCount == 0 ? "released before the next frame callback: two buffers are enough"
                                         : "\(lateCount) of 3 released after the next frame callback: a third buffer helps")
         },
+        check("frames", "callbacks while minimized") { c in
+            // Minimized, a window is not shown: the compositor may hold its frame callbacks back.
+            let w = TestToplevel(c, title: "minimized")
+            guard try w.map() else { return .fail("no configure within 4 s") }
+            if let caps = w.capabilities, !caps.contains(4) { return .skip("the compositor does not offer minimizing (wm_capabilities)") }
+            w.toplevel.setMinimized()
+            try c.display.connection.roundtrip(timeout: 5)
+            _ = try c.wait(0.5) { false }   // the minimizing animation, where there is one
+            let callback = w.surface.frame()
+            var arrived = false
+            callback.onEvent = { _ in arrived = true }
+            c.keep(callback)
+            try w.draw()
+            return try c.wait(3, until: { arrived }) ? .pass("a minimized window still gets them")
+                : .skip("held back while the window is minimized (allowed: it is not shown)")
+        },
         check("frames", "callbacks while covered") { c in
             // A window under a fullscreen one: the compositor may hold its frame callbacks back.
             let below = TestToplevel(c, title: "below")
@@ -291,9 +307,7 @@ extension ReportCardCheck {
         },
         check("input", "clipboard between two clients") { c in try selectionBetweenClients(c, kind: .clipboard) },
         check("input", "primary selection between two clients") { c in try selectionBetweenClients(c, kind: .primary) },
-        check("input", "text input") { c in
-            c.display.textInputManager == nil ? .skip("zwp_text_input_manager_v3 is not offered") : .pass()
-        },
+        check("input", "text input with an input method") { c in try textInputFromAnInputMethod(c) },
         check("input", "cursor shapes") { c in
             c.display.cursorShapeManager == nil ? .skip("wp_cursor_shape_manager_v1 is not offered: clients draw their cursors") : .pass()
         },
@@ -353,22 +367,13 @@ extension ReportCardCheck {
         guard let input = try? c.compositor.injectedInput() else {
             return .skip("no input to inject here: taking the selection needs an input event's serial")
         }
-        let other = ReportCardContext(compositor: c.compositor, display: try c.compositor.connect())
+        let other = try c.secondClient()
         func seat(_ ctx: ReportCardContext) throws -> Seat? {
             _ = try ctx.wait(2) { ctx.display.seats.values.first?.capabilities.contains(.pointer) == true }
             return ctx.display.seats.values.first
         }
         guard let seatA = try seat(c), let seatB = try seat(other), let o = try c.output() else { return .skip("no seat with a pointer, or no output") }
-        // Both connections turn while waiting: one answers what the other asks.
-        func both(_ timeout: Double, until condition: () -> Bool) throws -> Bool {
-            let deadline = MonotonicClock.now + timeout
-            while !condition() {
-                guard MonotonicClock.now < deadline else { return false }
-                _ = try c.display.connection.dispatch(timeout: 0.02)
-                _ = try other.display.connection.dispatch(timeout: 0.02)
-            }
-            return true
-        }
+        func both(_ timeout: Double, until condition: () -> Bool) throws -> Bool { try c.wait(timeout, with: other, until: condition) }
         let middle = (Double(o.shownSize.width / o.scale) / 2, Double(o.shownSize.height / o.scale) / 2)
         func click(_ seat: Seat, dx: Double) throws -> Bool {
             let before = seat.lastSerial
@@ -394,6 +399,50 @@ extension ReportCardCheck {
         guard read! == text else { return .fail("other text arrived", detail: read!.map { "\($0)" }) }
         withExtendedLifetime((clipA, clipB, other)) {}
         return .pass()
+    }
+
+    /// A window enables text-input-v3 on its seat; an input method — a second
+    /// client of input-method-v2 — is activated for it and commits text, which
+    /// arrives in the window's text input.
+    @MainActor
+    static func textInputFromAnInputMethod(_ c: ReportCardContext) throws -> Verdict {
+        guard c.display.textInputManager != nil else { return .skip("zwp_text_input_manager_v3 is not offered") }
+        let im = try c.secondClient()
+        guard let manager = im.display.registry.bindIfOffered(ZwpInputMethodManagerV2.self) else {
+            return .skip("text-input-v3 is offered, but not zwp_input_method_manager_v2: no input method client can run here")
+        }
+        _ = try c.wait(2) { c.display.seats.values.first?.textInput != nil }
+        _ = try im.wait(2) { !im.display.seats.isEmpty }
+        guard let textInput = c.display.seats.values.first?.textInput, let imSeat = im.display.seats.values.first else { return .skip("no wl_seat") }
+        let method = manager.getInputMethod(seat: imSeat.proxy)
+        var active = false, dones: UInt32 = 0, unavailable = false
+        method.onEvent = { event in
+            switch event {
+            case .activate: active = true
+            case .deactivate: active = false
+            case .done: dones += 1
+            case .unavailable: unavailable = true
+            default: break
+            }
+        }
+        im.keep(manager, method)
+        let w = TestToplevel(c, title: "text input") { $0.setFullscreen(output: nil) }
+        guard try w.map() else { return .fail("no configure within 4 s") }
+        try w.draw()
+        guard try c.wait(4, with: im, until: { textInput.focusedSurface != nil || unavailable }) else {
+            return .skip("the window never got the text input focus (no keyboard focus without input)")
+        }
+        guard !unavailable else { return .skip("the compositor has an input method of its own (input-method-v2 unavailable)") }
+        textInput.enable(cursorRectangle: (x: 10, y: 10, width: 1, height: 20))
+        guard try c.wait(4, with: im, until: { active && dones > 0 }) else { return .fail("the input method was not activated within 4 s of enable") }
+        var arrived: String?
+        textInput.onEvent = { if case let .done(update) = $0, let text = update.commit { arrived = text } }
+        let text = "日本 ✓"
+        method.commitString(text: text)
+        method.commit(serial: dones)
+        guard try c.wait(4, with: im, until: { arrived != nil }) else { return .fail("the input method's commit did not reach the window within 4 s") }
+        guard arrived == text else { return .fail("other text arrived", detail: arrived) }
+        return .pass("the input method's commit arrived")
     }
 
     // MARK: Edge cases
@@ -429,6 +478,24 @@ extension ReportCardCheck {
             }
             try c.display.connection.roundtrip(timeout: 5)
             return .pass()
+        },
+        check("edge cases", "buffer destroyed before its release") { c in
+            // A client that gives a buffer up while the compositor still holds it (legal for
+            // shm: the compositor keeps what it needs), then draws on.
+            let w = TestToplevel(c, title: "released late")
+            guard try w.map() else { return .fail("no configure within 4 s") }
+            for _ in 0..<3 {
+                w.acknowledge()
+                let buffer = try c.attachBuffer(to: w.surface, width: 200, height: 150)
+                w.surface.commit()
+                c.pool.discard(buffer)   // destroyed as `buffer` goes, the compositor still holding it
+            }
+            let callback = w.surface.frame()
+            var arrived = false
+            callback.onEvent = { _ in arrived = true }
+            c.keep(callback)
+            try w.draw()
+            return try c.wait(3, until: { arrived }) ? .pass("survived; frames go on") : .fail("no frame callback within 3 s after")
         },
         check("edge cases", "100 subsurfaces") { c in
             guard let sub = c.display.registry.bindIfOffered(WlSubcompositor.self) else { return .skip("wl_subcompositor is not offered") }

@@ -99,6 +99,23 @@ final class ReportCardContext {
         return true
     }
 
+    /// Turns this connection and `other` in turn until `condition` holds (one
+    /// answers what the other asks); false after `timeout`.
+    func wait(_ timeout: Double, with other: ReportCardContext, until condition: () -> Bool) throws -> Bool {
+        let deadline = MonotonicClock.now + timeout
+        while !condition() {
+            guard MonotonicClock.now < deadline else { return false }
+            _ = try display.connection.dispatch(timeout: 0.02)
+            _ = try other.display.connection.dispatch(timeout: 0.02)
+        }
+        return true
+    }
+
+    /// A second client on the same compositor.
+    func secondClient() throws -> ReportCardContext {
+        ReportCardContext(compositor: compositor, display: try compositor.connect())
+    }
+
     /// A buffer of a size, filled with one colour, attached to `surface` (not committed).
     func attachBuffer(to surface: WlSurface, width: Int, height: Int, color: UInt32 = 0xff33_6699) throws -> ShmBuffer {
         let buffer = try pool.nextBuffer(width: width, height: height)

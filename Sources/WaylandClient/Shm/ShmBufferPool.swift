@@ -55,6 +55,13 @@ public final class ShmBufferPool {
         buffer.contentFrame = frame
     }
 
+    /// Gives `buffer` up now, whether the compositor holds it or not: it is destroyed
+    /// when its last reference goes (the compositor keeps what it needs of an shm
+    /// buffer, so this is legal, if unusual).
+    public func discard(_ buffer: ShmBuffer) {
+        buffers.removeAll { $0 === buffer }
+    }
+
     /// Drops released buffers of another size and idle buffers beyond the limit.
     private func trim(width: Int, height: Int) {
         buffers.removeAll { !$0.isBusy && ($0.width != width || $0.height != height) }
