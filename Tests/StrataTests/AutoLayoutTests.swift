@@ -621,8 +621,7 @@ extension AutoLayoutTests {
         #expect(title.frame == Rect(x: 32, y: 0, width: 80, height: 20))
         #expect(badge.frame == Rect(x: 120, y: 0, width: 248, height: 20))
         // The title hugging less stretches instead.
-        title.setContentHuggingPriority(LayoutPriority(200), for: .horizontal)
-        stack.setNeedsUpdateConstraints()
+        title.setContentHuggingPriority(LayoutPriority(200), for: .horizontal)   // the stack follows on its own
         root.layoutIfNeeded()
         #expect(title.frame.width == 368 - 24 - 30 - 16 && badge.frame == Rect(x: 338, y: 0, width: 30, height: 20))
         #expect(f.window.rootView.ownLayoutEngine?.constraints.contains { $0.identifier == "UISV-canvas-connection" } == true)

@@ -93,8 +93,9 @@ public final class StackView: View {
         if AnimationBlock.stack.last?.animates == true { layoutIfNeeded() }
     }
 
-    /// An arranged subview's natural size changed (fill proportionally shares by it).
-    func arrangedSubviewIntrinsicSizeChanged() { arrangementChanged() }
+    /// An arranged subview's natural size, hugging or compression resistance
+    /// changed: who stretches, and proportional shares, may change with it.
+    func arrangedSubviewSizingChanged() { arrangementChanged() }
 
     private func arrangementChanged() {
         setNeedsUpdateConstraints()
@@ -178,7 +179,6 @@ public final class StackView: View {
                 add("spacing", b, start, .greaterThanOrEqual, a, end, constant: spacing)
             }
         }
-        let axisOfLength = alongAxis
         switch distribution {
         case .fill:
             // The room left over goes to the views without a natural length (equally), else to the
@@ -186,16 +186,16 @@ public final class StackView: View {
             let flexible = views.filter { along($0.intrinsicContentSize) < 0 }
             for v in flexible.dropFirst() { add("fill-equally-flexible", v, length, .equal, flexible[0], length, priority: LayoutPriority(1)) }
             guard flexible.isEmpty else { break }
-            let leastHugging = views.map { $0.contentHuggingPriority(for: axisOfLength) }.min()
-            let leastResisting = views.map { $0.contentCompressionResistancePriority(for: axisOfLength) }.min()
-            let taker = views.last { $0.contentHuggingPriority(for: axisOfLength) == leastHugging }
-            let giver = views.last { $0.contentCompressionResistancePriority(for: axisOfLength) == leastResisting }
-            for v in views {
+            let hugging = views.map { $0.contentHuggingPriority(for: alongAxis) }
+            let resisting = views.map { $0.contentCompressionResistancePriority(for: alongAxis) }
+            let taker = hugging.lastIndex(of: hugging.min()!), giver = resisting.lastIndex(of: resisting.min()!)
+            for (i, v) in views.enumerated() {
                 let n = along(natural(v))
-                let hugging = v.contentHuggingPriority(for: axisOfLength), resisting = v.contentCompressionResistancePriority(for: axisOfLength)
-                if v !== taker, hugging < .required { add("fill-hugging", v, length, .lessThanOrEqual, nil, .notAnAttribute, constant: n, priority: LayoutPriority(hugging.rawValue + 1)) }
-                if v !== giver, resisting < .required {
-                    add("fill-compression", v, length, .greaterThanOrEqual, nil, .notAnAttribute, constant: n, priority: LayoutPriority(resisting.rawValue + 1))
+                if i != taker, hugging[i] < .required {
+                    add("fill-hugging", v, length, .lessThanOrEqual, nil, .notAnAttribute, constant: n, priority: LayoutPriority(hugging[i].rawValue + 1))
+                }
+                if i != giver, resisting[i] < .required {
+                    add("fill-compression", v, length, .greaterThanOrEqual, nil, .notAnAttribute, constant: n, priority: LayoutPriority(resisting[i].rawValue + 1))
                 }
             }
         case .fillEqually:

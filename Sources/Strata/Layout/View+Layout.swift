@@ -37,7 +37,13 @@ extension View {
     public func invalidateIntrinsicContentSize() {
         superview?.setNeedsLayout()
         autoLayoutState?.engineOfRecord?.intrinsicSizeChanged(self)
-        if let stack = superview as? StackView, stack.arrangedSubviews.contains(where: { $0 === self }) { stack.arrangedSubviewIntrinsicSizeChanged() }
+        arrangingStack?.arrangedSubviewSizingChanged()
+    }
+
+    /// The stack view that arranges this view, if one does.
+    var arrangingStack: StackView? {
+        guard let stack = superview as? StackView, stack.arrangedSubviews.contains(where: { $0 === self }) else { return nil }
+        return stack
     }
 
     /// Makes a change that may resize the bounds; when it does, subviews follow

@@ -88,6 +88,7 @@ extension View: LayoutItem {
     public func setContentHuggingPriority(_ priority: LayoutPriority, for axis: LayoutAxis) {
         if axis == .horizontal { autoLayout.hugging.horizontal = priority } else { autoLayout.hugging.vertical = priority }
         autoLayoutState?.engineOfRecord?.inputsChanged(self)
+        arrangingStack?.arrangedSubviewSizingChanged()
     }
     /// How strongly the view resists shrinking below its intrinsic size on `axis`
     /// (default 750, `defaultHigh`).
@@ -98,6 +99,7 @@ extension View: LayoutItem {
     public func setContentCompressionResistancePriority(_ priority: LayoutPriority, for axis: LayoutAxis) {
         if axis == .horizontal { autoLayout.compression.horizontal = priority } else { autoLayout.compression.vertical = priority }
         autoLayoutState?.engineOfRecord?.inputsChanged(self)
+        arrangingStack?.arrangedSubviewSizingChanged()
     }
 
     /// Labels and image views hug their content a little harder than other views
