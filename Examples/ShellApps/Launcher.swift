@@ -87,7 +87,8 @@ public final class Launcher: ListDataSource {
         selectedRow = 0
         guard kept == keptInNew else {
             shown = new
-            return list.reloadData()
+            list.reloadData()
+            return announceSelection()
         }
         let removed = old.indices.filter { !newIDs.contains(old[$0].id) }
         shown = old.filter { newIDs.contains($0.id) }
@@ -96,6 +97,7 @@ public final class Launcher: ListDataSource {
         shown = new
         if !inserted.isEmpty { list.insertRows(at: inserted, animated: true) }
         refreshSelection()
+        announceSelection()
     }
 
     /// Moves the selection by `delta` rows (kept in the list, scrolled into view).
@@ -104,6 +106,16 @@ public final class Launcher: ListDataSource {
         selectedRow = min(shown.count - 1, max(0, selectedRow + delta))
         list.scrollToRow(selectedRow, animated: true)
         refreshSelection()
+        announceSelection()
+    }
+
+    /// The keyboard stays in the field while the chosen row moves: the screen
+    /// reader is sent to the chosen row (UIKit's layout-changed notification with
+    /// it as the argument), so it reads which application Return would start.
+    private func announceSelection() {
+        guard shown.indices.contains(selectedRow) else { return }
+        list.layoutIfNeeded()
+        Accessibility.post(notification: .layoutChanged, argument: list.cellForRow(at: selectedRow))
     }
 
     private func refreshSelection() {

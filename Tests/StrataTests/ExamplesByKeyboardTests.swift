@@ -236,6 +236,33 @@ extension AccessibilityExportTests {
         }
     }
 
+    @Test("keyboard only, with Orca, the launcher on kwin's shell layer: the field has the keyboard, Down and Up move the chosen application and Orca reads each (the field's active descendant, the keyboard staying in the field), typing filters and Orca reads the first match")
+    func launcherByKeyboard() async throws {
+        let apps = makeTemporaryDirectory("strata-launcher-apps")
+        defer { removeTemporaryDirectory(apps) }
+        for (file, name) in [("atlas.desktop", "Atlas"), ("marker.desktop", "Pen marker"), ("zither.desktop", "Zither")] {
+            let text = "[Desktop Entry]\nType=Application\nName=\(name)\nExec=false\n"
+            let fd = open(apps + "/" + file, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+            _ = text.withCString { write(fd, $0, strlen($0)) }
+            close(fd)
+        }
+        let run = try await KeyboardRun("launcher", arguments: ["--applications", apps], withOrca: true)
+        defer { run.stop() }
+        let orca = try #require(run.orca)
+        try await run.press(KeyboardRun.down)
+        try await run.press(KeyboardRun.down)
+        try await run.press(KeyboardRun.up)
+        try await DesktopPortalTests.type(run.input, "zit")
+        let heard = try? await until("Orca to say the chosen applications", timeout: 15) {
+            orca.spoken.contains { $0.hasPrefix("Pen marker") } && orca.spoken.contains { $0.hasPrefix("Zither") }
+        }
+        if heard == nil { Issue.record("Orca said \(orca.spoken); events \(run.events.map { "\($0.type) \($0.source)" })") }
+        let said = orca.spoken.map { $0.hasSuffix(".") ? String($0.dropLast()) : $0 }
+        let chosen = said.filter { ["Atlas", "Pen marker", "Zither"].contains($0) }
+        #expect(chosen.starts(with: ["Pen marker", "Zither", "Pen marker"]), "Down, Down, Up: \(said)")
+        #expect(chosen.last == "Zither", "typing “zit” chose Zither: \(said)")
+    }
+
     @Test("keyboard only, with Orca, the text example: Tab reaches its two buttons and wraps; Orca says them")
     func textByKeyboard() async throws {
         let run = try await KeyboardRun("text", withOrca: true)

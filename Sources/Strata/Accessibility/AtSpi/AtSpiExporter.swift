@@ -220,6 +220,20 @@ final class AtSpiExporter {
         emit(.view(list), "org.a11y.atspi.Event.Object", "SelectionChanged", detail: "")
     }
 
+    /// Sends the screen reader to `target` while the keyboard focus stays put:
+    /// `active-descendant-changed` from what has the focus (a screen reader reads
+    /// the new descendant when its source is focused).
+    func moveReader(to target: AccessibilityNode) {
+        guard let window = Application.shared.keyboardFocusWindow ?? windows.first else { return }
+        let focused: AccessibilityNode
+        switch (window.firstResponder as? View)?.accessibilityFocusObject {
+        case let view as View: focused = .view(view)
+        case let element as AccessibilityElement: focused = .element(element)
+        default: focused = .window(window)
+        }
+        emit(focused, "org.a11y.atspi.Event.Object", "ActiveDescendantChanged", detail: "", data: reference(target))
+    }
+
     /// Says `text` now (`Accessibility.post(notification: .announcement, …)`).
     func announce(_ text: String) {
         guard let window = windows.first else { return }
