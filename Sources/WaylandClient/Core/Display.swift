@@ -103,6 +103,7 @@ public final class Display {
         }
     }
 
+    // A line in the log, said once per process however many displays connect.
     private static var saidPresentationIsMissing = false
 
     private func globalAdded(_ g: Registry.Global) {

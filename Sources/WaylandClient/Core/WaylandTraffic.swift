@@ -20,6 +20,7 @@ public enum WaylandTraffic {
 
     /// Receives descriptions of API misuse that was refused (requests after destruction,
     /// requests newer than the object's version). Printed to stderr when nil.
+    // Process-wide with the observer: misuse is told wherever it happens, on any connection.
     public static var misuseHandler: (@MainActor (String) -> Void)?
 
     /// Runs `body` and returns the messages it produced.
