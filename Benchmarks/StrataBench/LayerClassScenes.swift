@@ -245,7 +245,11 @@ func sceneParticles(frames: Int) -> [Figure] {
         return Double(seed >> 11) / Double(1 << 53)
     }
     let reference = ReferenceRenderer(width: w, height: h)
-    let maskImage = pixman_image_create_bits(PIXMAN_a8r8g8b8, 8, 8, UnsafeMutablePointer(mutating: picture.pixels), 32)!
+    // pixman keeps the pointer: pixels of its own, alive as long as the image.
+    let maskPixels = UnsafeMutablePointer<UInt32>.allocate(capacity: picture.pixels.count)
+    maskPixels.initialize(from: picture.pixels, count: picture.pixels.count)
+    defer { maskPixels.deallocate() }
+    let maskImage = pixman_image_create_bits(PIXMAN_a8r8g8b8, 8, 8, maskPixels, 32)!
     pixman_image_set_filter(maskImage, PIXMAN_FILTER_BILINEAR, nil, 0)
     defer { pixman_image_unref(maskImage) }
     var clockTime = 0.0, births = 0.0
