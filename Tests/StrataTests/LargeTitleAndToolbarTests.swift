@@ -164,5 +164,21 @@ extension LargeTitleAndToolbarTests {
         #expect(back > 50 && back < 90, "\(back)")
         f.advance(NavigationController.transitionDuration)
         #expect(bar.frame.height == 96 && !bar.largeTitleLabel.isHidden && bar.largeTitleLabel.alpha == 1)
+
+        // A swipe back cancelled a quarter of the way: the bar grows with the finger, then is the pushed one's again.
+        nav.pushViewController(plain, animated: false)
+        f.window.layoutIfNeeded()
+        let driver = InputDriver(window: f.window)
+        driver.touchDown(1, at: Point(x: 5, y: 300))
+        driver.touchMove(1, to: Point(x: 30, y: 300))
+        driver.touchMove(1, to: Point(x: 105, y: 300))
+        Transaction.flush()
+        let growing = f.shownDouble(bar, "bounds.size.height")
+        #expect(growing > 44 && growing < 96, "the bar a quarter of the way to the large title: \(growing)")
+        driver.touchUp(1)
+        Transaction.flush()
+        f.advance(0.5)
+        f.window.layoutIfNeeded()
+        #expect(nav.topViewController === plain && bar.frame.height == 44 && bar.largeTitleLabel.isHidden, "\(bar.frame)")
     }
 }

@@ -92,7 +92,10 @@ extension NavigationController {
             updateBar()
         }
         transition = nil
-        navigationBar.setNeedsLayout()   // a large title that faded out is hidden now
+        // Laid out again for the top now: a large title that faded out is hidden, and a
+        // cancelled swipe's bar is the one of the controller that stayed.
+        viewIfLoaded?.setNeedsLayout()
+        navigationBar.setNeedsLayout()
         let next = pending
         pending = []
         for request in next { request() }
