@@ -200,12 +200,14 @@ struct TextViewTests {
         view.undo()
         #expect(view.text == "plain reddish plain")
         #expect(redInk() > red * 3 / 2)
-        #expect(view.attributedText.runs.map(\.bytes) == [6..<13])
+        #expect(view.attributedText!.runs.map(\.bytes) == [6..<13])
         // Carriage returns and NUL go from attributed text too; the runs move with the bytes.
         var crlf = AttributedText("a\r\nred\0\rend")
         crlf.setAttributes(.init(color: .red), forOccurrencesOf: "red")
         view.attributedText = crlf
-        #expect(view.text == "a\nred\nend" && view.attributedText.runs.map(\.bytes) == [2..<5])
+        #expect(view.text == "a\nred\nend" && view.attributedText!.runs.map(\.bytes) == [2..<5])
+        view.attributedText = nil
+        #expect(view.text == "" && view.attributedText?.string == "")
     }
 
     @Test("An input method's composition shows underlined in its paragraph and goes in on commit")

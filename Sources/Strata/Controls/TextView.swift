@@ -38,11 +38,12 @@ public final class TextView: ScrollView, TextInputClient, TextEditing {
     }
 
     /// The text with its attributes (`attributedText`): runs over ranges set the
-    /// font and colour where they differ from ``font`` and ``textColor``.
-    public var attributedText: AttributedText {
+    /// font and colour where they differ from ``font`` and ``textColor``. Never
+    /// nil when read, as in UIKit; setting nil empties the view.
+    public var attributedText: AttributedText? {
         get { AttributedText(model.text, runs: model.runs) }
         set {
-            let clean = TextView.sanitized(newValue)
+            let clean = TextView.sanitized(newValue ?? AttributedText(""))
             reset(clean.string, runs: clean.runs)
         }
     }
