@@ -381,3 +381,40 @@ extension CollectionViewTests {
         #expect(long.height > 2 * cells[0].frame.height, "it wraps and grows: \(long)")
     }
 }
+
+extension CollectionViewTests {
+    /// A cell whose content is a tenth as tall as it is wide.
+    final class WideCell: CollectionViewCell {
+        required init(frame: Rect) {
+            super.init(frame: frame)
+            let band = View()
+            band.translatesAutoresizingMaskIntoConstraints = false
+            contentView.addSubview(band)
+            // Just below required, as UIKit's self-sizing cells have it: the cell's frame holds its content view.
+            let aspect = band.heightAnchor.constraint(equalTo: band.widthAnchor, multiplier: 0.1)
+            aspect.priority = LayoutPriority(999)
+            LayoutConstraint.activate([
+                band.leadingAnchor.constraint(equalTo: contentView.leadingAnchor), band.trailingAnchor.constraint(equalTo: contentView.trailingAnchor),
+                band.topAnchor.constraint(equalTo: contentView.topAnchor), band.bottomAnchor.constraint(equalTo: contentView.bottomAnchor), aspect,
+            ])
+        }
+    }
+
+    @Test("a list's self-sizing rows are measured at the list's width: only their height is their own")
+    func listRowsMeasureAtTheListsWidth() {
+        let f = ViewFixture()
+        let list = CollectionView(frame: Rect(x: 0, y: 0, width: 400, height: 300), collectionViewLayout: CollectionViewListLayout())
+        list.register(WideCell.self, forCellWithReuseIdentifier: "n")
+        f.window.rootView.addSubview(list)
+        final class Bands: CollectionViewDataSource {
+            func collectionView(_ cv: CollectionView, numberOfItemsInSection section: Int) -> Int { 2 }
+            func collectionView(_ cv: CollectionView, cellForItemAt indexPath: IndexPath) -> CollectionViewCell {
+                cv.dequeueReusableCell(withReuseIdentifier: "n", for: indexPath)
+            }
+        }
+        let bands = Bands()
+        list.dataSource = bands
+        f.window.layoutIfNeeded()
+        #expect(list.visibleCells.map(\.frame.size) == [Size(width: 400, height: 40), Size(width: 400, height: 40)])
+    }
+}

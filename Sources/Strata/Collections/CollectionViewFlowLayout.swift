@@ -170,4 +170,6 @@ public final class CollectionViewListLayout: CollectionViewFlowLayout {
     }
 
     public override var sizesCellsToContent: Bool { rowHeight <= 0 }
+    /// A list's rows are as wide as the list: only their height is their own.
+    override var selfSizingWidthLimit: Double? { nil }
 }
