@@ -263,6 +263,22 @@ extension AccessibilityExportTests {
         #expect(chosen.last == "Zither", "typing “zit” chose Zither: \(said)")
     }
 
+    @Test("the panel on kwin's shell layer, read and operated through libatspi as a screen reader does: its menu button (a push button with a menu), the clock and the status as text; pressing the button opens the menu, whose items are read")
+    func panelThroughAssistiveTechnology() async throws {
+        let run = try await KeyboardRun("panel")
+        defer { run.stop() }
+        try await run.eventually("the panel's tree") { root in
+            guard let bar = root.children.first, let button = bar.find("Strata") else { return false }
+            let texts = bar.children.filter { $0.role == "label" }.compactMap(\.text)
+            return button.role == "push button" && button.states.contains("has popup")
+                && texts.contains { $0.contains(":") } && texts.count >= 2   // the clock (hh:mm) and the status
+        }
+        #expect(try await AccessibilityExportTests.client(run.session, ["do", "Strata", "click"], app: run.application).last == #"{"done": true}"#)
+        try await run.eventually("the menu open, its items read") { root in
+            root.find("Show Seconds") != nil && root.find("Quit Panel") != nil && root.find("Strata")?.states.contains("expanded") == true
+        }
+    }
+
     @Test("keyboard only, with Orca, the text example: Tab reaches its two buttons and wraps; Orca says them")
     func textByKeyboard() async throws {
         let run = try await KeyboardRun("text", withOrca: true)
