@@ -46,6 +46,10 @@ public final class OnScreenDisplay {
         valueLabel.textColor = Color(rgba8: 0xe8, 0xea, 0xed)
         valueLabel.font = .monospacedSystemFont(ofSize: 15, weight: .medium)
         for v in [titleLabel, track, valueLabel] { pill.addSubview(v) }
+        // One element to a screen reader: what it shows and the level, read as it changes.
+        pill.isAccessibilityElement = true
+        pill.accessibilityLabel = title
+        pill.accessibilityTraits = [.updatesFrequently]
     }
 
     /// The width of the bar at `level`.
@@ -59,6 +63,7 @@ public final class OnScreenDisplay {
         guard !newLevel.isNaN else { return false }
         level = min(100, max(0, newLevel))
         valueLabel.text = "\(Int(level.rounded()))"
+        pill.accessibilityValue = "\(Int(level.rounded())) %"
         let width = Self.fillWidth(level)
         if window != nil {
             View.animate(duration: 0.35, dampingRatio: 0.8, options: .beginFromCurrentState) {

@@ -29,6 +29,9 @@ struct ShellExamplesOffscreenTests {
         #expect(abs(w2 - w1) < 1, "retargeted from where it was: \(w1) → \(w2)")
         f.advance(1.2)
         #expect(abs(f.shownDouble(osd.fill, "bounds.size.width") - 120) < 0.5 && osd.valueLabel.text == "80")
+        // To a screen reader: one element, the title and the level (the labels inside are not read twice).
+        let read = AccessibilityNode.window(window).children
+        #expect(read.map(\.name) == ["Volume"] && read.first?.value == "80 %", "\(read.map { ($0.name, $0.value) })")
         #expect(f.shownDouble(osd.pill, "opacity") == 1)
         // 1.5 s after the last level: the fade (0.3 s), then closed.
         f.advance(0.35)   // 1.55 s after the level
@@ -257,6 +260,12 @@ struct ShellExamplesOffscreenTests {
         let e = daemon.notify(.init(summary: "E", actions: ["default", "Open", "reply", "Reply"]))
         Transaction.flush()
         f.advance(1)
+        // To a screen reader, newest first: each toast's summary and body as text, its actions as push buttons.
+        func nodes(_ n: AccessibilityNode) -> [AccessibilityNode] { [n] + n.children.flatMap(nodes) }
+        let read = nodes(.window(daemon.window)).dropFirst().map { ($0.role, $0.name) }
+        #expect(read.contains { $0 == (.button, "Reply") } && read.contains { $0 == (.label, "E") } && read.contains { $0 == (.label, "two") },
+                "\(read)")
+        #expect(read.firstIndex { $0 == (.label, "E") }! < read.firstIndex { $0 == (.label, "C2") }!, "newest first: \(read)")
         daemon.window.layoutIfNeeded()
         let driver = InputDriver(window: daemon.window)
         driver.click(at: Point(x: 40, y: 20))
