@@ -298,8 +298,9 @@ public final class TextView: ScrollView, TextInputClient, TextEditing {
 
     /// The same for attributed text, its runs moved with the bytes taken out.
     static func sanitized(_ text: AttributedText) -> AttributedText {
+        // Looked for in place first: a megabyte set as the text is not copied when clean.
+        guard text.string.utf8.contains(where: { $0 == 0x0D || $0 == 0 }) else { return text }
         let u = Array(text.string.utf8)
-        guard u.contains(where: { $0 == 0x0D || $0 == 0 }) else { return text }
         var kept: [UInt8] = [], removed: [Int] = []   // the old offsets of the bytes taken out, in order
         kept.reserveCapacity(u.count)
         for (i, b) in u.enumerated() {
@@ -338,9 +339,8 @@ public final class TextView: ScrollView, TextInputClient, TextEditing {
         blocks.replace(change.range, newLength: change.newLength, in: model.text)
         goalX = nil
         accessibilityTextEdited(at: change.range.lowerBound, removed: removed, inserted: inserted)
-        refresh(restartBlink: true)
         scrollRectToVisible(caretRect(at: movingEnd), animated: false)
-        updateShownBlocks()
+        refresh(restartBlink: true)
     }
 
     private func styleChanged() {
