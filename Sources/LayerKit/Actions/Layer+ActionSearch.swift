@@ -157,7 +157,7 @@ extension Layer {
         case .implicit(let from)?: implicitStart = from
         case nil: break
         }
-        captureTransitionSnapshot(for: action)
+        if let action { captureTransitionSnapshot(for: action) }
         let outerKey = changingKey
         changingKey = key
         apply(self)
@@ -172,9 +172,9 @@ extension Layer {
             addEntry(implicit, forKey: key, notingChange: false)
             action = nil
         }
-        propertyDidChange(key)
+        propertyDidChange(key, mayBeTiming: typed == nil)
         action?.run(forKey: key, object: self, arguments: nil)
-        if key == "hidden" {
+        if typed == nil, key == "hidden" {
             orderEvent(state.isHidden ? Layer.onOrderOut : Layer.onOrderIn)
         }
     }

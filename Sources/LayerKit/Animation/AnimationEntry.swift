@@ -94,7 +94,7 @@ final class AnimationEntry {
         a.isImplicit = true
         a.fromValue = track.from?.anyValue
         a.toValue = track.to?.anyValue
-        a.timingValues = track.timing
+        a.setImplicitTiming(track.timing)
         a.timingFunction = track.timingFunction
         storedAnimation = a
         return a

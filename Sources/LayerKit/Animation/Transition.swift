@@ -168,7 +168,7 @@ extension Layer {
     /// added has not been committed, the state it goes from is still the one on
     /// screen, so later changes in the same transaction (20,000 `addSublayer`
     /// calls in one turn) share its snapshot instead of copying the sublayers again.
-    func captureTransitionSnapshot(for action: (any Action)?) {
+    func captureTransitionSnapshot(for action: any Action) {
         guard action is Transition else { return }
         if let running = animationEntries.entry(forKey: Layer.transition), !running.isCommitted, !running.isRemoved,
            let snapshot = running.extras.snapshot {

@@ -71,7 +71,7 @@ extension Layer {
         animationEntries.append(entry)
         AnimationTimeline.register(self)
         Transaction.didAdd(entry, to: self)
-        if notingChange { propertyDidChange("animations") }
+        if notingChange { propertyDidChange("animations", mayBeTiming: false) }
     }
 
     /// True when any animation is attached (anonymous ones included): only then can
@@ -127,7 +127,7 @@ extension Layer {
         entry.timingDidChange()
         tracksDidChange()
         context.timeline.invalidate()
-        propertyDidChange("animations")
+        propertyDidChange("animations", mayBeTiming: false)
         return true
     }
 
@@ -144,7 +144,7 @@ extension Layer {
         tracksDidChange()
         if !entry.isResolved { unresolvedAnimations -= 1 } else if entry.track == nil { untypedAnimations -= 1 }
         if animationEntries.isEmpty { AnimationTimeline.unregister(self) }
-        propertyDidChange("animations")
+        propertyDidChange("animations", mayBeTiming: false)
         entry.stop(finished: finished)
     }
 

@@ -30,7 +30,7 @@ extension Layer {
         if let owner = layer.maskOwner { owner.mask = nil }   // a mask becoming a sublayer stops being a mask
         let wasVisible = layer.isInVisibleTree
         let sublayersAction = actionToRunIfVisible(forKey: "sublayers")
-        captureTransitionSnapshot(for: sublayersAction)
+        if let sublayersAction { captureTransitionSnapshot(for: sublayersAction) }
         layer.detachFromSuperlayer()
         sublayerStorage.insert(layer, at: index)
         sublayerVersions.insert(layer.subtreeVersion, at: index)
@@ -81,7 +81,7 @@ extension Layer {
             return Diagnostics.report(.invalidTree("replaceSublayer: the new layer would make a cycle"))
         }
         let sublayersAction = actionToRunIfVisible(forKey: "sublayers")
-        captureTransitionSnapshot(for: sublayersAction)
+        if let sublayersAction { captureTransitionSnapshot(for: sublayersAction) }
         new.detachFromSuperlayer()
         let index = indexOfSublayer(old) ?? i
         sublayerStorage[index] = new
@@ -101,7 +101,7 @@ extension Layer {
         guard let parent = superlayer else { return }
         let wasVisible = isInVisibleTree
         let sublayersAction = parent.actionToRunIfVisible(forKey: "sublayers")
-        parent.captureTransitionSnapshot(for: sublayersAction)
+        if let sublayersAction { parent.captureTransitionSnapshot(for: sublayersAction) }
         let orderOut = wasVisible && !state.isHidden ? actionToRun(forKey: Layer.onOrderOut) : nil
         detachFromSuperlayer()
         parent.treeDidChange()
@@ -130,7 +130,7 @@ extension Layer {
         Transaction.ensureOpen(in: context)
         Transaction.noteTreeChange(in: context)
         context.timeline.invalidate()   // a moved layer's animations keep other times
-        propertyDidChange("sublayers")
+        propertyDidChange("sublayers", mayBeTiming: false)
     }
 
     /// True when `ancestor` is this layer or one of its superlayers.

@@ -553,12 +553,16 @@ open class Layer {
     /// (its versions say whether it changed).
     package var modelMask: Layer? { state.mask }
 
-    func propertyDidChange(_ key: String) {
+    /// Gives the layer a new model version. `mayBeTiming` false: the caller knows
+    /// `key` is none of the layer's own timing keys (a typed property, the
+    /// animations, the sublayers), so it is not compared with them.
+    func propertyDidChange(_ key: String, mayBeTiming: Bool = true) {
         let version = Layer.nextVersion()
         modelVersion = version
         noteSubtreeChange(version)
         // A layer's own timing moves the times its animations' events fall due.
-        if !animationEntries.isEmpty || !sublayerStorage.isEmpty, key == "speed" || key == "beginTime" || key == "timeOffset" {
+        if mayBeTiming, !animationEntries.isEmpty || !sublayerStorage.isEmpty,
+           key == "speed" || key == "beginTime" || key == "timeOffset" {
             context.timeline.invalidate()
         }
     }
