@@ -58,3 +58,33 @@ struct ReportCardTests {
     }
 }
 }
+
+/// How the drag-and-drop check finds each client's window in a capture.
+@Suite("Report card: finding a colour on the screen")
+struct ReportCardColourTests {
+    /// A 100×60 image of `background` with `rects` filled.
+    func image(_ rects: [(x: Int, y: Int, w: Int, h: Int, color: UInt32)], background: UInt32 = 0xff10_1010) -> RenderedImage {
+        var pixels = [UInt32](repeating: background, count: 100 * 60)
+        for r in rects {
+            for y in r.y..<(r.y + r.h) { for x in r.x..<(r.x + r.w) { pixels[y * 100 + x] = r.color } }
+        }
+        return RenderedImage(width: 100, height: 60, pixels: pixels)
+    }
+
+    @Test("the middle of an uncovered window; a channel off by 2 still matches, by 3 not")
+    func uncovered() {
+        let shot = image([(x: 20, y: 10, w: 40, h: 20, color: 0xffd0_4022)])
+        #expect(shot.pointShowing(0xffd0_4020).map { [$0.x, $0.y] } == [40, 19])
+        #expect(shot.pointShowing(0xffd0_4025) == nil)
+    }
+
+    @Test("a window half covered by another is aimed at where it shows; a sliver under 8 pixels is not found")
+    func covered() {
+        // The target at 10…59 × 10…49, covered from x = 30 by the source.
+        let shot = image([(x: 10, y: 10, w: 50, h: 40, color: 0xff20_a040), (x: 30, y: 0, w: 70, h: 60, color: 0xffd0_4020)])
+        let p = shot.pointShowing(0xff20_a040)
+        #expect(p.map { [$0.x, $0.y] } == [20, 29])
+        let sliver = image([(x: 10, y: 10, w: 7, h: 40, color: 0xff20_a040)])
+        #expect(sliver.pointShowing(0xff20_a040) == nil)
+    }
+}

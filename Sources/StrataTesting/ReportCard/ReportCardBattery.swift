@@ -307,6 +307,7 @@ extension ReportCardCheck {
         },
         check("input", "clipboard between two clients") { c in try selectionBetweenClients(c, kind: .clipboard) },
         check("input", "primary selection between two clients") { c in try selectionBetweenClients(c, kind: .primary) },
+        check("input", "drag and drop between two clients") { c in try dragAndDropBetweenClients(c) },
         check("input", "text input with an input method") { c in try textInputFromAnInputMethod(c) },
         check("input", "cursor shapes") { c in
             c.display.cursorShapeManager == nil ? .skip("wp_cursor_shape_manager_v1 is not offered: clients draw their cursors") : .pass()

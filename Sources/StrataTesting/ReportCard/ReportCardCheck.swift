@@ -196,17 +196,17 @@ final class TestToplevel {
     }
 
     /// Acknowledges the last configure and commits a buffer of its size (or `fallback`).
-    func draw(fallback: (Int, Int) = (200, 150)) throws {
+    func draw(fallback: (Int, Int) = (200, 150), color: UInt32 = 0xff33_6699) throws {
         acknowledge()
         let w = Int(configures.last?.width ?? 0), h = Int(configures.last?.height ?? 0)
-        _ = try context.attachBuffer(to: surface, width: w > 0 ? w : fallback.0, height: h > 0 ? h : fallback.1)
+        _ = try context.attachBuffer(to: surface, width: w > 0 ? w : fallback.0, height: h > 0 ? h : fallback.1, color: color)
         surface.commit()
     }
 
     /// Configured and drawn once: on the screen.
-    func map(timeout: Double = 4) throws -> Bool {
+    func map(timeout: Double = 4, size: (Int, Int) = (200, 150), color: UInt32 = 0xff33_6699) throws -> Bool {
         guard try waitConfigure(after: 0, timeout: timeout) || !serials.isEmpty else { return false }
-        try draw()
+        try draw(fallback: size, color: color)
         try context.display.connection.roundtrip(timeout: 5)
         return true
     }
