@@ -57,6 +57,9 @@ def describe(acc):
         node["caret"] = text.caretOffset
     if acc.description:
         node["description"] = acc.description
+    attributes = dict(a.split(":", 1) for a in acc.getAttributes() if ":" in a)
+    if attributes:
+        node["attributes"] = attributes
     locale = acc.get_object_locale() if hasattr(acc, "get_object_locale") else ""
     if locale:
         node["locale"] = locale

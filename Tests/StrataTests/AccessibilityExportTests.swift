@@ -82,6 +82,8 @@ struct AccessibilityExportTests {
         var caret: Int?
         var relations: [String: [String]]?
         var locale: String?
+        /// The object's attributes (a value that is not a number is `value`).
+        var attributes: [String: String]?
         var children: [Node]
 
         /// The first node, depth first, called `name`.

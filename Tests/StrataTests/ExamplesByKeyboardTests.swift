@@ -18,6 +18,8 @@ extension AccessibilityExportTests {
         let example: Subprocess
         let input: InjectedInput
         let application: String
+        /// The example's: its compositor, runtime directory and session bus.
+        let environment: [String: String]
         /// Orca, when asked for, started before the keyboard comes.
         private(set) var orca: Orca?
         private let listener: Subprocess
@@ -28,10 +30,10 @@ extension AccessibilityExportTests {
             session = try AccessibilitySession()
             try session.setEnabled(true)
             application = "org.strata.\(name)"
+            environment = ["WAYLAND_DISPLAY": kwin.socketName, "XDG_RUNTIME_DIR": kwin.runtimeDirectory,
+                           "DBUS_SESSION_BUS_ADDRESS": session.bus.address, "LANG": "en_US.UTF-8"]
             example = try Subprocess.spawn([ShellExamplesOnCompositorsTests.binary(name), "--seconds", "120", "--appearance", "light"] + arguments,
-                                           environment: ["WAYLAND_DISPLAY": kwin.socketName, "XDG_RUNTIME_DIR": kwin.runtimeDirectory,
-                                                         "DBUS_SESSION_BUS_ADDRESS": session.bus.address, "LANG": "en_US.UTF-8"],
-                                           directory: nil, logPath: session.directory + "/\(name).log")
+                                           environment: environment, directory: nil, logPath: session.directory + "/\(name).log")
             _ = try await AccessibilityExportTests.client(session, ["tree"], app: application)   // it is on the bus
             let (listener, log) = try AccessibilityExportTests.startClient(session, ["listen", "100", "object:state-changed:focused", "object:state-changed:checked",
                                                                                      "object:state-changed:selected", "object:state-changed:expanded",
@@ -48,6 +50,12 @@ extension AccessibilityExportTests {
             input = try kwin.injectedInput()
             try input.movePointer(toX: 2, y: 2)
             try await Task.sleep(for: .milliseconds(800))
+        }
+
+        /// Another program beside the example, in its session; its output goes to the returned log.
+        func spawn(_ arguments: [String], log name: String) throws -> (process: Subprocess, log: String) {
+            let path = session.directory + "/\(name).log"
+            return (try Subprocess.spawn(arguments, environment: environment, directory: nil, logPath: path), path)
         }
 
         func stop() {
@@ -278,6 +286,38 @@ extension AccessibilityExportTests {
             root.find("Show Seconds") != nil && root.find("Quit Panel") != nil && root.find("Strata")?.states.contains("expanded") == true
         }
     }
+
+    @Test("the osd on kwin's overlay layer, read through libatspi: one element named by its title with the level as its value; a second `osd` call reaches the running one, and the new level comes to the screen reader as a value change")
+    func osdThroughAssistiveTechnology() async throws {
+        let run = try await KeyboardRun("osd", arguments: ["40", "--timeout", "100"])
+        defer { run.stop() }
+        try await run.eventually("the level read") { root in
+            let pill = root.find("Volume")
+            return pill?.attributes?["value"] == "40 %" && pill?.children.isEmpty == true
+        }
+        let (second, log) = try run.spawn([ShellExamplesOnCompositorsTests.binary("osd"), "70"], log: "osd-again")
+        #expect(second.wait(timeout: 10) == 0, "the second call hands its level over and ends: \(ClipboardTests.contents(of: log))")
+        try await run.eventually("the new level read") { $0.find("Volume")?.attributes?["value"] == "70 %" }
+        try await run.expectEvent("object:property-change:accessible-value", from: "Volume")
+    }
+
+    @Test("notifyd on kwin's shell layer, read and operated through libatspi: a notification sent by notify-send shows as its summary and body in text and its action as a push button; pressing the button the way a screen reader does ends notify-send with the action's name")
+    func notifydThroughAssistiveTechnology() async throws {
+        let run = try await KeyboardRun("notifyd")
+        defer { run.stop() }
+        let (sender, log) = try run.spawn(["notify-send", "--app-name", "Mail", "--action", "open=Open message", "New mail", "From the garden"], log: "notify-send")
+        defer { _ = sender.terminate() }
+        try await run.eventually("the toast read") { root in
+            let texts = Self.nodes(root).filter { $0.role == "label" }.compactMap { $0.text ?? $0.name }
+            return texts.contains("New mail") && texts.contains("From the garden") && root.find("Open message")?.role == "push button"
+        }
+        #expect(try await AccessibilityExportTests.client(run.session, ["do", "Open message", "click"], app: run.application).last == #"{"done": true}"#)
+        #expect(sender.wait(timeout: 10) == 0, "notify-send heard the action")
+        #expect(ClipboardTests.contents(of: log).split(separator: "\n").contains("open"), "\(ClipboardTests.contents(of: log))")
+        try await run.eventually("the toast gone") { $0.find("Open message") == nil }
+    }
+
+    nonisolated static func nodes(_ n: Node) -> [Node] { [n] + n.children.flatMap(nodes) }
 
     @Test("keyboard only, with Orca, the text example: Tab reaches its two buttons and wraps; Orca says them")
     func textByKeyboard() async throws {
