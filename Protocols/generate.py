@@ -19,9 +19,9 @@ import xml.etree.ElementTree as ET
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 OUT = os.path.join(ROOT, "Sources", "WaylandClient", "Generated")
 # Protocols only the testing kit speaks (kwin's fake input, an input method for
-# text-input tests): generated into StrataTesting, over WaylandClient's
+# text-input tests, wlroots' list of other clients' windows): generated into StrataTesting, over WaylandClient's
 # `@_spi(Bindings)` interface, with an interface table of their own.
-TESTING_PROTOCOLS = {"input-method-unstable-v2", "fake-input"}
+TESTING_PROTOCOLS = {"input-method-unstable-v2", "fake-input", "wlr-foreign-toplevel-management-unstable-v1"}
 TESTING_OUT = os.path.join(ROOT, "Sources", "StrataTesting", "Generated")
 
 SWIFT_KEYWORDS = {

@@ -39,6 +39,13 @@ public final class ClientRunner {
     private var baseline: RenderedImage?
     /// Windows the compositor listed before the client started.
     private var listedBefore: Set<String> = []
+    /// A compositor that does not say where windows are may still name them
+    /// (wlroots' foreign toplevel list): windows found on the screen are matched
+    /// by title and app id there, and closed through it.
+    private var foreign: ForeignToplevels?
+    private var foreignBefore: Set<Int> = []
+    /// The found window's number in that list.
+    private var foreignID: Int?
     private var typist: Typist?
 
     public init(compositor: any Compositor, directory: String = ".") {
@@ -54,10 +61,13 @@ public final class ClientRunner {
         var report = ScenarioReport(compositor: compositor.name)
         let start = MonotonicClock.now
         (client, clientLog, exitStatus, window, baseline, listedBefore, typist) = (nil, "", nil, nil, nil, [], nil)
+        (foreign, foreignBefore, foreignID) = (nil, [], nil)
         do {
             if let listed = try compositor.windows() {
                 listedBefore = Set(listed.compactMap(\.id))
             } else {
+                foreign = ForeignToplevels(compositor: compositor)
+                foreignBefore = Set(try foreign?.windows().map(\.id) ?? [])
                 baseline = try compositor.screenshot(timeout: stepTimeout)
             }
             (client, clientLog) = try compositor.startClient(arguments, environment: environment, inDirectory: clientDirectory ?? currentDirectory())
@@ -237,7 +247,17 @@ public final class ClientRunner {
                     return "\(found)" + (matching.count > 1 ? "; \(matching.count - 1) more matched" : "")
                 }
                 shown = listed.isEmpty ? "no windows" : listed.map(\.description).joined(separator: "; ")
-            } else {
+            } else if let named = try foreignMatch(match, shown: &shown) {
+                // Named by the compositor's list, found on the screen (as below).
+                let found = try windowOnScreen()
+                if var w = found, w == previous {
+                    (w.title, w.appID, w.source) = (named.title, named.appID, "the screen, named by \(compositor.name)'s foreign toplevel list")
+                    (window, foreignID) = (w, named.id)
+                    return "\(w)"
+                }
+                previous = found
+                shown = "\(Self.describe(named)) listed, " + (found.map { "changing at \($0.x),\($0.y)" } ?? "but nothing new on the screen")
+            } else if foreign == nil {
                 // Found on the screen: what differs from before the client started,
                 // the same in two captures in a row (a window still opening moves).
                 let found = try windowOnScreen()
@@ -253,6 +273,27 @@ public final class ClientRunner {
             }
             usleep(100_000)
         }
+    }
+
+    /// The first window of the compositor's foreign toplevel list that `match`
+    /// names (for any window: one listed since the client started); nil when
+    /// none does, or when there is no such list (then `shown` is left alone).
+    private func foreignMatch(_ match: ClientScript.WindowMatch, shown: inout String) throws -> ForeignToplevels.Toplevel? {
+        guard let foreign else { return nil }
+        let listed = try foreign.windows()
+        let found = listed.first { t in
+            switch match {
+            case .any: !foreignBefore.contains(t.id)
+            case let .title(title): t.title == title
+            case let .appID(id): t.appID == id
+            }
+        }
+        if found == nil { shown = listed.isEmpty ? "no windows in its list" : listed.map(Self.describe).joined(separator: "; ") }
+        return found
+    }
+
+    static func describe(_ t: ForeignToplevels.Toplevel) -> String {
+        [t.title.map { "\"\($0)\"" }, t.appID.map { "app id \($0)" }].compactMap { $0 }.joined(separator: ", ")
     }
 
     /// The box of what differs from the screen before the client started, by
@@ -293,6 +334,14 @@ public final class ClientRunner {
             awaitExitAfterClose()
             return nil
         }
+        if let foreign, let id = foreignID, try foreign.close(id) {
+            while clientStatus() == nil, try foreign.isListed(id) {
+                guard now() < deadline else { throw StepFailure(message: "the window is still listed \(stepTimeout) s after \(compositor.name) was asked to close it") }
+                usleep(50_000)
+            }
+            awaitExitAfterClose()
+            return "closed through \(compositor.name)'s foreign toplevel list"
+        }
         if let input = try? compositor.injectedInput() {
             // The compositor's own binding for closing the focused window.
             try Typist.injected(input).key("F4", modifiers: ["alt"])
@@ -304,14 +353,14 @@ public final class ClientRunner {
             return "closed with alt+F4, \(compositor.name)'s binding (it offers no other way)"
         }
         exitStatus = client?.terminate()
-        window = nil
+        (window, foreignID) = (nil, nil)
         return "\(compositor.name) offers no way to close a window from outside: the client was sent SIGTERM"
     }
 
     /// An app whose last window closed usually quits: given two seconds, so
     /// its exit status is its own (a later `expect-exit` may wait longer).
     private func awaitExitAfterClose() {
-        window = nil
+        (window, foreignID) = (nil, nil)
         let deadline = now() + 2
         while clientStatus() == nil, now() < deadline { usleep(20_000) }
     }

@@ -182,6 +182,28 @@ struct ClientRunnerTests {
         #expect(shown.hasPrefix("no window \"Exec demo 3\" within 1 s; kwin shows ") && shown.contains("\"Exec demo\", ") && shown.contains("\"Exec demo 2\", "), "\(shown)")
     }
 
+    @Test("a compositor with no recipe that offers wlroots' foreign toplevel list (sway from a command line): the window found on the screen is named by it, a title it does not list fails with what it lists, and close-window closes through it")
+    func foreignToplevelList() throws {
+        let dir = try scratch()
+        defer { removeDirectory(dir) }
+        try PNGCodec.writeFile(Array("output HEADLESS-1 resolution 640x480 position 0 0\noutput * bg #102030 solid_color\nxwayland disable\ndefault_border none\n".utf8),
+                               to: dir + "/config")
+        chmod(dir + "/config", 0o644)
+        let sway = try CommandCompositor(command: "sway -c \(dir)/config")
+        defer { sway.stop() }
+        #expect(try sway.windows() == nil, "no recipe: it says nothing of places")
+        let named = ClientRunner(compositor: sway).run(try ClientScript(parsing: "wait-window \"Exec demo\" timeout 20\nclose-window\nexpect-exit 0"),
+                                                       client: [Self.demo])
+        #expect(named.passed, "\(named.table)")
+        #expect(named.steps.first?.message?.hasPrefix("\"Exec demo\", app id org.strata.ExecDemo, 640x480 at 0,0 (from the screen, named by sway's foreign toplevel list)") == true,
+                "\(named.table)")
+        #expect(named.steps.dropFirst().first?.message == "closed through sway's foreign toplevel list", "\(named.table)")
+        let other = ClientRunner(compositor: sway).run(try ClientScript(parsing: "wait-window timeout 20\nwait-window app-id org.example.None timeout 1"),
+                                                       client: [Self.demo])
+        #expect(!other.passed && other.steps.count == 2 && other.steps[0].passed, "\(other.table)")
+        #expect(other.steps[1].message == "no window with app id org.example.None within 1 s; sway shows \"Exec demo\", app id org.strata.ExecDemo", "\(other.table)")
+    }
+
     @Test("a compositor from a hand-written command line (--compositor-command) gives the recipe's results; commands that fail are clear errors")
     func commandCompositor() throws {
         let text = "wait-window timeout 20\nwait-still 0.3\nexpect-pixel 200,100 #808080 tolerance 3\ncapture w.png window\n"

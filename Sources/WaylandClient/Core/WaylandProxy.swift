@@ -150,11 +150,12 @@ private let waylandDispatcher: wl_dispatcher_func_t = { _, target, opcode, _, ar
     return 0
 }
 
-/// A `wl_array` for an array argument of a request.
-struct WaylandArray {
-    let pointer: UnsafeMutablePointer<wl_array>
+/// A `wl_array` for an array argument of a request (bindings generated into
+/// other modules use it too).
+@_spi(Bindings) public struct WaylandArray {
+    public let pointer: UnsafeMutablePointer<wl_array>
 
-    init(_ bytes: [UInt8]) {
+    public init(_ bytes: [UInt8]) {
         pointer = .allocate(capacity: 1)
         wl_array_init(pointer)
         if !bytes.isEmpty, let dst = wl_array_add(pointer, bytes.count) {
@@ -162,12 +163,12 @@ struct WaylandArray {
         }
     }
 
-    mutating func release() {
+    public mutating func release() {
         wl_array_release(pointer)
         pointer.deallocate()
     }
 
-    static func bytes(_ array: UnsafeMutablePointer<wl_array>?) -> [UInt8] {
+    public static func bytes(_ array: UnsafeMutablePointer<wl_array>?) -> [UInt8] {
         guard let array, array.pointee.size > 0, let data = array.pointee.data else { return [] }
         return Array(UnsafeRawBufferPointer(start: data, count: array.pointee.size))
     }
