@@ -21,7 +21,7 @@ OUT = os.path.join(ROOT, "Sources", "WaylandClient", "Generated")
 # Protocols only the testing kit speaks (kwin's fake input, an input method for
 # text-input tests, wlroots' list of other clients' windows): generated into StrataTesting, over WaylandClient's
 # `@_spi(Bindings)` interface, with an interface table of their own.
-TESTING_PROTOCOLS = {"input-method-unstable-v2", "fake-input", "wlr-foreign-toplevel-management-unstable-v1"}
+TESTING_PROTOCOLS = {"input-method-unstable-v2", "fake-input", "wlr-foreign-toplevel-management-unstable-v1", "wlr-virtual-pointer-unstable-v1", "virtual-keyboard-unstable-v1"}
 TESTING_OUT = os.path.join(ROOT, "Sources", "StrataTesting", "Generated")
 
 SWIFT_KEYWORDS = {

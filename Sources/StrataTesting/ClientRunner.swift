@@ -372,11 +372,12 @@ public final class ClientRunner {
     }
 
     /// How keys reach clients here: the injected keyboard, else `wtype` through
-    /// the virtual-keyboard protocol.
+    /// the virtual-keyboard protocol — also on wlroots-based compositors, whose
+    /// injected keyboard has a US keymap where wtype makes one for any text.
     private func typing() throws -> Typist {
         if let typist { return typist }
         let made: Typist
-        if let input = try? compositor.injectedInput() {
+        if let input = try? compositor.injectedInput(), !(input is WlrootsVirtualInput) {
             made = .injected(input)
         } else {
             let display = try compositor.connect()

@@ -16,7 +16,8 @@ import WaylandClient
 /// wlroots (`WLR_BACKENDS`, `WLR_RENDERER`; other compositors ignore them), as
 /// ``HeadlessSway/user`` when this process is root (sway refuses root), and
 /// SIGTERM if this process dies. Captures go through the capture protocol the
-/// compositor offers; clients get a virtual keyboard where it offers one.
+/// compositor offers; input through wlroots' virtual pointer and keyboard
+/// where it offers them (``WlrootsVirtualInput``).
 @MainActor
 public final class CommandCompositor: Compositor {
     /// The program's name (the command's first word).
@@ -59,6 +60,20 @@ public final class CommandCompositor: Compositor {
     public func startClient(_ arguments: [String], environment: [String: String] = [:]) throws(CompositorError) -> (process: Subprocess, logPath: String) {
         try session.startClient(arguments, environment: environment)
     }
+
+    /// wlroots' virtual pointer and keyboard, the pointer over the first output.
+    public func injectedInput() throws -> InjectedInput {
+        if let virtualInput { return virtualInput }
+        let display = try connect()
+        try display.connection.dispatch(until: { display.outputs.values.contains(where: \.isDescribed) }, timeout: 5, what: "an output")
+        guard let output = display.outputs.values.first(where: \.isDescribed) else { throw InputUnavailable(description: "\(name) shows no output") }
+        let size = output.shownSize
+        let made = try WlrootsVirtualInput(socketPath: socketPath, width: Int(size.width / output.scale), height: Int(size.height / output.scale),
+                                           compositorName: name)
+        virtualInput = made
+        return made
+    }
+    private var virtualInput: WlrootsVirtualInput?
 
     public func stop() {
         process?.terminate()

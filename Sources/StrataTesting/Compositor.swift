@@ -42,7 +42,7 @@ public protocol Compositor: AnyObject {
 
 extension Compositor {
     public func injectedInput() throws -> InjectedInput {
-        throw InputUnavailable(description: "\(name) offers no input injection that reaches clients (kwin's fake input and mutter's RemoteDesktop do; sway's virtual pointer reaches none)")
+        throw InputUnavailable(description: "\(name) offers no input injection that reaches clients (kwin's fake input, mutter's RemoteDesktop and wlroots' virtual pointer do)")
     }
 
     public func startClient(_ arguments: [String], environment: [String: String] = [:]) throws(CompositorError) -> (process: Subprocess, logPath: String) {

@@ -47,6 +47,15 @@ public final class HeadlessSway {
         try Display(socket: socketPath)
     }
 
+    /// A pointer and keyboard through wlroots' virtual devices (``WlrootsVirtualInput``).
+    public func injectedInput() throws -> InjectedInput {
+        if let virtualInput { return virtualInput }
+        let made = try WlrootsVirtualInput(socketPath: socketPath, width: width, height: height, compositorName: name)
+        virtualInput = made
+        return made
+    }
+    private var virtualInput: WlrootsVirtualInput?
+
     /// Captures the output with `grim`.
     public func screenshot(timeout: Double = 10) throws(CompositorError) -> RenderedImage {
         try session.screenshot(timeout: timeout)

@@ -430,14 +430,30 @@ struct SeatInputTests {
 
 
 /// A real pointer, touch screen and keyboard on kwin (its fake input reaches
-/// clients as a seat's devices do; sway's virtual pointer reaches none).
+/// clients as a seat's devices do), and a pointer and keyboard on sway
+/// (wlroots' virtual pointer and keyboard).
 @MainActor
-@Suite("Pointer from a real seat (kwin)", .serialized, .mainLayerContext)
+@Suite("Pointer from a real seat (kwin, sway)", .serialized, .mainLayerContext)
 struct KWinInputTests {
     @Test("rules H1, H5, H6 end to end: a pointer click through kwin's seat presses a button; the wheel scrolls; a touch taps; keys type")
     func pointerOnKWin() throws {
         let (kwin, display) = try appOnKWin()
         defer { withExtendedLifetime(kwin) { Application.shared.disconnect() } }
+        try pointerAndKeys(on: kwin, display, through: try KWinFakeInput(on: kwin), touch: true)
+    }
+
+    @Test("rules H1, H5, H6 end to end on sway: a click through its virtual pointer presses a button, the wheel scrolls, keys through its virtual keyboard type; touches are refused with the reason")
+    func pointerOnSway() throws {
+        let (sway, display) = try appOnSway()
+        defer { withExtendedLifetime(sway) { Application.shared.disconnect() } }
+        let input = try sway.injectedInput()
+        #expect(throws: InputUnavailable.self) { try input.touchDown(1, x: 10, y: 10) }
+        try pointerAndKeys(on: sway, display, through: input, touch: false)
+    }
+
+    /// A fullscreen window with a button and a view that records what reaches it,
+    /// driven through the compositor's seat by `input`.
+    func pointerAndKeys(on compositor: any Compositor, _ display: Display, through input: InjectedInput, touch: Bool) throws {
         let window = Window(title: "pointer", size: Size(width: 300, height: 200))
         let button = Button(frame: Rect(x: 40, y: 40, width: 120, height: 40))
         button.setTitle("Press", for: .normal)
@@ -452,11 +468,14 @@ struct KWinInputTests {
         window.isFullscreen = true   // at the output's origin: output coordinates are the window's
         try display.connection.dispatch(until: { window.isFullscreen && (window.frameNumber) > 0 }, timeout: 10,
                                         what: "the fullscreen window")
-        let input = try KWinFakeInput(on: kwin)
-        // kwin adds its fake devices to the seat on the first input; the app binds them, and the pointer enters.
-        try input.movePointer(toX: 10, y: 10)
-        try display.connection.dispatch(until: { display.seats.values.contains { !$0.cursorNames.isEmpty } }, timeout: 5,
-                                        what: "the fake pointer entering the window")
+        // The compositor adds the injected devices to the seat on the first input and the app binds them; the
+        // pointer enters then (kwin) or at the next motion (sway): moved until it has.
+        let entered = { display.seats.values.contains { !$0.cursorNames.isEmpty } }
+        for step in 0..<10 where !entered() {
+            try input.movePointer(toX: 10 + Double(step), y: 10)
+            _ = try? display.connection.dispatch(until: entered, timeout: 0.5)
+        }
+        #expect(entered(), "the injected pointer entering the window")
         try input.click(atX: 100, y: 60)
         try display.connection.dispatch(until: { presses == 1 }, timeout: 5, what: "the button's press through the seat")
         // A click outside the button does not press it; one on the other view reaches that view.
@@ -465,21 +484,25 @@ struct KWinInputTests {
         #expect(presses == 1, "\(log.log)")
         try input.scroll(dx: 0, dy: 15)
         try display.connection.dispatch(until: { log.log.contains { $0.hasPrefix("scroll") } }, timeout: 5, what: "the wheel over the other view")
-        // A finger on the button presses it too.
-        try input.touchDown(1, x: 100, y: 60)
-        try input.touchUp(1)
-        try display.connection.dispatch(until: { presses == 2 }, timeout: 5, what: "the button's press by a finger")
-        // Keys through kwin's keyboard reach the first responder, through its keymap (evdev 30 is A, 42 Shift).
+        if touch {
+            // A finger on the button presses it too.
+            try input.touchDown(1, x: 100, y: 60)
+            try input.touchUp(1)
+            try display.connection.dispatch(until: { presses == 2 }, timeout: 5, what: "the button's press by a finger")
+        }
+        // Keys through the seat's keyboard reach the first responder, through its keymap (evdev 30 is A, 42 Shift).
         log.takesFocus = true
         log.becomeFirstResponder()
         for (code, pressed) in [(42, true), (30, true), (30, false), (42, false), (30, true), (30, false)] as [(UInt32, Bool)] {
             try input.key(code, pressed: pressed)
         }
-        try display.connection.dispatch(until: { log.log.filter { $0.hasPrefix("key ") }.count >= 3 }, timeout: 5, what: "three keys from kwin")
+        try display.connection.dispatch(until: { log.log.filter { $0.hasPrefix("key ") }.count >= 3 }, timeout: 5,
+                                        what: "three keys from \(compositor.name)")
         #expect(log.log.filter { $0.hasPrefix("key ") } == ["key ", "key A", "key a"], "Shift (no characters), then A with it, a without: \(log.log)")
-        // What kwin shows: the window at the output's origin, the view where the clicks landed.
-        let shot = try kwin.screenshot(timeout: 10)
-        #expect(shot.rgba8(x: 230, y: 90) == (255, 0, 0, 255) && shot.rgba8(x: 20, y: 180) == (0x33, 0x66, 0xcc, 255))
+        // What the compositor shows: the window at the output's origin, the view where the clicks landed
+        // (looked at away from the pointer, which sway draws into its captures).
+        let shot = try compositor.screenshot(timeout: 10)
+        #expect(shot.rgba8(x: 270, y: 130) == (255, 0, 0, 255) && shot.rgba8(x: 20, y: 180) == (0x33, 0x66, 0xcc, 255))
     }
 }
 

@@ -107,7 +107,7 @@ struct ScenarioRunnerTests {
         }
     }
 
-    @Test("injected input: click and type reach the window through kwin's and mutter's seats; weston has none and the step says so")
+    @Test("injected input: click and type reach the window through kwin's, mutter's and sway's seats; weston has none and the step says so")
     func injectedInput() throws {
         // The click is at the output's middle, which the window covers both where
         // mutter first places it and fullscreen: loaded (the parallel suite),
@@ -120,11 +120,11 @@ struct ScenarioRunnerTests {
         // Then, on mutter, a window left where the compositor put it (with its own title bar) is
         // found on the screen — on the same mutter: the first run's window has gone with its connection.
         let placed = try Scenario(parsing: "window w 320x240 #336699\nwait-configure\nsleep 0.3\nclick 100,100\ntype \"ok\"\nclose")
-        for start in [{ try HeadlessKWin() }, { try HeadlessMutter() }] as [() throws -> any Compositor] {
+        for start in [{ try HeadlessKWin() }, { try HeadlessMutter() }, { try HeadlessSway() }] as [() throws -> any Compositor] {
             let compositor = try start()
             defer { compositor.stop() }
             let report = ScenarioRunner(compositor: compositor).run(script)
-            #expect(report.passed && report.steps.count == 7, "\(report.table)")
+            #expect(report.passed && report.steps.count == 7, "\(compositor.name): \(report.table)")
             if compositor.name == "mutter" {
                 let normal = ScenarioRunner(compositor: compositor).run(placed)
                 #expect(normal.passed && normal.steps.count == 6, "\(normal.table)")

@@ -1,0 +1,135 @@
+import CXKBCommon
+import Glibc
+import WaylandClient
+
+/// Input through wlroots' virtual devices: a pointer (`zwlr_virtual_pointer_v1`)
+/// at absolute output coordinates with its buttons and wheel, and a keyboard
+/// (`zwp_virtual_keyboard_v1`, a US keymap) typing by evdev code — arriving at
+/// clients as a real seat's would, on sway and other wlroots-based compositors
+/// that offer them. A separate connection of its own. No touch screen: touches
+/// throw ``InputUnavailable``, as keys do where no virtual keyboard is offered.
+@MainActor
+public final class WlrootsVirtualInput: InjectedInput {
+    private let connection: Connection
+    private let registry: Registry
+    private let manager: ZwlrVirtualPointerManagerV1
+    /// Made at the first pointer event: a pointer in the seat makes wlroots draw
+    /// a cursor on the output, which a test that only types should not find in
+    /// its captures.
+    private lazy var pointer = manager.createVirtualPointer(seat: nil)   // the compositor's default seat
+    private let keyboard: VirtualKeyboard?
+    private let compositorName: String
+    /// The output layout's logical size: the extent absolute motion is measured in.
+    private let extent: (width: UInt32, height: UInt32)
+
+    /// Binds the virtual devices on the compositor at `socketPath`, the pointer
+    /// moving over an output layout of `width` × `height` logical pixels.
+    public init(socketPath: String, width: Int, height: Int, compositorName: String) throws {
+        self.compositorName = compositorName
+        connection = try Connection(socket: socketPath)
+        registry = Registry(connection: connection)
+        try connection.roundtrip()
+        do {
+            manager = try registry.bind(ZwlrVirtualPointerManagerV1.self, minVersion: 1)
+        } catch {
+            throw InputUnavailable(description: "\(compositorName) offers no zwlr_virtual_pointer_manager_v1 (\(error))")
+        }
+        guard width > 0, height > 0 else { throw InputUnavailable(description: "\(compositorName): an output of \(width)x\(height)") }
+        extent = (UInt32(width), UInt32(height))
+        keyboard = VirtualKeyboard(registry: registry)
+        try connection.roundtrip()
+    }
+
+    /// Milliseconds, as input events carry them.
+    private var time: UInt32 { UInt32(truncatingIfNeeded: Int64(MonotonicClock.now * 1000)) }
+
+    public func movePointer(toX x: Double, y: Double) throws {
+        let cx = UInt32(max(0, min(Double(extent.width - 1), x.rounded())))
+        let cy = UInt32(max(0, min(Double(extent.height - 1), y.rounded())))
+        pointer.motionAbsolute(time: time, x: cx, y: cy, xExtent: extent.width, yExtent: extent.height)
+        pointer.frame()
+        try connection.roundtrip()
+    }
+
+    public func button(_ button: UInt32, pressed: Bool) throws {
+        pointer.button(time: time, button: button, state: pressed ? 1 : 0)
+        pointer.frame()
+        try connection.roundtrip()
+    }
+
+    public func scroll(dx: Double, dy: Double) throws {
+        if dy != 0 { pointer.axis(time: time, axis: 0, value: dy) }
+        if dx != 0 { pointer.axis(time: time, axis: 1, value: dx) }
+        pointer.frame()
+        try connection.roundtrip()
+    }
+
+    public func wheel(steps: Int, horizontal: Bool) throws {
+        pointer.axisSource(axisSource: 0)   // a wheel
+        pointer.axisDiscrete(time: time, axis: horizontal ? 1 : 0, value: Double(steps) * 15, discrete: Int32(clamping: steps))
+        pointer.frame()
+        try connection.roundtrip()
+    }
+
+    public func touchDown(_ id: UInt32, x: Double, y: Double) throws { throw noTouch }
+    public func touchMove(_ id: UInt32, x: Double, y: Double) throws { throw noTouch }
+    public func touchUp(_ id: UInt32) throws { throw noTouch }
+
+    public func key(_ code: UInt32, pressed: Bool) throws {
+        guard let keyboard else { throw InputUnavailable(description: "\(compositorName) offers no zwp_virtual_keyboard_manager_v1") }
+        keyboard.key(code, pressed: pressed, time: time)
+        try connection.roundtrip()
+    }
+
+    private var noTouch: InputUnavailable { InputUnavailable(description: "\(compositorName) offers no touch screen to inject") }
+}
+
+/// A virtual keyboard with a US keymap. The compositor takes the modifiers a
+/// client says are down (it does not work them out from the keys), so the
+/// keyboard keeps an xkb state of its own and tells them after every key.
+@MainActor
+private final class VirtualKeyboard {
+    private let device: ZwpVirtualKeyboardV1
+    private let state: OpaquePointer
+    /// A new keyboard adds one to the seat: clients bind it when told, and keys
+    /// sent before then are lost to them. The first key waits until this.
+    private let usableFrom = MonotonicClock.now + 0.3
+
+    init?(registry: Registry) {
+        guard let manager = try? registry.bind(ZwpVirtualKeyboardManagerV1.self), let seat = try? registry.bind(WlSeat.self),
+              let context = xkb_context_new(XKB_CONTEXT_NO_FLAGS) else { return nil }
+        defer { xkb_context_unref(context) }
+        let compiled: OpaquePointer? = "evdev".withCString { rules in "pc105".withCString { model in "us".withCString { layout in
+            var names = xkb_rule_names(rules: rules, model: model, layout: layout, variant: nil, options: nil)
+            return xkb_keymap_new_from_names(context, &names, XKB_KEYMAP_COMPILE_NO_FLAGS)
+        } } }
+        guard let keymap = compiled else { return nil }
+        defer { xkb_keymap_unref(keymap) }
+        guard let text = xkb_keymap_get_as_string(keymap, XKB_KEYMAP_FORMAT_TEXT_V1), let state = xkb_state_new(keymap) else { return nil }
+        defer { free(text) }
+        // The keymap goes as a file, its terminating NUL included.
+        let size = strlen(text) + 1
+        var path = Array("/tmp/strata-keymap-XXXXXX".utf8CString)
+        let fd = mkstemp(&path)
+        guard fd >= 0 else { xkb_state_unref(state); return nil }
+        unlink(path)
+        defer { close(fd) }
+        guard write(fd, text, size) == size else { xkb_state_unref(state); return nil }
+        device = manager.createVirtualKeyboard(seat: seat)
+        device.keymap(format: 1, fd: fd, size: UInt32(size))   // 1: xkb's text format
+        self.state = state
+    }
+
+    isolated deinit { xkb_state_unref(state) }
+
+    func key(_ code: UInt32, pressed: Bool, time: UInt32) {
+        let early = usableFrom - MonotonicClock.now
+        if early > 0 { usleep(UInt32(early * 1_000_000)) }
+        xkb_state_update_key(state, code + 8, pressed ? XKB_KEY_DOWN : XKB_KEY_UP)
+        device.key(time: time, key: code, state: pressed ? 1 : 0)
+        device.modifiers(modsDepressed: xkb_state_serialize_mods(state, XKB_STATE_MODS_DEPRESSED),
+                         modsLatched: xkb_state_serialize_mods(state, XKB_STATE_MODS_LATCHED),
+                         modsLocked: xkb_state_serialize_mods(state, XKB_STATE_MODS_LOCKED),
+                         group: xkb_state_serialize_layout(state, XKB_STATE_LAYOUT_EFFECTIVE))
+    }
+}
