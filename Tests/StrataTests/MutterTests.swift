@@ -192,6 +192,35 @@ struct MutterTests {
 
     private func turn(_ seconds: Double) throws { try Application.shared.loop?.turn(for: seconds) }
 
+    @Test("a window the program keeps after Application.disconnect() does not keep the connection: the display goes (mutter would otherwise keep the client, and its window on screen)")
+    func keptWindowLetsTheConnectionGo() throws {
+        Application.shared.disconnect()
+        let mutter = try HeadlessMutter()
+        defer { mutter.stop() }
+        weak var released: Display?
+        var kept: Window?
+        do {
+            let display = try mutter.connect()
+            released = display
+            Application.shared.use(display)
+            let window = Window(title: "kept", size: Size(width: 200, height: 100))
+            let field = TextField(frame: Rect(x: 0, y: 0, width: 200, height: 30))
+            window.rootView.addSubview(field)
+            window.show()
+            window.isFullscreen = true
+            try display.connection.dispatch(until: { window.isFullscreen && window.frameNumber > 0 }, timeout: 10)
+            // Input, so the seat's pointer, keyboard, cursor and text objects exist too.
+            let driver = InputDriver(window: window, injecting: try mutter.injectedInput())
+            driver.click(at: Point(x: 50, y: 15))
+            driver.type("hi")
+            #expect(field.text == "hi")
+            kept = window
+        }
+        Application.shared.disconnect()
+        #expect(released == nil, "the display outlived disconnect()")
+        #expect(kept?.isVisible == false)
+    }
+
     /// Retries `check` for up to five seconds (the compositor shows changes a frame or two later).
     private func eventually(_ what: String, _ check: () throws -> Bool) throws {
         let deadline = MonotonicMediaClock().now + 5
