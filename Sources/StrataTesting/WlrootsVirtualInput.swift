@@ -16,7 +16,19 @@ public final class WlrootsVirtualInput: InjectedInput {
     /// Made at the first pointer event: a pointer in the seat makes wlroots draw
     /// a cursor on the output, which a test that only types should not find in
     /// its captures.
-    private lazy var pointer = manager.createVirtualPointer(seat: nil)   // the compositor's default seat
+    private var madePointer: ZwlrVirtualPointerV1?
+
+    /// The pointer, made when first needed (in the compositor's default seat).
+    /// Clients bind a seat's new pointer when told of it, and events sent before
+    /// then are lost to them: the first event waits a moment.
+    private func pointer() throws -> ZwlrVirtualPointerV1 {
+        if let madePointer { return madePointer }
+        let made = manager.createVirtualPointer(seat: nil)
+        try connection.roundtrip()
+        usleep(300_000)
+        madePointer = made
+        return made
+    }
     private let keyboard: VirtualKeyboard?
     private let compositorName: String
     /// The output layout's logical size: the extent absolute motion is measured in.
@@ -46,18 +58,21 @@ public final class WlrootsVirtualInput: InjectedInput {
     public func movePointer(toX x: Double, y: Double) throws {
         let cx = UInt32(max(0, min(Double(extent.width - 1), x.rounded())))
         let cy = UInt32(max(0, min(Double(extent.height - 1), y.rounded())))
+        let pointer = try pointer()
         pointer.motionAbsolute(time: time, x: cx, y: cy, xExtent: extent.width, yExtent: extent.height)
         pointer.frame()
         try connection.roundtrip()
     }
 
     public func button(_ button: UInt32, pressed: Bool) throws {
+        let pointer = try pointer()
         pointer.button(time: time, button: button, state: pressed ? 1 : 0)
         pointer.frame()
         try connection.roundtrip()
     }
 
     public func scroll(dx: Double, dy: Double) throws {
+        let pointer = try pointer()
         if dy != 0 { pointer.axis(time: time, axis: 0, value: dy) }
         if dx != 0 { pointer.axis(time: time, axis: 1, value: dx) }
         pointer.frame()
@@ -65,6 +80,7 @@ public final class WlrootsVirtualInput: InjectedInput {
     }
 
     public func wheel(steps: Int, horizontal: Bool) throws {
+        let pointer = try pointer()
         pointer.axisSource(axisSource: 0)   // a wheel
         pointer.axisDiscrete(time: time, axis: horizontal ? 1 : 0, value: Double(steps) * 15, discrete: Int32(clamping: steps))
         pointer.frame()
