@@ -342,8 +342,9 @@ public final class ClientRunner {
             awaitExitAfterClose()
             return "closed through \(compositor.name)'s foreign toplevel list"
         }
-        if let input = try? compositor.injectedInput() {
-            // The compositor's own binding for closing the focused window.
+        if let input = try? compositor.injectedInput(), !(input is WlrootsVirtualInput) {
+            // The compositor's own binding for closing the focused window (wlroots-based
+            // compositors have none by default).
             try Typist.injected(input).key("F4", modifiers: ["alt"])
             while clientStatus() == nil, try windowOnScreen() == w {
                 guard now() < deadline else { throw StepFailure(message: "the window is still there \(stepTimeout) s after alt+F4") }

@@ -17,18 +17,6 @@ public final class WlrootsVirtualInput: InjectedInput {
     /// a cursor on the output, which a test that only types should not find in
     /// its captures.
     private var madePointer: ZwlrVirtualPointerV1?
-
-    /// The pointer, made when first needed (in the compositor's default seat).
-    /// Clients bind a seat's new pointer when told of it, and events sent before
-    /// then are lost to them: the first event waits a moment.
-    private func pointer() throws -> ZwlrVirtualPointerV1 {
-        if let madePointer { return madePointer }
-        let made = manager.createVirtualPointer(seat: nil)
-        try connection.roundtrip()
-        usleep(300_000)
-        madePointer = made
-        return made
-    }
     private let keyboard: VirtualKeyboard?
     private let compositorName: String
     /// The output layout's logical size: the extent absolute motion is measured in.
@@ -50,6 +38,18 @@ public final class WlrootsVirtualInput: InjectedInput {
         extent = (UInt32(width), UInt32(height))
         keyboard = VirtualKeyboard(registry: registry)
         try connection.roundtrip()
+    }
+
+    /// The pointer, made when first needed (in the compositor's default seat).
+    /// Clients bind a seat's new pointer when told of it, and events sent before
+    /// then are lost to them: the first event waits a moment.
+    private func pointer() throws -> ZwlrVirtualPointerV1 {
+        if let madePointer { return madePointer }
+        let made = manager.createVirtualPointer(seat: nil)
+        try connection.roundtrip()
+        usleep(300_000)
+        madePointer = made
+        return made
     }
 
     /// Milliseconds, as input events carry them.

@@ -369,11 +369,9 @@ extension ReportCardCheck {
             return .skip("no input to inject here: taking the selection needs an input event's serial")
         }
         let other = try c.secondClient()
-        func seat(_ ctx: ReportCardContext) throws -> Seat? {
-            _ = try ctx.wait(2) { ctx.display.seats.values.first?.capabilities.contains(.pointer) == true }
-            return ctx.display.seats.values.first
+        guard let seatA = try c.pointerSeat(), let seatB = try other.pointerSeat(), let o = try c.output() else {
+            return .skip("no seat with a pointer, or no output")
         }
-        guard let seatA = try seat(c), let seatB = try seat(other), let o = try c.output() else { return .skip("no seat with a pointer, or no output") }
         func both(_ timeout: Double, until condition: () -> Bool) throws -> Bool { try c.wait(timeout, with: other, until: condition) }
         let middle = (Double(o.shownSize.width / o.scale) / 2, Double(o.shownSize.height / o.scale) / 2)
         func click(_ seat: Seat, dx: Double) throws -> Bool {

@@ -127,6 +127,12 @@ final class ReportCardContext {
         return buffer
     }
 
+    /// The first seat, once it has a pointer (or after 2 s without one).
+    func pointerSeat() throws -> Seat? {
+        _ = try wait(2) { display.seats.values.first?.capabilities.contains(.pointer) == true }
+        return display.seats.values.first
+    }
+
     /// The first output, once it described itself.
     func output() throws -> Output? {
         _ = try wait(1) { display.outputs.values.contains { $0.isDescribed } }
