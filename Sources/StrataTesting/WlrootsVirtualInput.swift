@@ -29,11 +29,10 @@ public final class WlrootsVirtualInput: InjectedInput {
         connection = try Connection(socket: socketPath)
         registry = Registry(connection: connection)
         try connection.roundtrip()
-        do {
-            manager = try registry.bind(ZwlrVirtualPointerManagerV1.self, minVersion: 1)
-        } catch {
-            throw InputUnavailable(description: "\(compositorName) offers no zwlr_virtual_pointer_manager_v1 (\(error))")
+        guard let manager = registry.bindIfOffered(ZwlrVirtualPointerManagerV1.self) else {
+            throw InputUnavailable(description: "\(compositorName) offers no wlroots virtual pointer (zwlr_virtual_pointer_manager_v1)")
         }
+        self.manager = manager
         guard width > 0, height > 0 else { throw InputUnavailable(description: "\(compositorName): an output of \(width)x\(height)") }
         extent = (UInt32(width), UInt32(height))
         keyboard = VirtualKeyboard(registry: registry)

@@ -239,6 +239,13 @@ struct ClientRunnerTests {
             defer { compositor.stop() }
             if let command = compositor as? CommandCompositor {
                 #expect(command.command.last == "--log=\(command.runtimeDirectory)/own log.txt" && access(command.runtimeDirectory + "/own log.txt", F_OK) == 0)
+                // weston offers no wlroots virtual devices: input is refused with what is missing.
+                do {
+                    _ = try command.injectedInput()
+                    Issue.record("weston gave injected input")
+                } catch {
+                    #expect("\(error)" == "weston offers no wlroots virtual pointer (zwlr_virtual_pointer_manager_v1)", "\(error)")
+                }
             }
             let dir = try scratch()
             let report = ClientRunner(compositor: compositor, directory: dir).run(try ClientScript(parsing: text), client: [Self.demo])
