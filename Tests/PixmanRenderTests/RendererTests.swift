@@ -1173,6 +1173,33 @@ struct HugeShapeTests {
         #expect(VisibleFlattening.polylines(away, .identity, area: area, pad: 20).joined().count < 20)
     }
 
+    @Test("a wide blur, made at a smaller size and enlarged, keeps a Gaussian's profile across an edge: half at the edge, 84% and 16% one sigma either side; the widest spreads over the image (a shadow in a 24× rasterized plane hung the fuzzer)")
+    func wideBlurProfile() throws {
+        // A 400×400 alpha image, opaque from x = 100 to 300 (all rows).
+        let (w, h) = (400, 400)
+        let source = try #require(pixman_image_create_bits(PIXMAN_a8, Int32(w), Int32(h), nil, 0))
+        defer { pixman_image_unref(source) }
+        var opaque = pixman_color_t(red: 0, green: 0, blue: 0, alpha: 0xffff)
+        var band = pixman_rectangle16_t(x: 100, y: 0, width: 200, height: UInt16(h))
+        pixman_image_fill_rectangles(PIXMAN_OP_SRC, source, &opaque, 1, &band)
+        func alpha(_ image: OpaquePointer, x: Int, y: Int = 200) -> Double {
+            let stride = Int(pixman_image_get_stride(image))
+            let bytes = pixman_image_get_data(image)!.withMemoryRebound(to: UInt8.self, capacity: stride * h) { $0 }
+            return Double(bytes[y * stride + x]) / 255
+        }
+        let sigma = 30.0
+        #expect(sigma > ShadowBlur.wideSigma)
+        let blurred = try #require(ShadowBlur.blurredAlpha(of: source, width: w, height: h, sigma: sigma))
+        defer { pixman_image_unref(blurred) }
+        for (x, expected) in [(100, 0.5), (130, 0.841), (70, 0.159), (200, 0.999), (10, 0.0)] {
+            #expect(abs(alpha(blurred, x: x) - expected) < 0.02, "at x = \(x): \(alpha(blurred, x: x)), a Gaussian gives \(expected)")
+        }
+        #expect(abs(alpha(blurred, x: 100, y: 20) - alpha(blurred, x: 100, y: 380)) < 0.01, "the same down the edge")
+        let widest = try #require(ShadowBlur.blurredAlpha(of: source, width: w, height: h, sigma: 1e7))
+        defer { pixman_image_unref(widest) }
+        #expect(alpha(widest, x: 200) > 0.4 && alpha(widest, x: 200) < 1, "spread, not lost: \(alpha(widest, x: 200))")
+    }
+
     @Test("a shadow under a scale that overflows to ∞ is drawn at the widest blur, not a crash (found by the fuzzer)")
     func shadowUnderInfiniteScale() {
         #expect(ShadowBlur.reach(sigma: .infinity) == 200 && ShadowBlur.reach(sigma: .nan) == 0 && ShadowBlur.reach(sigma: 1) == 3)

@@ -6,7 +6,28 @@ import Glibc
 enum ShadowBlur {
     /// How far (pixels) the blur spreads a pixel: its kernel's radius.
     static func reach(sigma: Double) -> Int {
-        sigma > 0.25 ? Int(min(200, (3 * sigma).rounded(.up))) : 0   // ∞ (a huge scale) reaches 200, NaN nothing
+        sigma > 0.25 ? Int(min(Double(maximumReach), (3 * sigma).rounded(.up))) : 0   // ∞ (a huge scale) reaches 200, NaN nothing
+    }
+    static let maximumReach = 200
+    /// Above this, a blur is made at a smaller size (``blurred(_:width:height:sigma:format:repeat:)``).
+    static let wideSigma = 24.0
+
+    /// `source` drawn into a new image of `width` × `height`, scaled by `factor`
+    /// about the origin; `source` is left as it was.
+    private static func scaled(_ source: OpaquePointer, by factor: Double, width: Int, height: Int, format: pixman_format_code_t,
+                               filter: pixman_filter_t, repeat mode: pixman_repeat_t) -> OpaquePointer? {
+        guard let out = pixman_image_create_bits(format, Int32(max(1, width)), Int32(max(1, height)), nil, 0) else { return nil }
+        // Target pixels → source pixels.
+        var m = pixman_transform_t()
+        pixman_transform_init_scale(&m, pixmanFixed(1 / factor), pixmanFixed(1 / factor))
+        pixman_image_set_transform(source, &m)
+        pixman_image_set_filter(source, filter, nil, 0)
+        pixman_image_set_repeat(source, mode)
+        pixman_image_composite32(PIXMAN_OP_SRC, source, nil, out, 0, 0, 0, 0, 0, 0, Int32(max(1, width)), Int32(max(1, height)))
+        pixman_image_set_transform(source, nil)
+        pixman_image_set_filter(source, PIXMAN_FILTER_NEAREST, nil, 0)
+        pixman_image_set_repeat(source, PIXMAN_REPEAT_NONE)
+        return out
     }
 
     /// The alpha of `source` (any format), blurred with standard deviation `sigma`
@@ -20,6 +41,20 @@ enum ShadowBlur {
     /// beyond its edges (none: clear; pad: its edge pixels).
     static func blurred(_ source: OpaquePointer, width: Int, height: Int, sigma: Double, format: pixman_format_code_t,
                         repeat mode: pixman_repeat_t) -> OpaquePointer? {
+        // A wide blur is made at a fraction of the size, its kernel shrunk with it,
+        // and enlarged again: the cost stays about the image's instead of growing
+        // with the kernel (a 4,096-pixel plane's shadow of the widest kernel, 401
+        // taps a pass, took minutes). A kernel never reaches further than `reach`.
+        if sigma > wideSigma {
+            let limited = min(sigma, Double(maximumReach) / 3)
+            let k = Int((limited / 8).rounded(.up))
+            let (w, h) = ((width + k - 1) / k, (height + k - 1) / k)
+            guard let small = scaled(source, by: 1 / Double(k), width: w, height: h, format: format, filter: PIXMAN_FILTER_GOOD, repeat: mode),
+                  let blurredSmall = blurred(small, width: w, height: h, sigma: limited / Double(k), format: format, repeat: mode) else { return nil }
+            pixman_image_unref(small)
+            defer { pixman_image_unref(blurredSmall) }
+            return scaled(blurredSmall, by: Double(k), width: width, height: height, format: format, filter: PIXMAN_FILTER_BILINEAR, repeat: mode)
+        }
         guard let alpha = pixman_image_create_bits(format, Int32(width), Int32(height), nil, 0) else { return nil }
         pixman_image_composite32(PIXMAN_OP_SRC, source, nil, alpha, 0, 0, 0, 0, 0, 0, Int32(width), Int32(height))
         let radius = reach(sigma: sigma)
