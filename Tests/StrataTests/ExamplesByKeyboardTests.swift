@@ -317,6 +317,7 @@ extension AccessibilityExportTests {
         try await run.eventually("the toast gone") { $0.find("Open message") == nil }
     }
 
+    /// A node and every node below it, depth first.
     nonisolated static func nodes(_ n: Node) -> [Node] { [n] + n.children.flatMap(nodes) }
 
     @Test("keyboard only, with Orca, the text example: Tab reaches its two buttons and wraps; Orca says them")
@@ -346,9 +347,7 @@ extension AccessibilityExportTests {
                                            directory: nil, logPath: session.directory + "/\(example).log")
             defer { app.terminate() }
             let root = try await Self.tree(session, app: "org.strata.\(example)")
-            var all: [Node] = []
-            func walk(_ n: Node) { all.append(n); n.children.forEach(walk) }
-            root.children.forEach(walk)
+            let all = root.children.flatMap(Self.nodes)
             let content = all.filter { !["Minimize", "Maximize", "Close"].contains($0.name) && $0.role != "frame" }
             #expect(!content.isEmpty && content.allSatisfy { $0.role == "image" && !$0.name.isEmpty }, "\(example): \(content.map { ($0.role, $0.name) })")
             #expect(content.allSatisfy { !$0.states.contains("focusable") && ($0.actions ?? []).isEmpty }, "\(example)")
