@@ -47,7 +47,7 @@ let package = Package(
         .testTarget(name: "StrataTests", dependencies: ["Strata", "ShellApps", "StrataTesting", "LayerKitTesting", "PixmanRender", "WaylandClient", "CPango", "StrataAppFuzzing"]),
 
         // Compositor-integration kit: headless compositors, capture, compare, frame statistics.
-        .target(name: "StrataTesting", dependencies: ["Strata", "WaylandClient", "PixmanRender", "CShims", "CWayland", "CXKBCommon", "StrataTestingTools"]),
+        .target(name: "StrataTesting", dependencies: ["Strata", "WaylandClient", "PixmanRender", "CShims", "CWayland", "StrataTestingTools"]),
         // Its helper programs in C (kwin screenshots and mutter's remote desktop over
         // D-Bus, a minimal Wayland server), run as re-executions of the program.
         .target(name: "StrataTestingTools", dependencies: ["CGio", "CWaylandServer"]),

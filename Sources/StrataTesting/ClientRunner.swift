@@ -342,16 +342,16 @@ public final class ClientRunner {
             awaitExitAfterClose()
             return "closed through \(compositor.name)'s foreign toplevel list"
         }
-        if let input = try? compositor.injectedInput(), !(input is WlrootsVirtualInput) {
-            // The compositor's own binding for closing the focused window (wlroots-based
-            // compositors have none by default).
-            try Typist.injected(input).key("F4", modifiers: ["alt"])
+        if let keys = compositor.closeWindowKeys, let input = try? compositor.injectedInput() {
+            // The compositor's own binding for closing the focused window.
+            try Typist.injected(input).key(keys.key, modifiers: keys.modifiers)
+            let spelled = (keys.modifiers + [keys.key]).joined(separator: "+")
             while clientStatus() == nil, try windowOnScreen() == w {
-                guard now() < deadline else { throw StepFailure(message: "the window is still there \(stepTimeout) s after alt+F4") }
+                guard now() < deadline else { throw StepFailure(message: "the window is still there \(stepTimeout) s after \(spelled)") }
                 usleep(100_000)
             }
             awaitExitAfterClose()
-            return "closed with alt+F4, \(compositor.name)'s binding (it offers no other way)"
+            return "closed with \(spelled), \(compositor.name)'s binding (it offers no other way)"
         }
         exitStatus = client?.terminate()
         (window, foreignID) = (nil, nil)
@@ -372,20 +372,18 @@ public final class ClientRunner {
         do { return try compositor.injectedInput() } catch { throw StepFailure(message: "\(error)") }
     }
 
-    /// How keys reach clients here: the injected keyboard, else `wtype` through
-    /// the virtual-keyboard protocol — also on wlroots-based compositors, whose
-    /// injected keyboard has a US keymap where wtype makes one for any text.
+    /// How keys reach clients here: `wtype` through the virtual-keyboard protocol
+    /// where the compositor offers it (wtype makes a keymap for any text; an
+    /// injected keyboard has the US keys), else the injected keyboard.
     private func typing() throws -> Typist {
         if let typist { return typist }
         let made: Typist
-        if let input = try? compositor.injectedInput(), !(input is WlrootsVirtualInput) {
+        if CompositorCapabilities(try compositor.connect()).offers("zwp_virtual_keyboard_manager_v1") {
+            made = .virtualKeyboard(compositor, timeout: stepTimeout)
+        } else if let input = try? compositor.injectedInput() {
             made = .injected(input)
         } else {
-            let display = try compositor.connect()
-            guard CompositorCapabilities(display).offers("zwp_virtual_keyboard_manager_v1") else {
-                throw StepFailure(message: "\(compositor.name) offers no keyboard that reaches clients (no injected input, no virtual-keyboard protocol)")
-            }
-            made = .virtualKeyboard(compositor, timeout: stepTimeout)
+            throw StepFailure(message: "\(compositor.name) offers no keyboard that reaches clients (no injected input, no virtual-keyboard protocol)")
         }
         typist = made
         return made

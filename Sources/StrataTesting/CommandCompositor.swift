@@ -75,6 +75,9 @@ public final class CommandCompositor: Compositor {
     }
     private var virtualInput: WlrootsVirtualInput?
 
+    /// wlroots-based compositors bind no keys to close a window by default.
+    public var closeWindowKeys: (key: String, modifiers: [String])? { nil }
+
     public func stop() {
         process?.terminate()
         process = nil

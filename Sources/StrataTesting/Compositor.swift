@@ -38,6 +38,10 @@ public protocol Compositor: AnyObject {
     /// True for a kiosk (cage): every window fills the output, so a window
     /// found on the screen is the whole screen.
     var fillsOutputWithEveryWindow: Bool { get }
+    /// The keys the compositor closes the focused window with by default (alt+F4
+    /// for GNOME's and KDE's), typed through its injected keyboard where it can
+    /// close a window no other way; nil where it binds none (wlroots-based ones).
+    var closeWindowKeys: (key: String, modifiers: [String])? { get }
 }
 
 extension Compositor {
@@ -61,6 +65,8 @@ extension Compositor {
     public func closeWindow(_ window: ScreenWindow) throws(CompositorError) -> Bool { false }
 
     public var fillsOutputWithEveryWindow: Bool { false }
+
+    public var closeWindowKeys: (key: String, modifiers: [String])? { ("F4", ["alt"]) }
 }
 
 /// Starts a client (it gets SIGTERM if this process dies first), its output to

@@ -56,6 +56,9 @@ public final class HeadlessSway {
     }
     private var virtualInput: WlrootsVirtualInput?
 
+    /// wlroots-based compositors bind no keys to close a window by default.
+    public var closeWindowKeys: (key: String, modifiers: [String])? { nil }
+
     /// Captures the output with `grim`.
     public func screenshot(timeout: Double = 10) throws(CompositorError) -> RenderedImage {
         try session.screenshot(timeout: timeout)

@@ -98,6 +98,7 @@ public final class HeadlessCage: Compositor {
     public var socketPath: String { session.socketPath }
     public var logPath: String { runtimeDirectory + "/cage.log" }
     public var fillsOutputWithEveryWindow: Bool { true }
+    public var closeWindowKeys: (key: String, modifiers: [String])? { nil }
     private var session: WlrootsSession
     private var process: Subprocess?
 

@@ -1,4 +1,3 @@
-import CXKBCommon
 import Glibc
 import WaylandClient
 
@@ -101,50 +100,37 @@ public final class WlrootsVirtualInput: InjectedInput {
 
 /// A virtual keyboard with a US keymap. The compositor takes the modifiers a
 /// client says are down (it does not work them out from the keys), so the
-/// keyboard keeps an xkb state of its own and tells them after every key.
+/// keyboard keeps a keymap state of its own and tells them after every key.
 @MainActor
 private final class VirtualKeyboard {
     private let device: ZwpVirtualKeyboardV1
-    private let state: OpaquePointer
+    private let keymap: Keyboard
     /// A new keyboard adds one to the seat: clients bind it when told, and keys
     /// sent before then are lost to them. The first key waits until this.
     private let usableFrom = MonotonicClock.now + 0.3
 
     init?(registry: Registry) {
         guard let manager = try? registry.bind(ZwpVirtualKeyboardManagerV1.self), let seat = try? registry.bind(WlSeat.self),
-              let context = xkb_context_new(XKB_CONTEXT_NO_FLAGS) else { return nil }
-        defer { xkb_context_unref(context) }
-        let compiled: OpaquePointer? = "evdev".withCString { rules in "pc105".withCString { model in "us".withCString { layout in
-            var names = xkb_rule_names(rules: rules, model: model, layout: layout, variant: nil, options: nil)
-            return xkb_keymap_new_from_names(context, &names, XKB_KEYMAP_COMPILE_NO_FLAGS)
-        } } }
-        guard let keymap = compiled else { return nil }
-        defer { xkb_keymap_unref(keymap) }
-        guard let text = xkb_keymap_get_as_string(keymap, XKB_KEYMAP_FORMAT_TEXT_V1), let state = xkb_state_new(keymap) else { return nil }
-        defer { free(text) }
+              let keymap = try? Keyboard(layout: "us"), let text = keymap.keymapText else { return nil }
         // The keymap goes as a file, its terminating NUL included.
-        let size = strlen(text) + 1
         var path = Array("/tmp/strata-keymap-XXXXXX".utf8CString)
         let fd = mkstemp(&path)
-        guard fd >= 0 else { xkb_state_unref(state); return nil }
+        guard fd >= 0 else { return nil }
         unlink(path)
         defer { close(fd) }
-        guard write(fd, text, size) == size else { xkb_state_unref(state); return nil }
+        let size = text.utf8.count + 1
+        guard text.withCString({ write(fd, $0, size) }) == size else { return nil }
+        self.keymap = keymap
         device = manager.createVirtualKeyboard(seat: seat)
         device.keymap(format: 1, fd: fd, size: UInt32(size))   // 1: xkb's text format
-        self.state = state
     }
-
-    isolated deinit { xkb_state_unref(state) }
 
     func key(_ code: UInt32, pressed: Bool, time: UInt32) {
         let early = usableFrom - MonotonicClock.now
         if early > 0 { usleep(UInt32(early * 1_000_000)) }
-        xkb_state_update_key(state, code + 8, pressed ? XKB_KEY_DOWN : XKB_KEY_UP)
+        if pressed { _ = keymap.press(keyCode: code) } else { keymap.release(keyCode: code) }
         device.key(time: time, key: code, state: pressed ? 1 : 0)
-        device.modifiers(modsDepressed: xkb_state_serialize_mods(state, XKB_STATE_MODS_DEPRESSED),
-                         modsLatched: xkb_state_serialize_mods(state, XKB_STATE_MODS_LATCHED),
-                         modsLocked: xkb_state_serialize_mods(state, XKB_STATE_MODS_LOCKED),
-                         group: xkb_state_serialize_layout(state, XKB_STATE_LAYOUT_EFFECTIVE))
+        let m = keymap.serializedModifiers
+        device.modifiers(modsDepressed: m.depressed, modsLatched: m.latched, modsLocked: m.locked, group: m.group)
     }
 }

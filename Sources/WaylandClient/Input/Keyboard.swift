@@ -145,6 +145,21 @@ public final class Keyboard {
         xkb_state_update_mask(state, depressed, latched, locked, 0, 0, group)
     }
 
+    /// The modifiers as `wl_keyboard.modifiers` carries them (the converse of
+    /// ``updateModifiers(depressed:latched:locked:group:)``): what a virtual
+    /// keyboard tells its compositor after each key.
+    public var serializedModifiers: (depressed: UInt32, latched: UInt32, locked: UInt32, group: UInt32) {
+        (xkb_state_serialize_mods(state, XKB_STATE_MODS_DEPRESSED), xkb_state_serialize_mods(state, XKB_STATE_MODS_LATCHED),
+         xkb_state_serialize_mods(state, XKB_STATE_MODS_LOCKED), xkb_state_serialize_layout(state, XKB_STATE_LAYOUT_EFFECTIVE))
+    }
+
+    /// The keymap in xkb's text format, as `wl_keyboard.keymap` sends it.
+    public var keymapText: String? {
+        guard let text = xkb_keymap_get_as_string(keymap, XKB_KEYMAP_FORMAT_TEXT_V1) else { return nil }
+        defer { free(text) }
+        return String(cString: text)
+    }
+
     /// The modifiers in effect now.
     public var modifiers: Modifiers {
         var m: Modifiers = []
