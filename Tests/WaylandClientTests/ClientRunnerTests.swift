@@ -93,7 +93,7 @@ struct ClientRunnerTests {
 
     /// The two demos of Examples/ExecTesting: the same app in GTK 4 and in Qt 5.
     nonisolated static let toolkitDemos: [Demo] = [Demo(script: "gtk-demo", title: "Exec demo", appID: "org.strata.ExecDemo"),
-                                       Demo(script: "qt-demo", title: "Qt exec demo", appID: "org.strata.QtExecDemo")]
+                                                   Demo(script: "qt-demo", title: "Qt exec demo", appID: "org.strata.QtExecDemo")]
     struct Demo: Sendable, CustomTestStringConvertible {
         let script: String, title: String, appID: String
         var testDescription: String { script }
