@@ -263,7 +263,9 @@ extension AccessibilityExportTests {
         try await until("the listener to listen") { try? app.loop?.turn(timeout: 0.01); return ClipboardTests.contents(of: log).contains("listening") }
         try await until("the app to know of the listener") {
             try? app.loop?.turn(timeout: 0.01)
+            // The listener registers its events one by one: wait for the last.
             return exporter.listeners.wants("org.a11y.atspi.Event.Object", "StateChanged", detail: "focused")
+                && exporter.listeners.wants("org.a11y.atspi.Event.Object", "Announcement", detail: "")
         }
         #expect(!exporter.listeners.wants("org.a11y.atspi.Event.Object", "PropertyChange", detail: "accessible-name"))
         let keys = InputDriver(window: window)
