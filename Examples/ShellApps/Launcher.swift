@@ -119,7 +119,7 @@ public final class Launcher: ListDataSource {
     }
 
     private func refreshSelection() {
-        for cell in list.visibleCells {
+        for case let cell as ListCell in list.visibleCells {
             cell.contentView.backgroundColor = cell.row == selectedRow ? Self.selection : .white
         }
     }

@@ -417,4 +417,98 @@ extension CollectionViewTests {
         f.window.layoutIfNeeded()
         #expect(list.visibleCells.map(\.frame.size) == [Size(width: 400, height: 40), Size(width: 400, height: 40)])
     }
+
+    @Test("rows of one height are placed by arithmetic: the frames a flow layout gives the same rows (headers, footers, insets, spacing, an empty section); a million rows answer for the rows in view; the keyboard crosses sections and reaches the ends")
+    func rowsOfOneHeight() {
+        let f = ViewFixture()
+        let list = CollectionViewListLayout(appearance: .insetGrouped)
+        list.rowHeight = 30
+        let flow = CollectionViewFlowLayout()
+        flow.itemSize = Size(width: 360, height: 30)
+        flow.minimumInteritemSpacing = 0
+        flow.sectionInset = list.sectionInset
+        for layout in [list, flow] as [CollectionViewFlowLayout] {
+            layout.minimumLineSpacing = 2
+            layout.headerReferenceSize = Size(width: 0, height: 28)
+            layout.footerReferenceSize = Size(width: 0, height: 10)
+        }
+        let data = Numbers([Array(0..<5), [], Array(5..<8)])
+        let a = makeCollection(f, layout: list), b = makeCollection(f, layout: flow)
+        a.dataSource = data
+        b.dataSource = data
+        f.window.layoutIfNeeded()
+        #expect(a.contentSize == b.contentSize && a.contentSize.height > 0)
+        func places(_ cv: CollectionView, _ rect: Rect) -> [String] {
+            cv.collectionViewLayout.layoutAttributesForElements(in: rect)
+                .map { "\($0.representedElementKind ?? "cell") \($0.indexPath) \($0.frame)" }.sorted()
+        }
+        for rect in [Rect(x: 0, y: 0, width: 400, height: 1_000), Rect(x: 0, y: 61, width: 400, height: 40), Rect(x: 0, y: 200, width: 10, height: 1)] {
+            #expect(places(a, rect) == places(b, rect))
+        }
+        #expect(places(a, Rect(x: 0, y: 0, width: 400, height: 1_000)).count == 8 + 3 + 3)
+        for section in 0..<3 {
+            for kind in [CollectionView.elementKindSectionHeader, CollectionView.elementKindSectionFooter] {
+                let path = IndexPath(item: 0, section: section)
+                #expect(list.layoutAttributesForSupplementaryView(ofKind: kind, at: path)?.frame == flow.layoutAttributesForSupplementaryView(ofKind: kind, at: path)?.frame)
+            }
+        }
+
+        // A million rows: the list's height, cells for what is in view, the last row where arithmetic puts it.
+        let plain = CollectionViewListLayout()
+        plain.rowHeight = 44
+        let big = makeCollection(f, layout: plain)
+        let million = Numbers([Array(0..<1_000_000)])
+        big.dataSource = million
+        f.window.layoutIfNeeded()
+        #expect(big.contentSize.height == 44_000_000)
+        #expect(big.layoutAttributesForItem(at: IndexPath(item: 999_999, section: 0))?.frame == Rect(x: 0, y: 43_999_956, width: 400, height: 44))
+        #expect(big.layoutAttributesForItem(at: IndexPath(item: 1_000_000, section: 0)) == nil)
+        #expect(big.indexPathForItem(at: Point(x: 10, y: 1e300)) == nil && big.indexPathForItem(at: Point(x: 10, y: -.infinity)) == nil)
+        #expect(big.indexPathForItem(at: Point(x: 10, y: 45)) == IndexPath(item: 1, section: 0))
+        #expect(big.becomeFirstResponder())
+        let input = InputDriver(window: f.window)
+        input.tapKey(keysym: 0xff57)   // End
+        #expect(big.focusedIndexPath == IndexPath(item: 999_999, section: 0) && texts(big).last == "999999")
+        input.tapKey(keysym: 0xff52)   // Up: the row above, found near the row
+        #expect(big.focusedIndexPath == IndexPath(item: 999_998, section: 0))
+        input.tapKey(keysym: 0xff54)
+        input.tapKey(keysym: 0xff54)   // Down at the last row stays
+        #expect(big.focusedIndexPath == IndexPath(item: 999_999, section: 0))
+        input.tapKey(keysym: 0xff50)   // Home
+        #expect(big.focusedIndexPath == IndexPath(item: 0, section: 0) && texts(big).first == "0")
+        #expect(big.viewsMade < 30, "\(big.viewsMade) cells")
+
+        // Left and right go across sections, over an empty one, and stop at the ends.
+        #expect(b.becomeFirstResponder())
+        b.focus(IndexPath(item: 4, section: 0))
+        input.tapKey(keysym: 0xff53)   // Right
+        #expect(b.focusedIndexPath == IndexPath(item: 0, section: 2))
+        input.tapKey(keysym: 0xff51)   // Left
+        #expect(b.focusedIndexPath == IndexPath(item: 4, section: 0))
+        b.focus(IndexPath(item: 2, section: 2))
+        input.tapKey(keysym: 0xff53)
+        #expect(b.focusedIndexPath == IndexPath(item: 2, section: 2))
+        input.tapKey(keysym: 0xff54)   // Down from the last row of the last section: nothing below
+        #expect(b.focusedIndexPath == IndexPath(item: 2, section: 2))
+        input.tapKey(keysym: 0xff52)   // Up: the row above, in the same column
+        #expect(b.focusedIndexPath == IndexPath(item: 1, section: 2))
+    }
+
+    @Test("bad input: a batch update naming items out of range reloads with a diagnostic, as a count that disagrees does")
+    func batchOutOfRange() {
+        let f = ViewFixture()
+        let layout = CollectionViewListLayout()
+        layout.rowHeight = 40
+        let cv = makeCollection(f, layout: layout)
+        let data = Numbers([Array(0..<10)])
+        cv.dataSource = data
+        f.window.layoutIfNeeded()
+        data.sections[0].removeLast()
+        cv.deleteItems(at: [IndexPath(item: 40, section: 0)])   // the count agrees, the item does not exist
+        #expect(f.diagnostics.contains { "\($0)".contains("out of range; reloaded instead") })
+        #expect(cv.numberOfItems(inSection: 0) == 9 && texts(cv).prefix(2) == ["0", "1"])
+        data.sections[0].append(9)
+        cv.insertItems(at: [IndexPath(item: 3, section: 5)])
+        #expect(f.diagnostics.filter { "\($0)".contains("reloaded instead") }.count == 2 && cv.numberOfItems(inSection: 0) == 10)
+    }
 }

@@ -174,6 +174,35 @@ struct ScrollViewTests {
         #expect(inkBounds(shot, in: (16..<200, 0..<440)) != nil)
     }
 
+    @Test("ListView is a collection view of one section with a list layout of rows of one height: its rows are reused ListCells, its data source answers the collection view's questions (and none in another collection view); choosing another row tells the app of the row left (onDeselectRow), as UIKit does")
+    func listIsACollectionView() {
+        let f = ViewFixture(size: Size(width: 320, height: 480))
+        let data = NumberedRows(30)
+        let list = ListView(frame: Rect(x: 0, y: 0, width: 320, height: 440))
+        list.rowHeight = 40
+        list.dataSource = data
+        f.window.rootView.addSubview(list)
+        Transaction.flush()
+        let layout = list.collectionViewLayout as? CollectionViewListLayout
+        #expect(layout?.rowHeight == 40 && list.numberOfSections == 1 && list.numberOfItems(inSection: 0) == 30)
+        #expect(list.visibleCells.allSatisfy { $0 is ListCell } && list.visibleCells.count == 12)
+        #expect(list.rectForRow(at: 29) == Rect(x: 0, y: 1_160, width: 320, height: 40))
+        let other = CollectionView(frame: Rect(x: 0, y: 0, width: 100, height: 100), collectionViewLayout: CollectionViewListLayout())
+        #expect(data.collectionView(other, numberOfItemsInSection: 0) == 0 && data.collectionView(list, numberOfItemsInSection: 1) == 0)
+        var said: [String] = []
+        list.onSelectRow = { said.append("select \($1)") }
+        list.onDeselectRow = { said.append("deselect \($1)") }
+        let input = InputDriver(window: f.window)
+        input.click(at: Point(x: 100, y: 40 * 1 + 20))
+        input.click(at: Point(x: 100, y: 40 * 3 + 20))
+        #expect(said == ["select 1", "deselect 1", "select 3"] && list.selectedRows == [3])
+        #expect(list.cellForRow(at: 3)?.contentView.backgroundColor == .systemGray4 && list.cellForRow(at: 1)?.contentView.backgroundColor == .systemBackground)
+        list.allowsSelection = false
+        #expect(list.selectedRows.isEmpty)
+        input.click(at: Point(x: 100, y: 40 * 2 + 20))
+        #expect(said.count == 3 && list.cellForRow(at: 2)?.isHighlighted == false)
+    }
+
     @Test("ListView: animated insertion and deletion move the other rows; a wrong count reloads with a diagnostic")
     func updates() {
         let f = ViewFixture(size: Size(width: 320, height: 480))

@@ -34,8 +34,9 @@ extension CollectionViewDelegate {
 /// move the cells in view to their new places, fade inserted ones in and deleted
 /// ones out (rule C4). Selection by click or tap, and from the keyboard: the arrow
 /// keys move the focus (up and down by place in a grid), Return or Space selects.
+/// Not open: ``ListView`` is the one subclass, the list of rows of one height.
 @MainActor
-public final class CollectionView: ScrollView {
+public class CollectionView: ScrollView {
     public static let elementKindSectionHeader = "UICollectionElementKindSectionHeader"
     public static let elementKindSectionFooter = "UICollectionElementKindSectionFooter"
 
@@ -49,8 +50,15 @@ public final class CollectionView: ScrollView {
     }
     public weak var dataSource: CollectionViewDataSource? { didSet { reloadData() } }
     public weak var delegate: CollectionViewDelegate?
-    public var allowsSelection = true
-    public var allowsMultipleSelection = false
+    /// Whether items can be selected (`allowsSelection`): turned off, the selection is cleared.
+    public var allowsSelection = true {
+        didSet { if !allowsSelection { setSelection([], animated: false) } }
+    }
+    /// Whether several items can be selected at once (`allowsMultipleSelection`):
+    /// a click then selects an item or, on a selected one, deselects it.
+    public var allowsMultipleSelection = false {
+        didSet { if !allowsMultipleSelection, selection.count > 1 { setSelection([selection.min()!], animated: false) } }
+    }
 
     /// Items per section, as the data source last said.
     private var counts: [Int] = []
@@ -59,8 +67,8 @@ public final class CollectionView: ScrollView {
     private var reusable: [String: [CollectionReusableView]] = [:]
     private var cellClasses: [String: CollectionViewCell.Type] = [:]
     private var supplementaryClasses: [String: CollectionReusableView.Type] = [:]
-    private var selection: Set<IndexPath> = []
-    public private(set) var focusedIndexPath: IndexPath?
+    private(set) var selection: Set<IndexPath> = []
+    public internal(set) var focusedIndexPath: IndexPath?
     /// Cells and supplementary views made so far (reuse keeps this near a screenful).
     public private(set) var viewsMade = 0
     private var laidOutWidth: Double?
@@ -92,8 +100,16 @@ public final class CollectionView: ScrollView {
         return (0..<sections).map { max(0, dataSource.collectionView(self, numberOfItemsInSection: $0)) }
     }
 
-    private func isValid(_ path: IndexPath) -> Bool {
-        counts.indices.contains(path.section) && path.item >= 0 && path.item < counts[path.section]
+    private func isValid(_ path: IndexPath, in counts: [Int]? = nil) -> Bool {
+        let counts = counts ?? self.counts
+        return counts.indices.contains(path.section) && path.item >= 0 && path.item < counts[path.section]
+    }
+
+    /// `path`, or the last item of its section when it is past the end (the focus
+    /// stays where it was when its item goes); nil when its section is empty or gone.
+    private func nearestValid(_ path: IndexPath) -> IndexPath? {
+        guard counts.indices.contains(path.section), counts[path.section] > 0 else { return nil }
+        return IndexPath(item: min(max(0, path.item), counts[path.section] - 1), section: path.section)
     }
 
     // MARK: Registration and reuse
@@ -183,7 +199,7 @@ public final class CollectionView: ScrollView {
         cells = [:]
         supplementary = [:]
         selection = []
-        if let f = focusedIndexPath, !isValid(f) { focusedIndexPath = nil }
+        focusedIndexPath = focusedIndexPath.flatMap(nearestValid)
         collectionViewLayout.itemsMoved { _ in nil }
         collectionViewLayout.invalidateLayout()
         showElements()
@@ -197,14 +213,23 @@ public final class CollectionView: ScrollView {
         showElements()
     }
 
-    /// The part of the content cells are made for: what the window shows of the view, and a little more.
-    private var shownRect: Rect {
+    /// Outside a window nothing is shown: cells are made for at most this much of
+    /// the view's height (enough for code that reads cells before the view is
+    /// shown; 16,384 points of 1-point rows took seconds, found by the fuzzer).
+    static let heightShownOutsideAWindow = 1_024.0
+
+    /// What the window shows of the view (a view far taller than its window makes
+    /// cells for what can be seen, not for its whole height); nil when nothing.
+    var visibleContentRect: Rect? {
         var shown = bounds
         if let root = window?.rootView, root !== self { shown = shown.intersection(convert(root.bounds, from: root)) }
-        else { shown.size.height = min(shown.height, 2_048) }
-        guard !shown.isNull, shown.minY.isFinite else { return .zero }
-        return shown.insetBy(dx: 0, dy: -50)
+        else { shown.size.height = min(shown.height, Self.heightShownOutsideAWindow) }
+        guard !shown.isNull, shown.minY.isFinite, shown.maxY.isFinite else { return nil }
+        return shown
     }
+
+    /// The part of the content cells are made for: what the window shows, and a little more.
+    var shownRect: Rect { visibleContentRect?.insetBy(dx: 0, dy: -50) ?? .zero }
 
     /// Lays out, then gives each element in view a view and takes views from
     /// elements out of view; cells that size themselves are measured as they come.
@@ -299,9 +324,10 @@ public final class CollectionView: ScrollView {
             }
         }
         selection = Set(selection.compactMap(map))
-        if let f = focusedIndexPath { focusedIndexPath = map(f) }
+        let focused = focusedIndexPath
         collectionViewLayout.itemsMoved(map)
         counts = newCounts
+        focusedIndexPath = focused.flatMap { map($0) ?? nearestValid($0) }
         cells = kept
         for view in supplementary.values { recycle(view) }
         supplementary = [:]
@@ -327,6 +353,12 @@ public final class CollectionView: ScrollView {
         updates()
         let b = batch!
         batch = nil
+        apply(b, animated: true, completion: completion)
+    }
+
+    /// Applies a batch of changes told of the data, or reloads everything with a
+    /// diagnostic when the data source disagrees with them (UIKit raises an exception there).
+    func apply(_ b: Batch, animated: Bool, completion: ((Bool) -> Void)? = nil) {
         let newCounts = readCounts()
         // Old places → new: deletions close their gaps, insertions open theirs, moves go where told.
         var expected = counts
@@ -335,8 +367,10 @@ public final class CollectionView: ScrollView {
         for (from, to) in b.moved where expected.indices.contains(from.section) && expected.indices.contains(to.section) {
             expected[from.section] -= 1; expected[to.section] += 1
         }
-        guard expected == newCounts else {
-            Diagnostics.report(.invalidView("CollectionView batch update: the data source has \(newCounts) items per section where \(expected) were expected; reloaded instead"))
+        let inRange = b.deleted.allSatisfy { isValid($0) } && b.moved.allSatisfy { isValid($0.0) && isValid($0.1, in: newCounts) }
+            && b.inserted.union(b.reloaded).allSatisfy { isValid($0, in: newCounts) }
+        guard expected == newCounts, inRange else {
+            Diagnostics.report(.invalidView("\(type(of: self)) batch update: the data source has \(newCounts) items per section where \(expected) were expected, or an item is out of range; reloaded instead"))
             reloadData()
             completion?(false)
             return
@@ -359,10 +393,10 @@ public final class CollectionView: ScrollView {
             }
         }
         for (from, to) in movedFrom { mapping[from] = to }
-        applyUpdate(map: { mapping[$0] }, inserted: b.inserted, reloaded: b.reloaded, animated: true, completion: completion)
+        applyUpdate(map: { mapping[$0] }, inserted: b.inserted, reloaded: b.reloaded, animated: animated, completion: completion)
     }
 
-    private struct Batch {
+    struct Batch {
         var inserted: Set<IndexPath> = []
         var deleted: Set<IndexPath> = []
         var moved: [(IndexPath, IndexPath)] = []
@@ -399,13 +433,18 @@ public final class CollectionView: ScrollView {
         setSelection(selection.subtracting([indexPath]), animated: animated)
     }
 
-    private func setSelection(_ new: Set<IndexPath>, animated: Bool) {
+    func setSelection(_ new: Set<IndexPath>, animated: Bool) {
+        guard new != selection else { return }
         let changed = new.symmetricDifference(selection)
         selection = new
         View.animate(duration: animated ? 0.25 : 0) {
             for path in changed { self.cells[path]?.isSelected = new.contains(path) }
         }
+        selectionChanged(changed)
     }
+
+    /// The selection changed at these items (a list tells assistive technologies).
+    func selectionChanged(_ changed: Set<IndexPath>) {}
 
     /// A click, tap or activation on a cell: UIKit's selection rules, the delegate told.
     func didTap(_ cell: CollectionViewCell) {
@@ -413,19 +452,25 @@ public final class CollectionView: ScrollView {
         choose(path)
     }
 
-    private func choose(_ path: IndexPath) {
-        guard allowsSelection else { return }
+    /// The person chose an item (a click, Return, an assistive technology): it is
+    /// selected — or, where several may be, deselected when it was — and the app told.
+    func choose(_ path: IndexPath) {
+        guard allowsSelection, isValid(path) else { return }
         if allowsMultipleSelection && selection.contains(path) {
             deselectItem(at: path, animated: true)
-            delegate?.collectionView(self, didDeselectItemAt: path)
+            didDeselectItem(at: path)
             return
         }
         guard delegate?.collectionView(self, shouldSelectItemAt: path) ?? true else { return }
         let previous = allowsMultipleSelection ? [] : selection.subtracting([path])
         setSelection(allowsMultipleSelection ? selection.union([path]) : [path], animated: true)
-        for p in previous.sorted() { delegate?.collectionView(self, didDeselectItemAt: p) }
-        delegate?.collectionView(self, didSelectItemAt: path)
+        for p in previous.sorted() { didDeselectItem(at: p) }
+        didSelectItem(at: path)
     }
+
+    /// Tells the app an item was selected by the person (the delegate; a list's closures).
+    func didSelectItem(at path: IndexPath) { delegate?.collectionView(self, didSelectItemAt: path) }
+    func didDeselectItem(at path: IndexPath) { delegate?.collectionView(self, didDeselectItemAt: path) }
 
     // MARK: Keyboard
 
@@ -433,7 +478,7 @@ public final class CollectionView: ScrollView {
 
     public override func becomeFirstResponder() -> Bool {
         // The item first, so the focus assistive technologies are told of is on it.
-        if focusedIndexPath == nil { focusedIndexPath = allPaths.first }
+        if focusedIndexPath == nil { focusedIndexPath = firstItem }
         guard super.becomeFirstResponder() else { return false }
         showFocus()
         return true
@@ -445,9 +490,8 @@ public final class CollectionView: ScrollView {
         return true
     }
 
-    private var allPaths: [IndexPath] {
-        counts.indices.flatMap { s in (0..<counts[s]).map { IndexPath(item: $0, section: s) } }
-    }
+    private var firstItem: IndexPath? { counts.firstIndex { $0 > 0 }.map { IndexPath(item: 0, section: $0) } }
+    private var lastItem: IndexPath? { counts.lastIndex { $0 > 0 }.map { IndexPath(item: counts[$0] - 1, section: $0) } }
 
     public override func pressesBegan(_ presses: Set<Press>, with event: PressesEvent?) {
         guard let key = presses.first?.key, let focus = focusedIndexPath else { return super.pressesBegan(presses, with: event) }
@@ -457,31 +501,48 @@ public final class CollectionView: ScrollView {
         case 0xff51, 0xff96: move(from: focus, by: rtl ? 1 : -1)                 // Left
         case 0xff54, 0xff99: moveVertically(from: focus, down: true)             // Down
         case 0xff52, 0xff97: moveVertically(from: focus, down: false)            // Up
-        case 0xff50, 0xff95: if let first = allPaths.first { self.focus(first) }  // Home
-        case 0xff57, 0xff9c: if let last = allPaths.last { self.focus(last) }     // End
+        case 0xff50, 0xff95: if let first = firstItem { self.focus(first) }       // Home
+        case 0xff57, 0xff9c: if let last = lastItem { self.focus(last) }          // End
         case 0xff0d, 0xff8d, 0x20: choose(focus)                                // Return, Enter, Space
         default: super.pressesBegan(presses, with: event)
         }
     }
 
+    /// The next (or previous) item in reading order, across sections; stays at the ends.
     private func move(from path: IndexPath, by step: Int) {
-        let all = allPaths
-        guard let i = all.firstIndex(of: path) else { return }
-        focus(all[min(max(0, i + step), all.count - 1)])
+        var s = path.section, i = path.item + step
+        while counts.indices.contains(s), !(0..<counts[s]).contains(i) {
+            s += step
+            guard counts.indices.contains(s) else { return }
+            i = step > 0 ? 0 : counts[s] - 1
+        }
+        if counts.indices.contains(s) { focus(IndexPath(item: i, section: s)) }
     }
 
-    /// Up and down: the nearest item in the next line that way (by the middle of its frame).
+    /// Up and down: the nearest item in the next line that way (by the middle of
+    /// its frame), looked for in bands of growing height rather than among every item.
     private func moveVertically(from path: IndexPath, down: Bool) {
         collectionViewLayout.prepareIfNeeded()
         guard let here = collectionViewLayout.layoutAttributesForItem(at: path)?.frame else { return }
-        let candidates = allPaths.compactMap { p -> (IndexPath, Rect)? in collectionViewLayout.layoutAttributesForItem(at: p).map { (p, $0.frame) } }
-            .filter { down ? $0.1.minY >= here.maxY - 0.5 : $0.1.maxY <= here.minY + 0.5 }
-        guard let lineY = down ? candidates.map(\.1.minY).min() : candidates.map(\.1.minY).max() else { return }
-        let line = candidates.filter { abs($0.1.minY - lineY) < 0.5 }
-        if let best = line.min(by: { abs($0.1.midX - here.midX) < abs($1.1.midX - here.midX) }) { focus(best.0) }
+        let content = collectionViewLayout.collectionViewContentSize
+        var reach = max(bounds.height, 200)
+        while reach.isFinite {
+            let band = down ? Rect(x: -.greatestFiniteMagnitude / 4, y: here.maxY - 0.5, width: .greatestFiniteMagnitude / 2, height: reach)
+                : Rect(x: -.greatestFiniteMagnitude / 4, y: here.minY + 0.5 - reach, width: .greatestFiniteMagnitude / 2, height: reach)
+            let candidates = collectionViewLayout.layoutAttributesForElements(in: band)
+                .filter { $0.representedElementKind == nil && (down ? $0.frame.minY >= here.maxY - 0.5 : $0.frame.maxY <= here.minY + 0.5) }
+            if let lineY = down ? candidates.map(\.frame.minY).min() : candidates.map(\.frame.minY).max() {
+                let line = candidates.filter { abs($0.frame.minY - lineY) < 0.5 }
+                if let best = line.min(by: { abs($0.frame.midX - here.midX) < abs($1.frame.midX - here.midX) }) { focus(best.indexPath) }
+                return
+            }
+            // Nothing nearer: further, until the band covers the content that way.
+            if down ? here.maxY + reach >= content.height : here.minY - reach <= 0 { return }
+            reach *= 4
+        }
     }
 
-    private func focus(_ path: IndexPath) {
+    func focus(_ path: IndexPath) {
         let old = accessibilityFocusObject
         focusedIndexPath = path
         scrollToItem(at: path, animated: false)

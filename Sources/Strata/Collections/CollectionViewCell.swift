@@ -98,7 +98,7 @@ open class CollectionViewCell: CollectionReusableView {
     /// Whether a finger or the pointer is down on it.
     open var isHighlighted = false { didSet { if isHighlighted != oldValue { updateBackground() } } }
     /// Whether it has the keyboard focus (a ring, as the list's rows show).
-    var showsFocus = false { didSet { layer.borderWidth = showsFocus ? 2 : 0 } }
+    var showsFocus = false { didSet { if showsFocus != oldValue { updateFocusRing() } } }
 
     public required init(frame: Rect) {
         super.init(frame: frame)
@@ -116,11 +116,17 @@ open class CollectionViewCell: CollectionReusableView {
         showsFocus = false
     }
 
-    private func updateBackground() {
+    /// Shows the selection and the highlight: the tint behind the content.
+    func updateBackground() {
         backgroundColor = isSelected ? .systemBlue.withAlpha(0.22) : isHighlighted ? .systemGray5 : nil
     }
 
-    open override func touchesBegan(_ touches: Set<Touch>, with event: Event?) { isHighlighted = true }
+    func updateFocusRing() { layer.borderWidth = showsFocus ? 2 : 0 }
+
+    /// Highlighted while touched, where items can be selected.
+    open override func touchesBegan(_ touches: Set<Touch>, with event: Event?) {
+        if collectionView?.allowsSelection != false { isHighlighted = true }
+    }
     open override func touchesMoved(_ touches: Set<Touch>, with event: Event?) {}
     open override func touchesEnded(_ touches: Set<Touch>, with event: Event?) {
         isHighlighted = false

@@ -141,35 +141,3 @@ open class CollectionViewFlowLayout: CollectionViewLayout {
         measured = moved
     }
 }
-
-/// A list: one full-width row per item, in sections with headers
-/// (`UICollectionViewCompositionalLayout.list`). Rows size themselves to their
-/// content (their constraints or `sizeThatFits`) from ``estimatedRowHeight``, or
-/// all take ``rowHeight``. `.insetGrouped` insets the sections from the sides and
-/// from each other, as the settings screens of UIKit apps look.
-@MainActor
-public final class CollectionViewListLayout: CollectionViewFlowLayout {
-    public enum Appearance: Hashable, Sendable { case plain, insetGrouped }
-
-    public let appearance: Appearance
-    /// Not zero: every row is this tall and rows do not measure themselves.
-    public var rowHeight = 0.0 { didSet { invalidateLayout() } }
-    /// The height rows start from before they measure themselves.
-    public var estimatedRowHeight = 44.0 { didSet { invalidateLayout() } }
-
-    public init(appearance: Appearance = .plain) {
-        self.appearance = appearance
-        super.init()
-        minimumLineSpacing = 0
-        minimumInteritemSpacing = 0
-        if appearance == .insetGrouped { sectionInset = EdgeInsets(top: 12, left: 20, bottom: 12, right: 20) }
-    }
-
-    override func size(at indexPath: IndexPath, width: Double) -> Size {
-        Size(width: width, height: rowHeight > 0 ? rowHeight : measured[indexPath]?.height ?? estimatedRowHeight)
-    }
-
-    public override var sizesCellsToContent: Bool { rowHeight <= 0 }
-    /// A list's rows are as wide as the list: only their height is their own.
-    override var selfSizingWidthLimit: Double? { nil }
-}

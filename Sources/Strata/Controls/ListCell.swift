@@ -1,8 +1,12 @@
 /// A row of a list (`UITableViewCell`): a ``textLabel`` and an optional
 /// ``accessoryView`` in its ``contentView``, which slides aside when the row is
-/// swiped. Cells are reused: configure everything the row shows each time.
+/// swiped. A ``ListView``'s collection view cell, reused as any is: configure
+/// everything the row shows each time.
 @MainActor
-public final class ListCell: View {
+public final class ListCell: CollectionViewCell {
+    /// The identifier a list registers its cells under.
+    static let reuseIdentifier = "Strata.ListCell"
+
     // What its row's element (ListRowElement) reads and does: its text; activating
     // it selects the row, and a list that deletes rows offers Delete (rules Y2, Y4).
     override var defaultIsAccessibilityElement: Bool { true }
@@ -34,8 +38,9 @@ public final class ListCell: View {
         set { super.accessibilityCustomActions = newValue }
     }
 
-    public let contentView = View(frame: .zero)
-    public let textLabel = Label(frame: .zero)
+    /// The row's text, laid out by the cell (not by constraints, as a collection view list cell's is).
+    public override var textLabel: Label { rowLabel }
+    private let rowLabel = Label(frame: .zero)
     /// A view at the trailing edge (a switch, say).
     public var accessoryView: View? {
         didSet {
@@ -45,20 +50,11 @@ public final class ListCell: View {
         }
     }
     /// The row it shows now.
-    public internal(set) var row = 0
-    /// Whether its row is selected (`isSelected`): shown in the selection colour.
-    public internal(set) var isSelected = false { didSet { if isSelected != oldValue { updateBackground() } } }
-    /// Whether a touch is down on it (`isHighlighted`).
-    public private(set) var isHighlighted = false { didSet { if isHighlighted != oldValue { updateBackground() } } }
-    /// Whether its row has the list's keyboard focus: a ring inside its edge.
-    var showsFocus = false {
-        didSet {
-            guard showsFocus != oldValue else { return }
-            contentView.layer.borderWidth = showsFocus ? 2 : 0
-            contentView.layer.borderColor = tintColor.withAlpha(0.6)
-        }
+    public internal(set) var row: Int {
+        get { indexPath?.item ?? 0 }
+        set { indexPath = IndexPath(item: newValue, section: 0) }
     }
-    weak var list: ListView?
+    var list: ListView? { collectionView as? ListView }
     private let separator = View(frame: .zero)
     private let deleteBackground = View(frame: .zero)
     private let deleteLabel = Label(frame: .zero)
@@ -72,22 +68,23 @@ public final class ListCell: View {
         return pan
     }()
 
-    init() {
-        super.init(frame: .zero)
+    public required init(frame: Rect) {
+        super.init(frame: frame)
         clipsToBounds = true
         deleteBackground.backgroundColor = .systemRed
         deleteLabel.text = "Delete"
         deleteLabel.textColor = .white
         deleteLabel.textAlignment = .right
         deleteBackground.addSubview(deleteLabel)
-        addSubview(deleteBackground)
-        contentView.backgroundColor = .systemBackground
-        addSubview(contentView)
-        contentView.addSubview(textLabel)
+        insertSubview(deleteBackground, at: 0)
+        contentView.autoresizingMask = []   // laid out here: it slides aside in a swipe
+        contentView.addSubview(rowLabel)
         separator.backgroundColor = .separator
         addSubview(separator)
         addGestureRecognizer(swipe)
     }
+
+    convenience init() { self.init(frame: .zero) }
 
     /// Which way a swipe to delete moves a row: left (−1), or right in a right-to-left list (+1; rule P3).
     private var swipeSign: Double { effectiveUserInterfaceLayoutDirection == .rightToLeft ? 1 : -1 }
@@ -115,22 +112,17 @@ public final class ListCell: View {
         }
     }
 
-    // MARK: Selection: a tap on the row (not on a control in it)
+    // MARK: Selection (a tap on the row, not on a control in it, as any collection view cell) and focus
 
-    public override func touchesBegan(_ touches: Set<Touch>, with event: Event?) {
-        if list?.allowsSelection != false { isHighlighted = true }
-    }
-    public override func touchesMoved(_ touches: Set<Touch>, with event: Event?) {}
-    public override func touchesEnded(_ touches: Set<Touch>, with event: Event?) {
-        isHighlighted = false
-        if let t = touches.first, bounds.contains(t.location(in: self)) { list?.didTap(row: row) }
-    }
-    public override func touchesCancelled(_ touches: Set<Touch>, with event: Event?) {
-        isHighlighted = false
-    }
-
-    private func updateBackground() {
+    /// The row's colours are on its content, which slides over Delete.
+    override func updateBackground() {
         contentView.backgroundColor = isHighlighted ? .systemGray5 : isSelected ? .systemGray4 : .systemBackground
+    }
+
+    /// A ring inside its edge.
+    override func updateFocusRing() {
+        contentView.layer.borderWidth = showsFocus ? 2 : 0
+        contentView.layer.borderColor = tintColor.withAlpha(0.6)
     }
 
     // MARK: Swipe to delete
@@ -159,12 +151,10 @@ public final class ListCell: View {
     }
 
     /// Back to rest for reuse.
-    func prepareForReuse() {
+    public override func prepareForReuse() {
         View.performWithoutAnimation {
+            super.prepareForReuse()
             contentView.frame.origin.x = 0
-            isHighlighted = false
-            isSelected = false
-            showsFocus = false
             alpha = 1
         }
     }

@@ -40,7 +40,7 @@ extension ListView {
         if offscreenCellRow != row {
             offscreenCell.row = row
             offscreenCell.accessoryView = nil
-            dataSource?.listView(self, configure: offscreenCell, forRow: row)
+            (dataSource as? ListDataSource)?.listView(self, configure: offscreenCell, forRow: row)
             offscreenCellRow = row
         }
         offscreenCell.isSelected = selectedRows.contains(row)
