@@ -31,6 +31,17 @@ struct CollectionViewTests {
 
     func texts(_ cv: CollectionView) -> [String] { cv.visibleCells.map { $0.textLabel.text ?? "" } }
 
+    /// A list of `count` numbered rows `height` points tall, laid out (keep the data: a data source is weak).
+    func numberedList(_ f: ViewFixture, rows count: Int, height: Double) -> (CollectionView, Numbers) {
+        let layout = CollectionViewListLayout()
+        layout.rowHeight = height
+        let cv = makeCollection(f, layout: layout)
+        let data = Numbers([Array(0..<count)])
+        cv.dataSource = data
+        f.window.layoutIfNeeded()
+        return (cv, data)
+    }
+
     @Test("flow layout: lines wrap at the width, full lines justified, the last one not; headers above each section")
     func flowLayout() {
         let f = ViewFixture()
@@ -59,12 +70,8 @@ struct CollectionViewTests {
     @Test("cells are made for what is in view and reused while scrolling 1,000 rows")
     func reuse() {
         let f = ViewFixture()
-        let layout = CollectionViewListLayout()
-        layout.rowHeight = 44
-        let cv = makeCollection(f, layout: layout)
-        let data = Numbers([Array(0..<1_000)])
-        cv.dataSource = data
-        f.window.layoutIfNeeded()
+        let (cv, data) = numberedList(f, rows: 1_000, height: 44)
+        defer { withExtendedLifetime(data) {} }
         #expect(cv.contentSize.height == 44_000)
         #expect(texts(cv).first == "0" && cv.visibleCells.count < 12)
         for y in stride(from: 0.0, through: 43_700, by: 500) { cv.contentOffset = Point(x: 0, y: y) }
@@ -454,12 +461,8 @@ extension CollectionViewTests {
         }
 
         // A million rows: the list's height, cells for what is in view, the last row where arithmetic puts it.
-        let plain = CollectionViewListLayout()
-        plain.rowHeight = 44
-        let big = makeCollection(f, layout: plain)
-        let million = Numbers([Array(0..<1_000_000)])
-        big.dataSource = million
-        f.window.layoutIfNeeded()
+        let (big, million) = numberedList(f, rows: 1_000_000, height: 44)
+        defer { withExtendedLifetime(million) {} }
         #expect(big.contentSize.height == 44_000_000)
         #expect(big.layoutAttributesForItem(at: IndexPath(item: 999_999, section: 0))?.frame == Rect(x: 0, y: 43_999_956, width: 400, height: 44))
         #expect(big.layoutAttributesForItem(at: IndexPath(item: 1_000_000, section: 0)) == nil)
@@ -497,12 +500,7 @@ extension CollectionViewTests {
     @Test("bad input: a batch update naming items out of range reloads with a diagnostic, as a count that disagrees does")
     func batchOutOfRange() {
         let f = ViewFixture()
-        let layout = CollectionViewListLayout()
-        layout.rowHeight = 40
-        let cv = makeCollection(f, layout: layout)
-        let data = Numbers([Array(0..<10)])
-        cv.dataSource = data
-        f.window.layoutIfNeeded()
+        let (cv, data) = numberedList(f, rows: 10, height: 40)
         data.sections[0].removeLast()
         cv.deleteItems(at: [IndexPath(item: 40, section: 0)])   // the count agrees, the item does not exist
         #expect(f.diagnostics.contains { "\($0)".contains("out of range; reloaded instead") })
