@@ -113,10 +113,15 @@ public final class ClientRunner {
         case let .waitWindow(match, timeout):
             return try waitWindow(match, timeout: timeout)
         case let .click(place, button):
+            // Paced as a hand clicks: the pointer arrives, then the button goes down
+            // and up. The Qt demo on a loaded kwin now and then missed a click whose
+            // press came in the same instant as the pointer.
             let input = try pointer()
             let p = try screenPoint(place)
             try input.movePointer(toX: p.x, y: p.y)
+            usleep(80_000)
             try input.button(button.code, pressed: true)
+            usleep(40_000)
             try input.button(button.code, pressed: false)
         case let .drag(from, to):
             let input = try pointer()
