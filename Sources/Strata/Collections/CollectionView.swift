@@ -67,7 +67,7 @@ public class CollectionView: ScrollView {
     private var reusable: [String: [CollectionReusableView]] = [:]
     private var cellClasses: [String: CollectionViewCell.Type] = [:]
     private var supplementaryClasses: [String: CollectionReusableView.Type] = [:]
-    private(set) var selection: Set<IndexPath> = []
+    private var selection: Set<IndexPath> = []
     public internal(set) var focusedIndexPath: IndexPath?
     /// Cells and supplementary views made so far (reuse keeps this near a screenful).
     public private(set) var viewsMade = 0
@@ -433,7 +433,7 @@ public class CollectionView: ScrollView {
         setSelection(selection.subtracting([indexPath]), animated: animated)
     }
 
-    func setSelection(_ new: Set<IndexPath>, animated: Bool) {
+    private func setSelection(_ new: Set<IndexPath>, animated: Bool) {
         guard new != selection else { return }
         let changed = new.symmetricDifference(selection)
         selection = new
