@@ -40,6 +40,21 @@ public struct SessionBus {
         } == 0
     }
 
+    /// Calls `method` (`interface.member`) on `destination`'s object at `path` with
+    /// `gdbus`, as a desktop's tools do, waiting at most `timeout` seconds (the bus
+    /// may first start the service): its exit status, nil when it did not end
+    /// (then it is stopped), and the last lines it printed.
+    public func call(_ destination: String, _ path: String, _ method: String, _ arguments: [String] = [],
+                     timeout: Double = 30, environment: [String: String] = [:]) throws(CompositorError) -> (status: Int32?, output: String) {
+        let log = directory + "/gdbus-call.log"
+        let p = try Subprocess.spawn(["gdbus", "call", "--address", address, "--timeout", "\(Int(timeout.rounded(.up)))", "--dest", destination,
+                                      "--object-path", path, "--method", method] + arguments,
+                                     environment: environment, directory: directory, logPath: log)
+        let status = p.wait(timeout: timeout + 10)
+        if status == nil { p.terminate() }
+        return (status, tail(of: log, lines: 5))
+    }
+
     /// Ends the bus and what it started that would outlive it: at-spi2-core's
     /// accessibility bus (its dbus-daemon ignores SIGTERM) and registry keep
     /// running after the session bus is gone (other services exit with it).

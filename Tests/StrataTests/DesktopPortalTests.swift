@@ -35,12 +35,9 @@ struct DesktopPortalTests {
         /// Starts the portal (the bus activates it) before a test times its calls: on a
         /// loaded machine its start alone once took a step past its 30 s.
         private func startPortal() throws {
-            let p = try Subprocess.spawn(["gdbus", "call", "--address", bus.address, "--timeout", "90", "--dest", "org.freedesktop.portal.Desktop",
-                                          "--object-path", "/org/freedesktop/portal/desktop", "--method", "org.freedesktop.DBus.Peer.Ping"],
-                                         environment: environment, directory: directory, logPath: directory + "/portal-start.log")
-            let status = p.wait(timeout: 100)
-            if status == nil { p.terminate() }
-            #expect(status == 0, "the portal did not start: \(tail(of: directory + "/portal-start.log", lines: 5))")
+            let (status, output) = try bus.call("org.freedesktop.portal.Desktop", "/org/freedesktop/portal/desktop", "org.freedesktop.DBus.Peer.Ping",
+                                                timeout: 90, environment: environment)
+            #expect(status == 0, "the portal did not start: \(output)")
         }
 
         /// Ends the bus (its services exit with it, the document portal

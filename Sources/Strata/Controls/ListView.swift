@@ -43,15 +43,16 @@ public final class ListView: CollectionView {
     /// Focus events name the focused row's element while the list has the focus.
     override var accessibilityFocusObject: AnyObject { focusedRow.map(rowElement(_:)) ?? self }
 
-    /// The height of every row: at least ``minimumRowHeight``; a smaller, NaN or
-    /// infinite height is refused with a diagnostic and the old one kept.
-    public var rowHeight = 44.0 {
-        didSet {
-            if !(rowHeight.isFinite && rowHeight >= Self.minimumRowHeight) {
-                Diagnostics.report(.invalidView("ListView rowHeight \(rowHeight) refused (at least \(Self.minimumRowHeight) point); it stays \(oldValue)"))
-                rowHeight = oldValue
+    /// The height of every row (44 points to begin with; its list layout's): at
+    /// least ``minimumRowHeight``; a smaller, NaN or infinite height is refused
+    /// with a diagnostic and the old one kept.
+    public var rowHeight: Double {
+        get { rows.rowHeight }
+        set {
+            guard newValue.isFinite && newValue >= Self.minimumRowHeight else {
+                return Diagnostics.report(.invalidView("ListView rowHeight \(newValue) refused (at least \(Self.minimumRowHeight) point); it stays \(rowHeight)"))
             }
-            rows.rowHeight = rowHeight
+            rows.rowHeight = newValue
         }
     }
     /// The shortest row: one point, a pixel or more at every scale. Shorter rows
@@ -92,7 +93,7 @@ public final class ListView: CollectionView {
 
     public init(frame: Rect) {
         rows = CollectionViewListLayout()
-        rows.rowHeight = rowHeight
+        rows.rowHeight = 44
         super.init(frame: frame, collectionViewLayout: rows)
         register(ListCell.self, forCellWithReuseIdentifier: ListCell.reuseIdentifier)
     }
