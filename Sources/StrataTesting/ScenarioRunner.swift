@@ -177,9 +177,7 @@ public final class ScenarioRunner {
                 let off = max(abs(Int(p.r) - want.0), abs(Int(p.g) - want.1), abs(Int(p.b) - want.2))
                 if off <= tolerance { break }
                 if MonotonicClock.now > give && attempts >= 3 {
-                    throw StepFailure(message: "pixel \(x),\(y) is #\(Self.hex(p.r))\(Self.hex(p.g))\(Self.hex(p.b)), \(off) away from the expected colour (tolerance \(tolerance)), after \(attempts) captures of the \(shot.width)x\(shot.height) screen" + (window.map { w in
-                        "; the window is \(Int(w.size.width))x\(Int(w.size.height))\(w.isFullscreen ? " fullscreen" : ""), \(w.frameNumber) frames committed" + (w.lastCommittedFrame().map { ", the last \($0.width)x\($0.height)" } ?? "")
-                    } ?? ""))
+                    throw StepFailure(message: "pixel \(x),\(y) is #\(Self.hex(p.r))\(Self.hex(p.g))\(Self.hex(p.b)), \(off) away from the expected colour (tolerance \(tolerance)), after \(attempts) captures of the \(shot.width)x\(shot.height) screen" + (window.map { Self.ownPixel(of: $0, at: x, y) } ?? ""))
                 }
                 // The window commits all of itself again, so a capture stream that
                 // missed a frame gets another (once in CI, mutter's screen stayed black
@@ -247,6 +245,19 @@ public final class ScenarioRunner {
         if i != interface || c != code {
             throw StepFailure(message: "the compositor raised \(i) error \(c) instead\(message.isEmpty ? "" : ": \(message)")")
         }
+    }
+
+    /// What the client itself last showed, for a pixel step's failure: whether a
+    /// wrong pixel was the client's or the compositor's.
+    private static func ownPixel(of w: Window, at x: Int, _ y: Int) -> String {
+        var text = "; the window is \(Int(w.size.width))x\(Int(w.size.height))\(w.isFullscreen ? " fullscreen" : ""), \(w.frameNumber) frames committed"
+        guard let last = w.lastCommittedFrame() else { return text }
+        text += ", the last \(last.width)x\(last.height)"
+        if w.isFullscreen, x < last.width, y < last.height {
+            let q = last.rgba8(x: x, y: y)
+            text += " with #\(hex(q.r))\(hex(q.g))\(hex(q.b)) there"
+        }
+        return text
     }
 
     private static func hex(_ v: UInt8) -> String {

@@ -145,6 +145,8 @@ struct ScenarioRunnerTests {
         let report = ScenarioRunner(compositor: weston).run(wrong)
         #expect(!report.passed && report.steps.count == 5)
         #expect(report.steps.last?.message?.contains("pixel 5,5 is #ff0000") == true, "\(report.table)")
+        // The client's own last frame is told too: the wrong pixel was the window's, not the compositor's.
+        #expect(report.steps.last?.message?.contains("fullscreen") == true && report.steps.last?.message?.contains("with #ff0000 there") == true, "\(report.table)")
         let runner = ScenarioRunner(compositor: weston)
         runner.stepTimeout = 1
         let never = runner.run(try Scenario(parsing: "window w 100x100\nwait-configure\nwait-size 123x45\nclose"))
