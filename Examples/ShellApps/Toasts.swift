@@ -55,6 +55,8 @@ final class ToastView: View {
         layer.cornerRadius = 10
         layer.borderWidth = toast.urgency == 2 ? 2 : 0
         layer.borderColor = Self.critical
+        // A screen reader says it as it comes, whatever has the focus.
+        accessibilityContainerType = .notification
         summaryLabel.font = .boldSystemFont(ofSize: 14)
         summaryLabel.textColor = Color(rgba8: 0xf1, 0xf3, 0xf4)
         bodyLabel.font = .systemFont(ofSize: 13)

@@ -257,7 +257,7 @@ extension AccessibilityExportTests {
 
         // Listening 12 s: under load the client's bus traffic lags, and an event that comes after it stops is lost.
         let (listener, log) = try Self.startClient(session, ["listen", "12", "object:state-changed:focused", "object:state-changed:checked",
-                                                             "object:text-changed", "object:announcement"])
+                                                             "object:text-changed", "object:announcement", "object:state-changed:showing"])
         defer { listener.terminate() }
         try await until("the listener to listen") { try? app.loop?.turn(timeout: 0.01); return ClipboardTests.contents(of: log).contains("listening") }
         try await until("the app to know of the listener") {
@@ -265,6 +265,7 @@ extension AccessibilityExportTests {
             // The listener registers its events one by one: wait for the last.
             return exporter.listeners.wants("org.a11y.atspi.Event.Object", "StateChanged", detail: "focused")
                 && exporter.listeners.wants("org.a11y.atspi.Event.Object", "Announcement", detail: "")
+                && exporter.listeners.wants("org.a11y.atspi.Event.Object", "StateChanged", detail: "showing")
         }
         #expect(!exporter.listeners.wants("org.a11y.atspi.Event.Object", "PropertyChange", detail: "accessible-name"))
         let keys = InputDriver(window: window)
@@ -280,6 +281,19 @@ extension AccessibilityExportTests {
         add.setTitle("Plus", for: .normal)   // a name change: nobody listens to those
         for _ in 0..<5 { try? app.loop?.turn(timeout: 0.01) }
         #expect(exporter.eventsSent == sent && sent > quiet)
+        // Notifications are told as shown: one added to a shown window, one in a window shown after it was added.
+        let toast = View(frame: Rect(x: 150, y: 70, width: 120, height: 30))
+        toast.accessibilityContainerType = .notification
+        toast.accessibilityLabel = "Copied"
+        window.rootView.addSubview(toast)
+        let later = Window(title: "Later", size: Size(width: 200, height: 100))
+        let banner = View(frame: Rect(x: 10, y: 10, width: 150, height: 30))
+        banner.accessibilityContainerType = .notification
+        banner.accessibilityLabel = "Downloaded"
+        later.rootView.addSubview(banner)
+        try await Task.sleep(for: .milliseconds(300))   // the export's end of turn passes: the banner's window is not shown yet
+        later.show()
+        for _ in 0..<5 { try? app.loop?.turn(timeout: 0.01) }
         try await until("the listener to finish", timeout: 40) {
             try? app.loop?.turn(timeout: 0.01)
             return listener.wait(timeout: 0) != nil
@@ -290,6 +304,10 @@ extension AccessibilityExportTests {
         #expect(events.contains { $0.type == "object:state-changed:checked" && $0.source == "Wi-Fi" && $0.detail1 == 1 }, "\(events)")
         #expect(events.contains { $0.type.hasPrefix("object:text-changed") && $0.source == "Name" }, "\(events)")
         #expect(events.contains { $0.type == "object:announcement" && $0.data == "Saved" }, "\(events)")
+        let shown = events.filter { $0.type == "object:state-changed:showing" && $0.detail1 == 1 }.map(\.source)
+        #expect(shown == ["Copied", "Downloaded"], "\(events)")
+        later.close()
+        toast.removeFromSuperview()
 
         // A modal alert: only it is in reach.
         let host = ViewController()

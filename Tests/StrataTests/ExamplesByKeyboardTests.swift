@@ -301,15 +301,22 @@ extension AccessibilityExportTests {
         try await run.expectEvent("object:property-change:accessible-value", from: "Volume")
     }
 
-    @Test("notifyd on kwin's shell layer, read and operated through libatspi: a notification sent by notify-send shows as its summary and body in text and its action as a push button; pressing the button the way a screen reader does ends notify-send with the action's name")
+    @Test("notifyd on kwin's shell layer, read and operated through libatspi: a notification sent by notify-send is a notification holding its summary and body in text and its action as a push button, and Orca says it as it comes; pressing the button the way a screen reader does ends notify-send with the action's name")
     func notifydThroughAssistiveTechnology() async throws {
-        let run = try await KeyboardRun("notifyd")
+        let run = try await KeyboardRun("notifyd", withOrca: true)
         defer { run.stop() }
         let (sender, log) = try run.spawn(["notify-send", "--app-name", "Mail", "--action", "open=Open message", "New mail", "From the garden"], log: "notify-send")
         defer { _ = sender.terminate() }
         try await run.eventually("the toast read") { root in
             let texts = Self.nodes(root).filter { $0.role == "label" }.compactMap { $0.text ?? $0.name }
             return texts.contains("New mail") && texts.contains("From the garden") && root.find("Open message")?.role == "push button"
+                && Self.nodes(root).contains { $0.role == "notification" && Self.nodes($0).contains { $0.name == "New mail" } }
+        }
+        // Orca speaks a notification as it is shown, though the focus is elsewhere (as GNOME's are read).
+        let orca = try #require(run.orca)
+        try await until("Orca to say the notification: \(orca.spoken)", timeout: 20) {
+            let said = orca.spoken
+            return zip(said, said.dropFirst()).contains { $0 == "notification." && $1.hasPrefix("New mail From the garden") }
         }
         #expect(try await AccessibilityExportTests.client(run.session, ["do", "Open message", "click"], app: run.application).last == #"{"done": true}"#)
         #expect(sender.wait(timeout: 10) == 0, "notify-send heard the action")

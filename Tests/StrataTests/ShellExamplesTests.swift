@@ -260,8 +260,11 @@ struct ShellExamplesOffscreenTests {
         let e = daemon.notify(.init(summary: "E", actions: ["default", "Open", "reply", "Reply"]))
         Transaction.flush()
         f.advance(1)
-        // To a screen reader, newest first: each toast's summary and body as text, its actions as push buttons.
+        // To a screen reader, newest first: each toast a notification holding its summary and body as text,
+        // its actions as push buttons.
         func nodes(_ n: AccessibilityNode) -> [AccessibilityNode] { [n] + n.children.flatMap(nodes) }
+        let toasts = AccessibilityNode.window(daemon.window).children.flatMap { $0.role == .notification ? [$0] : $0.children }
+        #expect(toasts.map(\.role) == Array(repeating: .notification, count: 3) && nodes(toasts[0]).map(\.name).contains("E"), "\(toasts.map(\.role))")
         let read = nodes(.window(daemon.window)).dropFirst().map { ($0.role, $0.name) }
         #expect(read.contains { $0 == (.button, "Reply") } && read.contains { $0 == (.label, "E") } && read.contains { $0 == (.label, "two") },
                 "\(read)")

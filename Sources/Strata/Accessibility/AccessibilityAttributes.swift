@@ -38,4 +38,10 @@ public enum AccessibilityContainerType: Hashable, Sendable {
     case list
     case landmark
     case semanticGroup
+    /// Strata's own, with no UIKit counterpart: something that comes and goes
+    /// by itself and is said whole as it appears — a toast, a banner. Exported
+    /// with AT-SPI's notification role (GTK 4's alert role), and shown with a
+    /// `showing` state change, which Orca speaks as it comes ("notification",
+    /// then the labels in it) whichever window has the focus.
+    case notification
 }

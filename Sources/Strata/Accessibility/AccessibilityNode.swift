@@ -3,7 +3,7 @@
 enum AccessibilityRole: Hashable, Sendable {
     case application, window, popupWindow, dialog, alert
     case button, toggleButton, slider, progressBar, textField, passwordField, label, heading, link, image
-    case list, listItem, scrollArea, group, panel, tab, tabList, menu, menuItem, toolTip, spinButton
+    case list, listItem, scrollArea, group, panel, tab, tabList, menu, menuItem, toolTip, spinButton, notification
 }
 
 /// The states of a node an assistive technology reads (rule Y2).
@@ -17,6 +17,8 @@ enum AccessibilityState: Hashable, Sendable {
 /// What changed on an element: the exporter turns it into an event.
 enum AccessibilityChange: Hashable, Sendable {
     case name, description, value, states, children, text, caret
+    /// A notification container came into a shown window: it is told as just shown.
+    case appeared
     /// Part of a long text changed (a text view's edit): at a character offset,
     /// what went and what came, told as AT-SPI's delete and insert.
     case textEdited(at: Int, removed: String, inserted: String)
@@ -195,6 +197,7 @@ enum AccessibilityNode {
             switch v.accessibilityContainerType {
             case .list, .dataTable: return .list
             case .landmark, .semanticGroup: return .group
+            case .notification: return .notification
             case .none: return v.shouldGroupAccessibilityChildren ? .group : .panel
             }
         case let .element(e): return e.accessibilityRole ?? Self.role(for: e.accessibilityTraits)

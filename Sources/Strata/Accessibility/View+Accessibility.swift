@@ -5,6 +5,13 @@ extension View {
         accessibilityContainerType != .none || shouldGroupAccessibilityChildren || (!isAccessibilityElement && accessibilityRole != nil)
     }
 
+    /// The notification containers here and below came into view with their
+    /// window (ones added to a shown window tell it as they join).
+    func tellNotificationsAppeared() {
+        if accessibilityContainerType == .notification { accessibilityDidChange(.appeared) }
+        for view in subviews { view.tellNotificationsAppeared() }
+    }
+
     /// Something about the element changed: the app's exporter, when one runs,
     /// sends the event at the end of the turn.
     /// A view inside an element speaks through that element (a row's switch

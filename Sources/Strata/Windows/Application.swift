@@ -287,6 +287,7 @@ public final class Application: Responder {
         guard !windows.contains(where: { $0 === window }) else { return }
         windows.append(window)
         accessibilityExporter?.windowsChanged()
+        if accessibilityExporter != nil { window.rootView.tellNotificationsAppeared() }
     }
 
     func windowDidClose(_ window: Window) {

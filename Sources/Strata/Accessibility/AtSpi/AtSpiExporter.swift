@@ -296,6 +296,8 @@ final class AtSpiExporter {
                 emit(node, "org.a11y.atspi.Event.Object", "TextChanged", detail: kind, detail1: Int32(clamping: at),
                      detail2: Int32(clamping: text.unicodeScalars.count), data: g_variant_new_string(text))
             }
+        case .appeared:
+            emit(node, "org.a11y.atspi.Event.Object", "StateChanged", detail: "showing", detail1: 1)
         case .caret:
             if let caret = node.textSelection?.upperBound {
                 emit(node, "org.a11y.atspi.Event.Object", "TextCaretMoved", detail: "", detail1: Int32(caret))

@@ -30,6 +30,7 @@ enum AtSpiMapping {
         case .menuItem: (35, "menu item")
         case .toolTip: (64, "tool tip")
         case .spinButton: (52, "spin button")
+        case .notification: (101, "notification")
         }
     }
 
