@@ -54,7 +54,10 @@ public struct LayerState {
         set { borderComponents = newValue.map(FixedColor.init) }
     }
     public internal(set) var masksToBounds = false
-    var mask: Layer? = nil
+    var mask: Layer? {
+        get { references?.mask }
+        set { if newValue != nil || references != nil { uniqueReferences().mask = newValue } }
+    }
     public internal(set) var isDoubleSided = true
     public internal(set) var shouldRasterize = false
     public internal(set) var allowsGroupOpacity = true
@@ -62,7 +65,10 @@ public struct LayerState {
     public internal(set) var minificationFilter = ContentsFilter.linear
     public internal(set) var magnificationFilter = ContentsFilter.linear
 
-    public internal(set) var contents: Image? = nil
+    public internal(set) var contents: Image? {
+        get { references?.contents }
+        set { if newValue != nil || references != nil { uniqueReferences().contents = newValue } }
+    }
     public internal(set) var contentsRect = Rect(x: 0, y: 0, width: 1, height: 1)
     public internal(set) var contentsCenter = Rect(x: 0, y: 0, width: 1, height: 1)
     public internal(set) var contentsGravity = ContentsGravity.resize
@@ -76,15 +82,39 @@ public struct LayerState {
     public internal(set) var shadowOpacity = 0.0
     public internal(set) var shadowOffset = Size(width: 0, height: -3)
     public internal(set) var shadowRadius = 3.0
-    public internal(set) var shadowPath: Path? = nil
+    public internal(set) var shadowPath: Path? {
+        get { references?.shadowPath }
+        set { if newValue != nil || references != nil { uniqueReferences().shadowPath = newValue } }
+    }
 
     public internal(set) var beginTime = 0.0
     public internal(set) var speed = 1.0
     public internal(set) var timeOffset = 0.0
 
-    public internal(set) var name: String? = nil
+    public internal(set) var name: String? {
+        get { references?.name }
+        set { if newValue != nil || references != nil { uniqueReferences().name = newValue } }
+    }
     /// Custom properties set by key (`setValue(_:forKey:)` on a key that is not a standard property).
-    var custom: [String: Any] = [:]
+    var custom: [String: Any] {
+        get { references?.custom ?? [:] }
+        _modify { yield &uniqueReferences().custom }
+    }
+
+    /// The five properties that hold references, which most layers leave unset,
+    /// apart: copying a state (a presentation copy copies it whole) then retains
+    /// one box or nothing, not five references. Shared between copies until one
+    /// of them changes (copy on write).
+    private var references: LayerStateReferences?
+
+    private mutating func uniqueReferences() -> LayerStateReferences {
+        if references == nil {
+            references = LayerStateReferences()
+        } else if !isKnownUniquelyReferenced(&references!) {
+            references = LayerStateReferences(references!)
+        }
+        return references!
+    }
 
     // The colours as components only: a layer's colours are fixed (a view resolves
     // a dynamic one first, as a `CGColor` made from a dynamic `UIColor` is fixed),
@@ -92,4 +122,23 @@ public struct LayerState {
     var backgroundComponents: FixedColor? = nil
     var borderComponents: FixedColor? = FixedColor(.black)
     var shadowComponents: FixedColor? = FixedColor(.black)
+}
+
+/// A ``LayerState``'s reference-holding properties, boxed.
+final class LayerStateReferences {
+    var mask: Layer?
+    var contents: Image?
+    var shadowPath: Path?
+    var name: String?
+    var custom: [String: Any] = [:]
+
+    init() {}
+
+    init(_ other: LayerStateReferences) {
+        mask = other.mask
+        contents = other.contents
+        shadowPath = other.shadowPath
+        name = other.name
+        custom = other.custom
+    }
 }
