@@ -36,6 +36,38 @@ struct PresentationCopyTests {
         #expect(keptA.position.x == 25)
     }
 
+    @Test("a kept copy's mask, contents, shadow path, name and custom keys stay as they were while the model's change, and the other way round (they share one box until one changes)")
+    func referencesAreCopiedOnWrite() {
+        let f = Fixture()
+        let layer = f.presentedLayer()
+        let image = Image(width: 2, height: 2, color: .red), path = Path(rect: Rect(x: 0, y: 0, width: 4, height: 4))
+        let mask = Layer()
+        Transaction.withoutActions {
+            layer.name = "first"
+            layer.contents = image
+            layer.shadowPath = path
+            layer.mask = mask
+            layer.setValue(1.0, forKey: "weight")
+        }
+        Transaction.flush()
+        let kept = layer.presentation()!
+        Transaction.withoutActions {
+            layer.name = "second"
+            layer.contents = nil
+            layer.shadowPath = nil
+            layer.mask = nil
+            layer.setValue(2.0, forKey: "weight")
+        }
+        #expect(kept.name == "first" && kept.contents === image && kept.shadowPath == path && kept.state.mask === mask)
+        #expect(kept.value(forKey: "weight") as? Double == 1)
+        #expect(layer.name == "second" && layer.contents == nil && layer.shadowPath == nil && layer.mask == nil)
+        #expect(layer.value(forKey: "weight") as? Double == 2)
+        // A plain layer's state holds no box, and setting nil makes none.
+        let plain = Layer()
+        plain.name = nil
+        #expect(plain.name == nil && plain.contents == nil && plain.value(forKey: "weight") == nil)
+    }
+
     @Test("a copy let go is made again from the next layer, whole: values, delegate, actions, style, versions")
     func releasedCopyIsRemade() {
         let f = Fixture()
