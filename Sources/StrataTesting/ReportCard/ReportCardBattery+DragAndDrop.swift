@@ -30,12 +30,18 @@ extension ReportCardCheck {
         }
         _ = try both(0.5) { false }   // let both frames reach the screen
         let logicalWidth = Double(o.shownSize.width) / Double(o.scale)
-        func find(_ color: UInt32) throws -> (x: Double, y: Double)? {
-            let shot = try c.compositor.screenshot(timeout: 10)
-            let toLogical = logicalWidth / Double(max(shot.width, 1))
-            return shot.pointShowing(color).map { (Double($0.x) * toLogical, Double($0.y) * toLogical) }
+        // Captured again until it shows, for up to `seconds`: a loaded compositor shows a frame late.
+        func find(_ color: UInt32, within seconds: Double) throws -> (x: Double, y: Double)? {
+            let deadline = MonotonicClock.now + seconds
+            while true {
+                let shot = try c.compositor.screenshot(timeout: 10)
+                let toLogical = logicalWidth / Double(max(shot.width, 1))
+                if let p = shot.pointShowing(color) { return (Double(p.x) * toLogical, Double(p.y) * toLogical) }
+                if MonotonicClock.now > deadline { return nil }
+                _ = try both(0.2) { false }
+            }
         }
-        guard let start = try find(sourceColor) else { return .skip("the source window is not to be seen on the screen") }
+        guard let start = try find(sourceColor, within: 5) else { return .skip("the source window is not to be seen on the screen") }
 
         let clipA = try Clipboard(display: c.display, seat: seatA, kind: .clipboard)
         let clipB = try Clipboard(display: other.display, seat: seatB, kind: .clipboard)
@@ -72,7 +78,7 @@ extension ReportCardCheck {
         guard try both(4, until: { pressSerial != nil }) else { return .fail("a press on the source's window brought it no serial") }
         dndA.startDrag([(type, Array(text.utf8))], actions: .copy, origin: source.surface, serial: pressSerial!) { ended = .some($0) }
         _ = try both(0.3) { false }
-        guard let end = try find(targetColor) else { return .skip("the drop target is hidden under the source once the source is pressed") }
+        guard let end = try find(targetColor, within: 2) else { return .skip("the drop target is hidden under the source once the source is pressed") }
         // Motion in steps, as a hand moves: some compositors look for a target only on motion.
         for step in 1...8 {
             let f = Double(step) / 8
