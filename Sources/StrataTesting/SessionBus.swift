@@ -45,9 +45,9 @@ public struct SessionBus {
     /// may first start the service): its exit status, nil when it did not end
     /// (then it is stopped), and the last lines it printed.
     public func call(_ destination: String, _ path: String, _ method: String, _ arguments: [String] = [],
-                     timeout: Double = 30, environment: [String: String] = [:]) throws(CompositorError) -> (status: Int32?, output: String) {
+                     timeout: Double = 30, environment: [String: String] = [:], onBusAt other: String? = nil) throws(CompositorError) -> (status: Int32?, output: String) {
         let log = directory + "/gdbus-call.log"
-        let p = try Subprocess.spawn(["gdbus", "call", "--address", address, "--timeout", "\(Int(timeout.rounded(.up)))", "--dest", destination,
+        let p = try Subprocess.spawn(["gdbus", "call", "--address", other ?? address, "--timeout", "\(Int(timeout.rounded(.up)))", "--dest", destination,
                                       "--object-path", path, "--method", method] + arguments,
                                      environment: environment, directory: directory, logPath: log)
         let status = p.wait(timeout: timeout + 10)

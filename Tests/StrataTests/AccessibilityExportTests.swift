@@ -33,6 +33,27 @@ struct AccessibilityExportTests {
             let (status, output) = try bus.call("org.a11y.Bus", "/org/a11y/bus", "org.freedesktop.DBus.Properties.Set",
                                                 ["org.a11y.Status", "IsEnabled", enabled ? "<true>" : "<false>"])
             #expect(status == 0, "\(output)")
+            if enabled { try waitForAccessibilityBus() }
+        }
+
+        /// Setting IsEnabled starts at-spi's bus launcher, which starts the
+        /// accessibility bus: on a loaded machine that took long enough for a
+        /// client started at once to fail ("Couldn't connect to accessibility bus").
+        /// Waits (up to 60 s) until the bus the launcher names answers.
+        private func waitForAccessibilityBus() throws {
+            let deadline = MonotonicMediaClock().now + 60
+            var last = ""
+            while MonotonicMediaClock().now < deadline {
+                let (status, output) = try bus.call("org.a11y.Bus", "/org/a11y/bus", "org.a11y.Bus.GetAddress")
+                last = output
+                // The reply is `('unix:path=…,guid=…',)`.
+                if status == 0, let address = output.split(separator: "'").dropFirst().first,
+                   try bus.call("org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus.GetId", onBusAt: String(address)).status == 0 {
+                    return
+                }
+                usleep(200_000)
+            }
+            Issue.record("the accessibility bus did not answer within 60 s: \(last)")
         }
 
         mutating func stop() {
