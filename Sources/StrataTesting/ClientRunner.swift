@@ -113,21 +113,14 @@ public final class ClientRunner {
         case let .waitWindow(match, timeout):
             return try waitWindow(match, timeout: timeout)
         case let .click(place, button):
-            // Paced as a hand clicks: the pointer arrives, then the button goes down
-            // and up. The Qt demo on a loaded kwin now and then missed a click whose
-            // press came in the same instant as the pointer.
             let input = try pointer()
-            let p = try screenPoint(place)
-            try input.movePointer(toX: p.x, y: p.y)
-            usleep(80_000)
-            try input.button(button.code, pressed: true)
+            try press(button, at: try screenPoint(place), with: input)
             usleep(40_000)
             try input.button(button.code, pressed: false)
         case let .drag(from, to):
             let input = try pointer()
             let a = try screenPoint(from), b = try screenPoint(to)
-            try input.movePointer(toX: a.x, y: a.y)
-            try input.button(PointerButton.left.code, pressed: true)
+            try press(.left, at: a, with: input)
             for i in 1...10 {
                 usleep(16_000)
                 let t = Double(i) / 10
@@ -392,6 +385,15 @@ public final class ClientRunner {
         }
         typist = made
         return made
+    }
+
+    /// Moves the pointer to `point` and presses `button` as a hand does: the
+    /// pointer arrives, and 80 ms later the button goes down. The Qt demo on a
+    /// loaded kwin now and then missed a press that came in the same instant.
+    private func press(_ button: PointerButton, at point: (x: Double, y: Double), with input: InjectedInput) throws {
+        try input.movePointer(toX: point.x, y: point.y)
+        usleep(80_000)
+        try input.button(button.code, pressed: true)
     }
 
     private func screenPoint(_ place: ClientScript.Place) throws -> (x: Double, y: Double) {

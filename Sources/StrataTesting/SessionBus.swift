@@ -43,7 +43,8 @@ public struct SessionBus {
     /// Calls `method` (`interface.member`) on `destination`'s object at `path` with
     /// `gdbus`, as a desktop's tools do, waiting at most `timeout` seconds (the bus
     /// may first start the service): its exit status, nil when it did not end
-    /// (then it is stopped), and the last lines it printed.
+    /// (then it is stopped), and the last lines it printed. `onBusAt`: another
+    /// bus's address (the accessibility bus at-spi's launcher names).
     public func call(_ destination: String, _ path: String, _ method: String, _ arguments: [String] = [],
                      timeout: Double = 30, environment: [String: String] = [:], onBusAt other: String? = nil) throws(CompositorError) -> (status: Int32?, output: String) {
         let log = directory + "/gdbus-call.log"

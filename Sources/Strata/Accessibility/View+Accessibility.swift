@@ -5,10 +5,16 @@ extension View {
         accessibilityContainerType != .none || shouldGroupAccessibilityChildren || (!isAccessibilityElement && accessibilityRole != nil)
     }
 
+    /// A notification container came into a window: a screen reader is told it
+    /// appeared (in a window not shown yet, it is told again when the window shows).
+    func tellIfNotificationAppeared() {
+        if accessibilityContainerType == .notification { accessibilityDidChange(.appeared) }
+    }
+
     /// The notification containers here and below came into view with their
     /// window (ones added to a shown window tell it as they join).
     func tellNotificationsAppeared() {
-        if accessibilityContainerType == .notification { accessibilityDidChange(.appeared) }
+        tellIfNotificationAppeared()
         for view in subviews { view.tellNotificationsAppeared() }
     }
 

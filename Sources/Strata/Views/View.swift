@@ -511,7 +511,7 @@ open class View: Responder, LayerDelegate {
     /// `didMoveToWindow`, then the view's controller is told.
     func movedToWindow() {
         didMoveToWindow()
-        if window != nil, accessibilityContainerType == .notification { accessibilityDidChange(.appeared) }
+        if window != nil { tellIfNotificationAppeared() }
         viewController?.viewDidMoveToWindow()
         // A menu or tooltip for a view that left its window goes with it.
         if window == nil {
