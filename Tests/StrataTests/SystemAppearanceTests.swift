@@ -30,12 +30,22 @@ struct SystemAppearanceTests {
             LayerContext.main.systemTraits = .standard
             app.isReduceMotionEnabled = false
         }
+        // Every signal on the bus, so a change that never arrives says where it stopped:
+        // dconf's Notify, the GTK backend's SettingChanged, or the portal's.
+        let monitor = try Subprocess.spawn(["dbus-monitor", "--address", bus.address, "type='signal'"], environment: [:], directory: dir, logPath: dir + "/signals.log")
+        defer { _ = monitor.terminate(grace: 0) }
         func gsettings(_ arguments: String...) async throws {
             let p = try Subprocess.spawn(["gsettings", "set"] + arguments, environment: environment.merging(["DBUS_SESSION_BUS_ADDRESS": bus.address]) { $1 },
                                          directory: dir, logPath: dir + "/gsettings.log")
             var status: Int32?
             try await until("gsettings \(arguments)") { status = p.wait(timeout: 0); return status != nil }
             #expect(status == 0, "\(tail(of: dir + "/gsettings.log", lines: 5))")
+        }
+        func until(_ what: String, _ condition: () -> Bool) async throws {
+            do { try await StrataTests.until(what, condition) } catch {
+                Issue.record("the app's system traits: \(LayerContext.main.systemTraits); the signals on the bus, last 40 lines:\n\(tail(of: dir + "/signals.log", lines: 40))")
+                throw error
+            }
         }
 
         let window = Window(title: "appearance", size: Size(width: 120, height: 80))
