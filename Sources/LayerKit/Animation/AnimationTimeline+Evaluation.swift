@@ -100,18 +100,20 @@ extension AnimationTimeline {
                                 beginTime: e.beginTime, speed: e.speed, timeOffset: e.timeOffset)
         var nowLocal: Double?
         let tracks = e.tracks
+        // Tracks are read where they lie (a method call on one copied it whole first;
+        // a closure given the address, `withUnsafePointer`, checked the actor at run time).
+        func track(_ i: Int) -> UnsafePointer<TypedTrack> { UnsafePointer(tracks.baseAddress! + i).pointer(to: \.track)! }
+        func restore(_ i: Int) { TypedTrack.restoreModel(track(i), tracks[i].modelValue, of: layer, to: &shown) }
         if e.tracksOverlap {
-            for i in tracks.indices { tracks[i].track.restoreModel(tracks[i].modelValue, of: layer, to: &shown) }
+            for i in tracks.indices { restore(i) }
         }
         for i in tracks.indices {
             guard let fraction = tracks[i].track.fraction(atLocalTime: t, now: &nowLocal, of: layer) else {
-                if !e.tracksOverlap { tracks[i].track.restoreModel(tracks[i].modelValue, of: layer, to: &shown) }
+                if !e.tracksOverlap { restore(i) }
                 continue
             }
-            if tracks[i].track.isAdditive && !e.tracksOverlap {
-                tracks[i].track.restoreModel(tracks[i].modelValue, of: layer, to: &shown)
-            }
-            tracks[i].track.apply(fraction: fraction, to: &shown, modelValue: tracks[i].modelValue, model: layer)
+            if tracks[i].track.isAdditive && !e.tracksOverlap { restore(i) }
+            TypedTrack.apply(track(i), fraction: fraction, to: &shown, modelValue: tracks[i].modelValue, model: layer)
         }
     }
 

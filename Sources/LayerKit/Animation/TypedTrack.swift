@@ -107,6 +107,18 @@ struct TypedTrack {
         apply(fraction: fraction, to: &state, modelValue: to == nil ? slot.read(layer.state) : nil, model: layer)
     }
 
+    /// Applies `count` tracks side by side (a layer's `tracks`, passed as a
+    /// pointer: no track is copied) at `layer`'s local time `t`, in order.
+    @MainActor @inline(__always)
+    static func apply(_ tracks: UnsafePointer<TypedTrack>, count: Int, atLocalTime t: Double, of layer: Layer, to state: inout LayerState) {
+        var now: Double?
+        for i in 0..<count {
+            let track = tracks + i
+            guard let fraction = track.pointee.fraction(atLocalTime: t, now: &now, of: layer) else { continue }
+            apply(track, fraction: fraction, to: &state, modelValue: track.pointee.to == nil ? track.pointee.slot.read(layer.state) : nil, model: layer)
+        }
+    }
+
     /// Where in a cycle the animation is at `layer`'s local time `t`; nil when it
     /// has no effect then.
     @MainActor @inline(__always)
@@ -122,12 +134,23 @@ struct TypedTrack {
     /// `model`).
     @MainActor @inline(__always)
     func apply(fraction: Double, to state: inout LayerState, modelValue: SlotValue?, model: Layer) {
-        let progress = timingFunction?.value(at: fraction) ?? fraction
-        if let transforms {
-            return applyTransform(transforms, progress: progress, to: &state, model: model)
+        // (Not `withUnsafePointer(to: self)`: its closure checks the actor at run time.)
+        var track = self
+        Self.apply(&track, fraction: fraction, to: &state, modelValue: modelValue, model: model)
+    }
+
+    /// `apply(fraction:…)` reading the track where it lies: the frame pass's
+    /// tracks are read in place (as `self` of a call, each was first copied whole,
+    /// 193 bytes, twice per layer per frame).
+    @MainActor
+    static func apply(_ track: UnsafePointer<TypedTrack>, fraction: Double, to state: inout LayerState, modelValue: SlotValue?, model: Layer) {
+        let progress = track.pointee.timingFunction?.value(at: fraction) ?? fraction
+        if let transforms = track.pointee.transforms {
+            return track.pointee.applyTransform(transforms, progress: progress, to: &state, model: model)
         }
-        let end = to ?? modelValue
-        guard let start = from ?? end.map({ _ in .fixed(.clear) }), let end = end ?? .fixed(.clear) as SlotValue? else { return }
+        let slot = track.pointee.slot, isAdditive = track.pointee.isAdditive
+        let end = track.pointee.to ?? modelValue
+        guard let start = track.pointee.from ?? end.map({ _ in .fixed(.clear) }), let end = end ?? .fixed(.clear) as SlotValue? else { return }
         let value: SlotValue
         switch (start, end) {
         case let (.double(a), .double(b)): value = .double(a.interpolated(to: b, fraction: progress))
@@ -164,10 +187,12 @@ struct TypedTrack {
         if sum.isAllFinite { slot.writeTransform(sum, to: &state) }
     }
 
-    /// Puts back the slot's model value (`modelValue`, or for a transform `model`'s).
+    /// Puts back the slot's model value (`modelValue`, or for a transform `model`'s),
+    /// reading the track in place (as `apply(_:fraction:…)` does).
     @MainActor @inline(__always)
-    func restoreModel(_ modelValue: SlotValue?, of model: Layer, to state: inout LayerState) {
-        if transformEnds != nil {
+    static func restoreModel(_ track: UnsafePointer<TypedTrack>, _ modelValue: SlotValue?, of model: Layer, to state: inout LayerState) {
+        let slot = track.pointee.slot
+        if track.pointee.transformEnds != nil {
             slot.writeTransform(slot.readTransform(model.state), to: &state)
         } else {
             slot.restore(modelValue, to: &state)

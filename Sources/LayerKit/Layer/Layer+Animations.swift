@@ -160,8 +160,7 @@ extension Layer {
         var nowLocal: Double?
         if untypedAnimations == 0 {
             // The typed tracks side by side, as the frame's pass reads them: no entry visited.
-            for track in tracks { track.apply(atLocalTime: t, now: &nowLocal, of: self, to: &copy.state) }
-            return
+            return TypedTrack.apply(tracks, count: tracks.count, atLocalTime: t, of: self, to: &copy.state)
         }
         for entry in animationEntries {
             if let track = entry.track {
@@ -217,9 +216,7 @@ extension Layer {
         resolveTracks()
         guard untypedAnimations == 0 else { return presentation(atTime: time).state }
         var shown = state
-        let t = localTime(fromRoot: time)
-        var nowLocal: Double?
-        for track in tracks { track.apply(atLocalTime: t, now: &nowLocal, of: self, to: &shown) }
+        TypedTrack.apply(tracks, count: tracks.count, atLocalTime: localTime(fromRoot: time), of: self, to: &shown)
         return shown
     }
 }
