@@ -68,6 +68,33 @@ struct PresentationCopyTests {
         #expect(plain.name == nil && plain.contents == nil && plain.value(forKey: "weight") == nil)
     }
 
+    @Test("a copy made again from a layer without references releases the one it held before: the box of references is the only part of a state not copied as bytes")
+    func refilledCopyReleasesReferences() {
+        #expect(LayerState.referencesAreItsOnlyNonTrivialField)
+        let f = Fixture()
+        let (a, b) = twoMoving(f)
+        weak var maskSeen: Layer?
+        do {
+            let mask = Layer()
+            maskSeen = mask
+            Transaction.withoutActions { a.mask = mask; a.name = "a" }
+        }
+        f.advance(0.25)
+        var copy: Layer? = a.presentation()!
+        #expect(copy?.name == "a" && copy?.state.mask === maskSeen)
+        let madeAgain = ObjectIdentifier(copy!)
+        copy = nil
+        Transaction.withoutActions { a.mask = nil }
+        #expect(maskSeen != nil, "the copy let go still holds the old box")
+        copy = b.presentation()!
+        #expect(ObjectIdentifier(copy!) == madeAgain, "the same object, made again")
+        #expect(copy?.name == nil && copy?.state.mask == nil && copy?.position.x == 1025)
+        #expect(maskSeen == nil, "made again from a layer with no references, it let the old box go")
+        copy = nil
+        copy = a.presentation()!
+        #expect(copy?.name == "a" && copy?.position.x == 25)
+    }
+
     @Test("a copy let go is made again from the next layer, whole: values, delegate, actions, style, versions")
     func releasedCopyIsRemade() {
         let f = Fixture()
