@@ -109,7 +109,6 @@ public struct LayerState {
 
     /// The state at `state` has no box of references: copying it retains nothing,
     /// and its bytes alone are a copy (`Layer`'s presentation copies use that).
-    /// Read through the pointer: a property of the state would copy it whole first.
     @inline(__always)
     static func holdsNoReferences(_ state: UnsafePointer<LayerState>) -> Bool { state.pointee.references == nil }
 
