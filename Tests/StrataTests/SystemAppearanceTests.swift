@@ -34,12 +34,25 @@ struct SystemAppearanceTests {
         // dconf's Notify, the GTK backend's SettingChanged, or the portal's.
         let monitor = try Subprocess.spawn(["dbus-monitor", "--address", bus.address, "type='signal'"], environment: [:], directory: dir, logPath: dir + "/signals.log")
         defer { _ = monitor.terminate(grace: 0) }
-        func gsettings(_ arguments: String...) async throws {
-            let p = try Subprocess.spawn(["gsettings", "set"] + arguments, environment: environment.merging(["DBUS_SESSION_BUS_ADDRESS": bus.address]) { $1 },
-                                         directory: dir, logPath: dir + "/gsettings.log")
-            var status: Int32?
-            try await until("gsettings \(arguments)") { status = p.wait(timeout: 0); return status != nil }
-            #expect(status == 0, "\(tail(of: dir + "/gsettings.log", lines: 5))")
+        // dconf announces each write it makes (`Notify` with the key's path). In a full
+        // run a `gsettings set` once exited 0 having written nothing — no Notify, no
+        // portal signal, nothing for the app to follow — so a write not announced
+        // within 5 s is made again (three times at most).
+        func gsettings(_ schema: String, _ key: String, _ value: String) async throws {
+            let path = "/" + schema.split(separator: ".").joined(separator: "/") + "/" + key
+            func announced() -> Int { tail(of: dir + "/signals.log", lines: .max).split(separator: "\n").filter { $0.contains("string \"\(path)\"") }.count }
+            let before = announced()
+            for _ in 0..<3 {
+                let p = try Subprocess.spawn(["gsettings", "set", schema, key, value], environment: environment.merging(["DBUS_SESSION_BUS_ADDRESS": bus.address]) { $1 },
+                                             directory: dir, logPath: dir + "/gsettings.log")
+                var status: Int32?
+                try await until("gsettings set \(key) \(value)") { status = p.wait(timeout: 0); return status != nil }
+                #expect(status == 0, "\(tail(of: dir + "/gsettings.log", lines: 5))")
+                let deadline = MonotonicMediaClock().now + 5
+                while announced() == before && MonotonicMediaClock().now < deadline { try await Task.sleep(for: .milliseconds(20)) }
+                if announced() > before { return }
+            }
+            Issue.record("dconf announced no write of \(path) after three `gsettings set`: \(tail(of: dir + "/gsettings.log", lines: 10))")
         }
         func until(_ what: String, _ condition: () -> Bool) async throws {
             do { try await StrataTests.until(what, condition) } catch {
