@@ -103,8 +103,9 @@ struct TypedTrack {
     /// has an effect then (`now`: the local time of the commit, worked out once).
     @MainActor @inline(__always)
     func apply(atLocalTime t: Double, now: inout Double?, of layer: Layer, to state: inout LayerState) {
-        guard let fraction = fraction(atLocalTime: t, now: &now, of: layer) else { return }
-        apply(fraction: fraction, to: &state, modelValue: to == nil ? slot.read(layer.state) : nil, model: layer)
+        // (Not `withUnsafePointer(to: self)`: its closure checks the actor at run time.)
+        var track = self
+        Self.apply(&track, atLocalTime: t, now: &now, of: layer, to: &state)
     }
 
     /// Applies `count` tracks side by side (a layer's `tracks`, passed as a
@@ -112,11 +113,14 @@ struct TypedTrack {
     @MainActor @inline(__always)
     static func apply(_ tracks: UnsafePointer<TypedTrack>, count: Int, atLocalTime t: Double, of layer: Layer, to state: inout LayerState) {
         var now: Double?
-        for i in 0..<count {
-            let track = tracks + i
-            guard let fraction = track.pointee.fraction(atLocalTime: t, now: &now, of: layer) else { continue }
-            apply(track, fraction: fraction, to: &state, modelValue: track.pointee.to == nil ? track.pointee.slot.read(layer.state) : nil, model: layer)
-        }
+        for i in 0..<count { apply(tracks + i, atLocalTime: t, now: &now, of: layer, to: &state) }
+    }
+
+    /// `apply(atLocalTime:…)` reading the track where it lies.
+    @MainActor @inline(__always)
+    static func apply(_ track: UnsafePointer<TypedTrack>, atLocalTime t: Double, now: inout Double?, of layer: Layer, to state: inout LayerState) {
+        guard let fraction = track.pointee.fraction(atLocalTime: t, now: &now, of: layer) else { return }
+        apply(track, fraction: fraction, to: &state, modelValue: track.pointee.to == nil ? track.pointee.slot.read(layer.state) : nil, model: layer)
     }
 
     /// Where in a cycle the animation is at `layer`'s local time `t`; nil when it
@@ -131,17 +135,9 @@ struct TypedTrack {
 
     /// Writes the value at `fraction` of a cycle into `state`; `modelValue` is the
     /// slot's model value (read only when the end is the model's; transforms read
-    /// `model`).
-    @MainActor @inline(__always)
-    func apply(fraction: Double, to state: inout LayerState, modelValue: SlotValue?, model: Layer) {
-        // (Not `withUnsafePointer(to: self)`: its closure checks the actor at run time.)
-        var track = self
-        Self.apply(&track, fraction: fraction, to: &state, modelValue: modelValue, model: model)
-    }
-
-    /// `apply(fraction:…)` reading the track where it lies: the frame pass's
-    /// tracks are read in place (as `self` of a call, each was first copied whole,
-    /// 193 bytes, twice per layer per frame).
+    /// `model`). The track is read where it lies: the frame pass's tracks, as
+    /// `self` of a call, were each first copied whole (193 bytes), twice per
+    /// layer per frame.
     @MainActor
     static func apply(_ track: UnsafePointer<TypedTrack>, fraction: Double, to state: inout LayerState, modelValue: SlotValue?, model: Layer) {
         let progress = track.pointee.timingFunction?.value(at: fraction) ?? fraction

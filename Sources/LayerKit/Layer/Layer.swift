@@ -765,9 +765,8 @@ open class Layer {
     /// One state into another's place. `spare.state = state` copied the state
     /// (641 bytes) three times — out, aside for the old value's release, in —
     /// and the copy's retains through the type's value witness. The box of
-    /// references is a state's only field that is not plain data
-    /// (`LayerState.referencesAreItsOnlyNonTrivialField`, tested): where both
-    /// states have none, the bytes are the copy.
+    /// references is a state's only field that is not plain data (tested in
+    /// `PresentationCopyTests`): where both states have none, the bytes are the copy.
     @inline(__always)
     private static func copyState(_ from: UnsafePointer<LayerState>, to: UnsafeMutablePointer<LayerState>) {
         if LayerState.holdsNoReferences(from) && LayerState.holdsNoReferences(to) {
