@@ -42,4 +42,31 @@ struct FrameLoopTests {
         label.text = "changed"
         #expect(try loop.turn(until: { (still.toplevel?.frameNumber ?? 0) > frames }, timeout: 5))
     }
+    @Test("a configure that resizes the window is committed with its new frame: no bare commit applies its ack (and the geometry of no decorations) to the old buffer")
+    func resizingConfigureCommitsItsFrame() throws {
+        // Mutter under load kept such a window at its old place: fullscreen at
+        // 640x480, but drawn from where its decorated self had been.
+        let (weston, display) = try appOnWeston()
+        defer { withExtendedLifetime(weston) { Application.shared.disconnect() } }
+        let loop = try #require(Application.shared.loop)
+        let window = Window(title: "configure", size: Size(width: 200, height: 150))
+        window.rootView.backgroundColor = .blue
+        window.show()
+        #expect(try loop.turn(until: { (window.toplevel?.frameNumber ?? 0) > 0 }, timeout: 5))
+        try loop.turn(for: 0.5)   // idle: no frame callback pending when the configure comes
+        #expect(window.toplevel?.margins.top ?? 0 > 0, "weston offers no server-side decorations: the window draws its own, with margins")
+        let surface = try #require(window.toplevel?.surface.id)
+        let traffic = try WaylandTraffic.recording {
+            window.isFullscreen = true
+            #expect(try loop.turn(until: { window.toplevel?.states.contains(.fullscreen) == true && window.toplevel?.width == 640 }, timeout: 5))
+            try loop.turn(for: 0.3)
+        }
+        // The fullscreen configure's ack, and what the surface was sent from it to its next commit.
+        let ack = try #require(traffic.firstIndex { $0.name == "ack_configure" })
+        let after = traffic[(ack + 1)...].filter { $0.objectID == surface && $0.interface == "wl_surface" }
+        let upToCommit = after.prefix { $0.name != "commit" }
+        #expect(after.count > upToCommit.count, "no commit after the ack")
+        #expect(upToCommit.contains { $0.name == "attach" }, "committed without a buffer after the ack: \(upToCommit.map(\.name))")
+        _ = display
+    }
 }

@@ -92,9 +92,14 @@ public final class FramedSurface {
     public var isAnimating: () -> Bool = { false }
     /// The size in surface coordinates (set by the role).
     var size = (width: 1, height: 1)
-    /// Whether the role has had its first configure (set by the role as the
-    /// configure begins): no frame is asked for before.
-    public internal(set) var isConfigured = false
+    /// Whether the role has had its first configure (``configureBegins()``): no
+    /// frame is asked for before.
+    public private(set) var isConfigured = false
+    /// A configure was acknowledged and no frame committed since: the next commit
+    /// must carry its frame, so no bare commit (for a frame callback) is made. A
+    /// bare one would apply the ack and its geometry to the old buffer — mutter then
+    /// kept a window gone fullscreen at its decorated place.
+    private var configureAwaitsFrame = false
     /// Buffer pixels per surface unit.
     public private(set) var scale: Double = 1
     /// Frames committed so far.
@@ -170,14 +175,21 @@ public final class FramedSurface {
     /// surface configured, `notify` told, then ``configured(first:resized:)``.
     func takeConfiguredSize(width: Int, height: Int, notify: () -> Void) {
         let first = !isConfigured, old = size
+        configureBegins()
         let limit = Int(Double(ShmBufferPool.maximumDimension) / max(1, scale))
         size = (min(max(1, width), limit), min(max(1, height), limit))
-        isConfigured = true
         notify()
         configured(first: first, resized: old != size)
     }
 
-    /// The role acknowledged a configure: a frame is due, drawn now when the
+    /// The role acknowledged a configure and begins applying it (before it tells
+    /// its owner, whose redraws then wait for the configure's frame).
+    func configureBegins() {
+        isConfigured = true
+        configureAwaitsFrame = true
+    }
+
+    /// The role applied an acknowledged configure: a frame is due, drawn now when the
     /// protocol wants a buffer after the ack — the first configure, no callback
     /// pending, or a new size (mutter holds a callback until it paints the
     /// surface, which its fullscreen transition waits for: the window stayed at
@@ -217,7 +229,7 @@ public final class FramedSurface {
     // MARK: Frames
 
     private func requestFrameIfIdle() {
-        guard frameCallback == nil else { return }
+        guard frameCallback == nil, !configureAwaitsFrame else { return }
         // A frame callback only fires after a commit: commit without new content.
         requestFrameCallback()
         surface.commit()
@@ -309,6 +321,7 @@ public final class FramedSurface {
             buffer = try pool.nextBuffer(width: pw, height: ph)
         } catch {
             printError("WaylandClient: \(error); frame skipped")
+            configureAwaitsFrame = false
             return
         }
         let next = frameNumber + 1
@@ -370,9 +383,17 @@ public final class FramedSurface {
     private func present(_ buffer: ShmBuffer, number next: UInt64, callbackTime: Double?, damage: FrameDamage) {
         let wantsFrame = isAnimating() || needsRedraw
         if case .none = damage {
-            if wantsFrame { requestFrameIfIdle() }
+            if configureAwaitsFrame {
+                // Nothing to draw for the configure (its size unchanged): the ack is committed bare.
+                configureAwaitsFrame = false
+                if wantsFrame && frameCallback == nil { requestFrameCallback() }
+                surface.commit()
+            } else if wantsFrame {
+                requestFrameIfIdle()
+            }
             return
         }
+        configureAwaitsFrame = false
         frameNumber = next
         surface.attach(buffer: buffer.wlBuffer, x: 0, y: 0)
         switch damage {

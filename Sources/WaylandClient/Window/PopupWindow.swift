@@ -116,7 +116,7 @@ public final class PopupWindow: PopupParent {
                                               height: placed.height > 0 ? placed.height : positioner.height)
         }
         isConfigured = true
-        framed.isConfigured = true
+        framed.configureBegins()
         framed.size = (frame.width, frame.height)
         onConfigure?(self)
         framed.configured(first: first, resized: (old.width, old.height) != (frame.width, frame.height))

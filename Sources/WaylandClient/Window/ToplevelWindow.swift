@@ -229,10 +229,7 @@ public final class ToplevelWindow {
         states = newStates
         let first = !isConfigured
         isConfigured = true
-        // Configured as the configure begins: a redraw asked for by onConfigure asks for
-        // a frame callback (with a commit) — without it mutter showed a fullscreen
-        // window black.
-        framed.isConfigured = true
+        framed.configureBegins()
         framed.size = surfaceSize
         onConfigure?(self)
         updateGeometry()
