@@ -117,7 +117,7 @@ extension Layer {
     }
 
     // A cache of what each class's (immutable) property descriptors say: derived, not state.
-    private static var implicitSlotBitsByClass: [ObjectIdentifier: UInt64] = [:]
+    @exclusivity(unchecked) private static var implicitSlotBitsByClass: [ObjectIdentifier: UInt64] = [:]
 
     /// A subclass's stored property, kept in a struct of its own (`storage`), changed
     /// by its setter: a value with NaN or ∞ in it is refused with a diagnostic (the

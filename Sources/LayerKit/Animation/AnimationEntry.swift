@@ -2,7 +2,7 @@
 /// start, stop and removal, so each callback happens exactly once (rule E8).
 ///
 /// The implicit animation of a standard property starts as its typed track alone
-/// (`init(key:implicitTrack:)`): nobody holds the `BasicAnimation` Core Animation
+/// (`init(key:implicit:…)`): nobody holds the `BasicAnimation` Core Animation
 /// would make, so it is made only when someone asks for it (``animation``,
 /// `animation(forKey:)`, a retiming). Until then the track's timing is the
 /// running copy's; after, the object's, copied to the track as before.
@@ -76,11 +76,12 @@ final class AnimationEntry {
         sequence = Self.nextSequence
     }
 
-    /// The implicit animation for `key`, as its track (resolved from the start).
-    init(key: String, implicitTrack: TypedTrack) {
+    /// The implicit animation for `key`, as its track (resolved from the start),
+    /// made here: the track is built where it is kept, not copied in.
+    init(key: String, implicit slot: StateSlot, from: SlotValue, to: SlotValue, duration: Double, timingFunction: MediaTimingFunction) {
         self.key = key
         isAnonymous = false
-        track = implicitTrack
+        track = TypedTrack(implicit: slot, from: from, to: to, duration: duration, timingFunction: timingFunction)
         isResolved = true
         Self.nextSequence += 1
         sequence = Self.nextSequence

@@ -58,9 +58,8 @@ extension Layer {
     /// track, with the transaction's duration and timing function; the property
     /// change that makes it notes the change.
     func addImplicitAnimation(forKey key: String, slot: StateSlot, from: SlotValue, to: SlotValue) {
-        let track = TypedTrack(implicit: slot, from: from, to: to, duration: context.implicitDuration,
-                               timingFunction: context.implicitTimingFunction ?? .default)
-        register(AnimationEntry(key: key, implicitTrack: track), notingChange: false)
+        register(AnimationEntry(key: key, implicit: slot, from: from, to: to, duration: context.implicitDuration,
+                                timingFunction: context.implicitTimingFunction ?? .default), notingChange: false)
         tracksAreCurrent = false
     }
 

@@ -46,8 +46,12 @@ public enum Transaction {
         private(set) var implicitTimingFunction: MediaTimingFunction?
         /// The group of animations the frame's completion block waits for.
         var completion: CompletionGroup?
+        /// An enclosing frame has a completion block. (Only the innermost frame is
+        /// ever changed, so this holds while the frame is open.)
+        let enclosingHasCompletion: Bool
         init(isImplicit: Bool, enclosing: Frame?) {
             self.isImplicit = isImplicit
+            enclosingHasCompletion = enclosing.map { $0.completion != nil || $0.enclosingHasCompletion } ?? false
             actionsDisabled = enclosing?.actionsDisabled ?? false
             duration = enclosing?.duration
             timingFunction = enclosing?.timingFunction
@@ -185,6 +189,8 @@ public enum Transaction {
         let c = layer.context
         ensureOpen(in: c)
         c.uncommitted.append((layer, entry))
+        // Most transactions have no completion block: then no frame is visited.
+        guard let top = c.transactionStack.last, top.completion != nil || top.enclosingHasCompletion else { return }
         for frame in c.transactionStack {
             if let group = frame.completion {
                 group.add(entry)
