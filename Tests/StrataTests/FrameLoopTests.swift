@@ -42,11 +42,12 @@ struct FrameLoopTests {
         label.text = "changed"
         #expect(try loop.turn(until: { (still.toplevel?.frameNumber ?? 0) > frames }, timeout: 5))
     }
+
     @Test("a configure that resizes the window is committed with its new frame: no bare commit applies its ack (and the geometry of no decorations) to the old buffer")
     func resizingConfigureCommitsItsFrame() throws {
         // Mutter under load kept such a window at its old place: fullscreen at
         // 640x480, but drawn from where its decorated self had been.
-        let (weston, display) = try appOnWeston()
+        let (weston, _) = try appOnWeston()
         defer { withExtendedLifetime(weston) { Application.shared.disconnect() } }
         let loop = try #require(Application.shared.loop)
         let window = Window(title: "configure", size: Size(width: 200, height: 150))
@@ -67,6 +68,5 @@ struct FrameLoopTests {
         let upToCommit = after.prefix { $0.name != "commit" }
         #expect(after.count > upToCommit.count, "no commit after the ack")
         #expect(upToCommit.contains { $0.name == "attach" }, "committed without a buffer after the ack: \(upToCommit.map(\.name))")
-        _ = display
     }
 }
