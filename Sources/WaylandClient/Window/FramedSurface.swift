@@ -230,8 +230,13 @@ public final class FramedSurface {
 
     private func requestFrameIfIdle() {
         guard frameCallback == nil, !configureAwaitsFrame else { return }
-        // A frame callback only fires after a commit: commit without new content.
-        requestFrameCallback()
+        commitWithoutContent(askingForFrame: true)
+    }
+
+    /// A commit with no new buffer: for a frame callback (one only fires after a
+    /// commit), or to commit a configure's ack when its frame changed nothing.
+    private func commitWithoutContent(askingForFrame: Bool) {
+        if askingForFrame && frameCallback == nil { requestFrameCallback() }
         surface.commit()
     }
 
@@ -384,10 +389,8 @@ public final class FramedSurface {
         let wantsFrame = isAnimating() || needsRedraw
         if case .none = damage {
             if configureAwaitsFrame {
-                // Nothing to draw for the configure (its size unchanged): the ack is committed bare.
                 configureAwaitsFrame = false
-                if wantsFrame && frameCallback == nil { requestFrameCallback() }
-                surface.commit()
+                commitWithoutContent(askingForFrame: wantsFrame)
             } else if wantsFrame {
                 requestFrameIfIdle()
             }

@@ -43,7 +43,7 @@ public final class PopupWindow: PopupParent {
     /// geometry (before the first configure: where ``PopupPositioner`` asked).
     public private(set) var frame: PopupPositioner.Rectangle
     /// True once the first configure arrived.
-    public private(set) var isConfigured = false
+    public var isConfigured: Bool { framed.isConfigured }
     /// True once the compositor dismissed the popup (`popup_done`).
     public private(set) var isDismissed = false
     /// Whether the popup asked for the seat's input.
@@ -115,7 +115,6 @@ public final class PopupWindow: PopupParent {
             frame = PopupPositioner.Rectangle(x: placed.x, y: placed.y, width: placed.width > 0 ? placed.width : positioner.width,
                                               height: placed.height > 0 ? placed.height : positioner.height)
         }
-        isConfigured = true
         framed.configureBegins()
         framed.size = (frame.width, frame.height)
         onConfigure?(self)

@@ -70,7 +70,7 @@ public final class ToplevelWindow {
     /// xdg-shell 5, or until its first configure).
     public internal(set) var capabilities = Set(Capability.allCases)
     /// True once the first configure arrived.
-    public private(set) var isConfigured = false
+    public var isConfigured: Bool { framed.isConfigured }
     /// Buffer pixels per surface unit.
     public var scale: Double { framed.scale }
     /// True when the compositor draws the decorations.
@@ -228,7 +228,6 @@ public final class ToplevelWindow {
         let resized = (width, height) != (oldWidth, oldHeight)
         states = newStates
         let first = !isConfigured
-        isConfigured = true
         framed.configureBegins()
         framed.size = surfaceSize
         onConfigure?(self)
