@@ -676,6 +676,56 @@ extension SeatInputTests {
     }
 }
 
+extension SeatInputTests {
+    @Test("a key that closed its submenu on its press (Left) is released in the window under it, though the compositor still names the closed submenu's surface: not lost")
+    func keyReleaseFollowsItsPress() throws {
+        Transaction.reset()
+        Application.shared.disconnect()
+        let weston = try HeadlessWeston()
+        let display = try weston.connect()
+        Application.shared.use(display)
+        defer { Application.shared.disconnect() }
+        let window = Window(title: "seat menus", size: Size(width: 300, height: 200))
+        let target = View(frame: window.rootView.bounds)
+        let interaction = ContextMenuInteraction { _ in
+            Menu(children: [MenuAction(title: "One") { _ in }, Menu(title: "More", children: [MenuAction(title: "Two") { _ in }])])
+        }
+        target.addInteraction(interaction)
+        window.rootView.addSubview(target)
+        window.show()
+        try display.connection.dispatch(until: { window.frameNumber > 0 }, timeout: 5)
+        func shown(_ count: Int) throws -> Window {
+            try display.connection.dispatch(until: {
+                window.popupsInStackingOrder.count == count && window.popupsInStackingOrder.allSatisfy { $0.window.frameNumber > 0 }
+            }, timeout: 5, what: "\(count) popups drawn")
+            return window.popupsInStackingOrder[count - 1].window
+        }
+        #expect(interaction.present(at: Point(x: 20, y: 20)))
+        let menu = try shown(1)
+        let router = SeatRouter { [window] }
+        let keyboard = try Keyboard(layout: "us")
+        let (up, right, left) = (UInt32(103), UInt32(106), UInt32(105))   // evdev KEY_UP, KEY_RIGHT, KEY_LEFT
+        let menuSurface = try #require(menu.surfaceID)
+        router.handle(.keyboardEntered(menuSurface, keyCodes: [], serial: 1))
+        for (code, keysym) in [(up, UInt32(0xff52)), (right, 0xff53)] {   // Up wraps to More; Right opens it
+            router.handle(.keyPressed(keyboard.press(keyCode: code), []))
+            router.handle(.keyReleased(keyCode: code, keysym: keysym, []))
+        }
+        let submenu = try shown(2)
+        router.handle(.keyboardLeft(menuSurface))
+        router.handle(.keyboardEntered(try #require(submenu.surfaceID), keyCodes: [], serial: 2))
+        // Left closes the submenu on its press; its release comes before the
+        // compositor has moved the focus off the submenu's surface.
+        router.handle(.keyPressed(keyboard.press(keyCode: left), []))
+        #expect(window.popupsInStackingOrder.count == 1 && !submenu.isVisible)
+        let (topBefore, menuBefore) = (window.handledInputCount, menu.handledInputCount)
+        router.handle(.keyReleased(keyCode: left, keysym: 0xff51, []))
+        #expect(window.handledInputCount == topBefore + 1, "the release reached the window under the closed submenu")
+        #expect(menu.isVisible && menu.handledInputCount == menuBefore, "Left closed the submenu alone; the menu took no press of it")
+        interaction.dismissMenu()
+    }
+}
+
 extension CursorTests {
     @Test("wp_cursor_shape_v1: every cursor a view asks for has the protocol's shape by its CSS name (values as the protocol defines them); other names fall back to the theme")
     func cursorShapes() {

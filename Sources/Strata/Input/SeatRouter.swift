@@ -11,6 +11,11 @@ final class SeatRouter {
         didSet { if keyboardWindow !== oldValue { Application.shared.accessibilityExporter?.activeWindowChanged(from: oldValue, to: keyboardWindow) } }
     }
     private var touchWindows: [Int32: Window] = [:]
+    /// Where each held key's press went, and the window under that popup: a
+    /// release goes where its press went (as offscreen, `routeToPopups`), also
+    /// when the compositor still names a popup the press closed (Left closing a
+    /// submenu) — then to the window the popup stood on, not lost.
+    private var keyPresses: [UInt32: (window: WeakWindow, top: WeakWindow)] = [:]
     /// The compositor's key repeat, for windows shown later too.
     private(set) var repeatInfo: (rate: Double, delay: Double)?
     private let windows: () -> [Window]
@@ -120,11 +125,16 @@ final class SeatRouter {
         case .keyboardLeft:
             keyboardWindow?.handle(.keyboardLeft)
             keyboardWindow = nil
+            keyPresses = [:]
         case let .keyPressed(press, modifiers):
-            keyboardWindow?.handle(.key(Key(press, modifiers: modifiers), pressed: true, repeats: press.repeats))
+            guard let w = keyboardWindow else { return }
+            keyPresses[press.keyCode] = (WeakWindow(window: w), WeakWindow(window: w.topWindow))
+            w.handle(.key(Key(press, modifiers: modifiers), pressed: true, repeats: press.repeats))
         case let .keyReleased(code, keysym, modifiers):
             let key = Key(characters: "", charactersIgnoringModifiers: "", modifierFlags: KeyModifierFlags(modifiers), keysym: keysym, keyCode: code)
-            keyboardWindow?.handle(.key(key, pressed: false, repeats: false))
+            let press = keyPresses.removeValue(forKey: code)
+            let target = [press?.window.window, press?.top.window].lazy.compactMap { $0 }.first { $0.isVisible } ?? keyboardWindow
+            target?.handle(.key(key, pressed: false, repeats: false))
         case let .repeatInfo(rate, delay):
             repeatInfo = (rate, delay)
             keyboardWindow?.setKeyRepeat(rate: rate, delay: delay)
@@ -148,6 +158,7 @@ final class SeatRouter {
             pointerWindow?.handle(.pointerLeft)
             cancelTouches()
             (keyboardWindow, pointerWindow) = (nil, nil)
+            keyPresses = [:]
         }
     }
 
