@@ -25,7 +25,9 @@ struct ClipboardTests {
         return (fds[0], fds[1])
     }
 
-    func wait(until done: () -> Bool, seconds: Double = 5) async {
+    /// Generous: while this test awaits, the parallel suite's other main-actor
+    /// tests may hold the main queue for many seconds.
+    func wait(until done: () -> Bool, seconds: Double = 30) async {
         let start = MonotonicClock.now
         while !done() && MonotonicClock.now - start < seconds { try? await Task.sleep(for: .milliseconds(5)) }
     }

@@ -82,7 +82,7 @@ final class CalendarView: View {
         title.text = formatter.string(from: month)
         formatter.dateStyle = .full
         formatter.timeStyle = .none
-        let symbols = formatter.veryShortStandaloneWeekdaySymbols ?? []
+        let symbols = formatter.veryShortStandaloneWeekdaySymbols
         for (i, label) in weekdays.enumerated() where symbols.count == 7 {
             label.text = symbols[(i + c.firstWeekday - 1) % 7]
         }

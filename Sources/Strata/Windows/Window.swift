@@ -164,6 +164,7 @@ public class Window: Responder {
         var counted: Window? = self
         while let w = counted {
             w.handledInputCount &+= 1
+            w.inputWitness?(event)
             counted = w.popupHost?.parent
         }
         if refusedForModalDialog(event) || routeToPopups(event) { return }
@@ -205,9 +206,12 @@ public class Window: Responder {
     /// Where input over the popups is going (`routeToPopups`).
     var popupRouting = PopupRouting()
 
-    /// How many input events the window and its popups have been given
-    /// (``handle(_:)``): a test that injects input into a compositor waits for it to change.
+    /// How many input events the window and its popups have been given (``handle(_:)``).
     public private(set) var handledInputCount = 0
+    /// Sees each input the window and its popups are given: `InputDriver`, injecting
+    /// through a compositor, waits for the very event it sent (not any other, such
+    /// as the pointer's enter when a dialog closes).
+    package var inputWitness: (@MainActor (WindowInput) -> Void)?
 
     /// Key repeat: repeats per second (0: none) and the delay before the first,
     /// as the compositor's `repeat_info` says (25/s after 0.6 s until it does).
