@@ -80,7 +80,7 @@ public final class InputDriver {
             do {
                 try send(injection.input)
                 if try loop.turn(until: { arrived }, timeout: attempt < attempts ? 1 : 5) { return }
-                if attempt == attempts { errors.append("\(what): the window received nothing within 5 s") }
+                if attempt == attempts { errors.append("\(what): the window did not receive it within 5 s") }
             } catch {
                 return errors.append("\(what): \(error)")
             }

@@ -133,7 +133,7 @@ final class SeatRouter {
         case let .keyReleased(code, keysym, modifiers):
             let key = Key(characters: "", charactersIgnoringModifiers: "", modifierFlags: KeyModifierFlags(modifiers), keysym: keysym, keyCode: code)
             let press = keyPresses.removeValue(forKey: code)
-            let target = [press?.window.window, press?.top.window].lazy.compactMap { $0 }.first { $0.isVisible } ?? keyboardWindow
+            let target = [press?.window.window, press?.top.window].compactMap { $0 }.first { $0.isVisible } ?? keyboardWindow
             target?.handle(.key(key, pressed: false, repeats: false))
         case let .repeatInfo(rate, delay):
             repeatInfo = (rate, delay)
