@@ -17,6 +17,7 @@ extension ReportCardCheck {
         guard let input = try? c.compositor.injectedInput() else {
             return .skip("no input to inject here: a drag starts from a pressed button")
         }
+        c.awaitEmptyScreen()
         let other = try c.secondClient()
         guard let seatA = try c.pointerSeat(), let seatB = try other.pointerSeat(), let o = try c.output() else {
             return .skip("no seat with a pointer, or no output")
@@ -58,7 +59,9 @@ extension ReportCardCheck {
         let text = "dragged from another client ✓"
         let type = "text/plain;charset=utf-8"
         var entered = false, dropped = false, read: String??, ended: DragAndDrop.Action??
-        dndB.onTargetEvent = { event in
+        // Unowned: held strongly, the closure would keep dndB, and with it the
+        // other client and its window, after the check (on the screen of every later check).
+        dndB.onTargetEvent = { [unowned dndB] event in
             switch event {
             case let .entered(_, _, _, types, _):
                 entered = true

@@ -111,6 +111,17 @@ final class ReportCardContext {
         return true
     }
 
+    /// Waits, up to 5 s, for the windows of earlier checks to leave the screen
+    /// (a loaded compositor unmaps a client that has gone a while later); what is
+    /// still there is named on standard error. For a check that looks for its
+    /// windows on the screen.
+    func awaitEmptyScreen() {
+        let left = compositor.windowsLeft(within: 5)
+        guard !left.isEmpty else { return }
+        ExampleCommandLine.printError("report card on \(compositor.name): still on the screen from an earlier check after 5 s: "
+                                      + left.map(\.description).joined(separator: ", "))
+    }
+
     /// A second client on the same compositor.
     func secondClient() throws -> ReportCardContext {
         ReportCardContext(compositor: compositor, display: try compositor.connect())
@@ -222,5 +233,19 @@ final class TestToplevel {
         stride(from: 0, to: bytes.count - 3, by: 4).map { i in
             UInt32(bytes[i]) | UInt32(bytes[i + 1]) << 8 | UInt32(bytes[i + 2]) << 16 | UInt32(bytes[i + 3]) << 24
         }
+    }
+}
+
+extension Compositor {
+    /// The windows still listed after waiting up to `seconds` for none to be
+    /// (empty at once where the compositor cannot list its windows).
+    @MainActor
+    func windowsLeft(within seconds: Double) -> [ScreenWindow] {
+        let deadline = MonotonicClock.now + seconds
+        while let listed = (try? windows()) ?? nil, !listed.isEmpty {
+            guard MonotonicClock.now < deadline else { return listed }
+            usleep(50_000)
+        }
+        return []
     }
 }
