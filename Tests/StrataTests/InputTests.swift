@@ -674,9 +674,7 @@ extension SeatInputTests {
         router.handle(.touchDown(surface, id: 4, x: 1, y: 1))
         #expect(field.log == before)
     }
-}
 
-extension SeatInputTests {
     @Test("a key that closed its submenu on its press (Left) is released in the window under it, though the compositor still names the closed submenu's surface: not lost")
     func keyReleaseFollowsItsPress() throws {
         Transaction.reset()
