@@ -112,7 +112,7 @@ public final class Clipboard {
         ownText = text
         guard let text else { return setSource(nil, serial) }
         let bytes = Array(text.utf8)
-        let deliver = connection.post
+        let deliver = connection.poster
         let s = makeSource()
         for type in Self.textTypes { s.offer(mimeType: type) }
         s.onRequests(send: { [weak self] fd in

@@ -146,7 +146,7 @@ public final class DragAndDrop {
         for item in data { s.offer(mimeType: item.mimeType) }
         if s.version >= 3 { s.setActions(dndActions: actions) }
         var chosen: Action = s.version >= 3 ? [] : .copy
-        let deliver = connection.post
+        let deliver = connection.poster
         s.onEvent = { [unowned self, unowned s] event in
             switch event {
             case let .send(type, fd):

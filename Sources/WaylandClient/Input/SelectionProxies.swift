@@ -72,6 +72,6 @@ extension SelectionOffer {
         receive(mimeType: mimeType, fd: fds[1])
         close(fds[1])
         try? connection.flush()
-        return PipeTransfer.read(fds[0], limit: limit, timeout: timeout, deliver: connection.post, completion: completion)
+        return PipeTransfer.read(fds[0], limit: limit, timeout: timeout, deliver: connection.poster, completion: completion)
     }
 }
