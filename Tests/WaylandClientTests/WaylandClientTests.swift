@@ -231,6 +231,24 @@ struct WaylandClientTests {
         #expect(ok.stride == 256 && ok.width == 64)
     }
 
+    @Test("a pipe transfer under way does not keep its connection: the connection goes when its owner lets go, not when the transfer's thread does")
+    func transferDoesNotKeepItsConnection() throws {
+        let weston = try HeadlessWeston()
+        var fds: [Int32] = [0, 0]
+        _ = pipe(&fds)
+        defer { close(fds[1]) }
+        weak var connection: Connection?
+        var transfer: PipeTransfer?
+        do {
+            let display = try weston.connect()
+            connection = display.connection
+            // The writer stays open: the transfer waits on its thread for up to 5 s.
+            transfer = PipeTransfer.read(fds[0], timeout: 5, deliver: display.connection.poster) { _ in }
+        }
+        #expect(connection == nil, "the connection outlived its display while a transfer was under way")
+        transfer?.cancel()
+    }
+
     @Test("requests on destroyed objects are refused, not sent")
     func requestAfterDestroy() throws {
         let weston = try HeadlessWeston()
