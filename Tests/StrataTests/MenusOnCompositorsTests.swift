@@ -54,11 +54,17 @@ struct MenusOnCompositorsTests {
     }
 
     /// The window's first popup, once configured and drawn.
+    /// Up to 40 s (once, in a full run on a loaded machine, mutter had shown none
+    /// after 20); a failure says how far the popup got.
     static func shownPopup(of window: Window, _ name: String) throws -> Popup {
-        try wait("\(name): the popup configured and drawn") {
+        let shown = try Application.shared.loop?.turn(until: {
             guard let p = window.popupsInStackingOrder.first, let on = p.window.onscreen else { return false }
             return on.isConfigured && p.window.frameNumber > 0
-        }
+        }, timeout: 40) == true
+        let p = window.popupsInStackingOrder.first
+        let got = "popups: \(window.popupsInStackingOrder.count), on screen: \(p?.window.onscreen != nil), "
+            + "configured: \(p?.window.onscreen?.isConfigured ?? false), frames: \(p?.window.frameNumber ?? 0)"
+        try #require(shown, "\(name): the popup configured and drawn within 40 s — \(got)")
         return window.popupsInStackingOrder[0]
     }
 
