@@ -261,15 +261,13 @@ extension AccessibilityExportTests {
         try await run.press(KeyboardRun.down)
         try await run.press(KeyboardRun.up)
         try await DesktopPortalTests.type(run.input, "zit")
-        func chosen() -> [String] {
-            orca.spoken.map { $0.hasSuffix(".") ? String($0.dropLast()) : $0 }.filter { ["Atlas", "Pen marker", "Zither"].contains($0) }
-        }
+        func said() -> [String] { orca.spoken.map { $0.hasSuffix(".") ? String($0.dropLast()) : $0 } }
+        func chosen() -> [String] { said().filter { ["Atlas", "Pen marker", "Zither"].contains($0) } }
         // Down, Down, Up, then the match of what was typed: four said (Zither was
         // already said at the second Down, so its name alone is no sign of the typing).
         let heard = try? await until("Orca to say the chosen applications", timeout: 15) { chosen().count >= 4 }
         if heard == nil { Issue.record("Orca said \(orca.spoken); events \(run.events.map { "\($0.type) \($0.source)" })") }
-        let said = orca.spoken.map { $0.hasSuffix(".") ? String($0.dropLast()) : $0 }
-        let chosen = chosen()
+        let (said, chosen) = (said(), chosen())
         #expect(chosen.starts(with: ["Pen marker", "Zither", "Pen marker"]), "Down, Down, Up: \(said)")
         #expect(chosen.last == "Zither", "typing “zit” chose Zither: \(said)")
     }
