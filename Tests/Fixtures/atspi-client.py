@@ -17,10 +17,46 @@
 #
 # Elements are found by name, or by "role:ROLE NAME" (the first such).
 import json
+import os
 import sys
+import time
 
-import pyatspi
-from gi.repository import GLib
+from gi.repository import Gio, GLib
+
+
+def accessibility_bus(seconds=20):
+    """The accessibility bus's address: asked of at-spi's bus launcher on the
+    session bus, then checked by connecting to it. libatspi does the same when
+    AT_SPI_BUS_ADDRESS is unset, but when a step fails it aborts the process
+    (dbind's "Couldn't connect to accessibility bus", SIGTRAP) without saying
+    which step and why. Here each failure is said on stderr, prefixed
+    "atspi-client:", and the steps are tried again for a while."""
+    flags = Gio.DBusConnectionFlags.AUTHENTICATION_CLIENT | Gio.DBusConnectionFlags.MESSAGE_BUS_CONNECTION
+    deadline = time.monotonic() + seconds
+    while True:
+        step = "the session bus"
+        try:
+            session = Gio.DBusConnection.new_for_address_sync(os.environ["DBUS_SESSION_BUS_ADDRESS"], flags, None, None)
+            step = "org.a11y.Bus.GetAddress"
+            reply = session.call_sync("org.a11y.Bus", "/org/a11y/bus", "org.a11y.Bus", "GetAddress", None,
+                                      GLib.VariantType("(s)"), Gio.DBusCallFlags.NONE, 10000, None)
+            session.close_sync(None)
+            address = reply.unpack()[0]
+            step = "the accessibility bus at " + address
+            Gio.DBusConnection.new_for_address_sync(address, flags, None, None).close_sync(None)
+            return address
+        except (GLib.Error, KeyError) as error:
+            print("atspi-client: %s: %s" % (step, getattr(error, "message", error)), file=sys.stderr, flush=True)
+            if time.monotonic() > deadline:
+                sys.exit("atspi-client: no accessibility bus within %d s" % seconds)
+            time.sleep(0.25)
+
+
+# libatspi reads this variable first when it connects (at the first call).
+if not os.environ.get("AT_SPI_BUS_ADDRESS"):
+    os.environ["AT_SPI_BUS_ADDRESS"] = accessibility_bus()
+
+import pyatspi  # noqa: E402
 
 
 def application(name, tries=50):

@@ -87,7 +87,10 @@ struct AccessibilityExportTests {
         }
         let output = ClipboardTests.contents(of: log)
         #expect(status == 0, "\(arguments): \(output)")
-        return output.split(separator: "\n").map(String.init)
+        let lines = output.split(separator: "\n").map(String.init)
+        // The client's notes on reaching the bus (a retried step), kept in the run's log.
+        for note in lines where note.hasPrefix("atspi-client:") { print("\(arguments): \(note)") }
+        return lines
     }
 
     /// A node of the tree the client printed.
