@@ -100,7 +100,8 @@ public final class HeadlessKWin: Compositor {
         defer { fclose(f) }
         var header = [CChar](repeating: 0, count: 128)
         guard fgets(&header, 128, f) != nil else { throw .screenshotFailed("no header") }
-        let numbers = String(cString: header).split(whereSeparator: { $0 == " " || $0 == "\n" }).compactMap { Int($0) }
+        let line = String(decoding: header.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        let numbers = line.split(whereSeparator: { $0 == " " || $0 == "\n" }).compactMap { Int($0) }
         guard numbers.count == 4, numbers[0] > 0, numbers[1] > 0, numbers[2] >= numbers[0] * 4, [4, 5, 6].contains(numbers[3]) else {
             throw .screenshotFailed("unexpected header \(numbers)")
         }

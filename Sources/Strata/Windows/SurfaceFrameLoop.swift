@@ -59,7 +59,7 @@ final class SurfaceFrameLoop {
         renderer.renderAsync(root, into: context.buffer.image, scale: context.scale,
                              atTime: Self.mediaTime(atMonotonic: context.targetTime), background: background,
                              bufferAge: Int(clamping: context.bufferAge),
-                             deliver: { body in connection.post(body) }) { repainted in
+                             deliver: connection.poster) { repainted in
             // 6. Present: attach and commit what changed (nothing, when nothing did).
             withExtendedLifetime(context) {   // the buffer lives until its pixels are drawn
                 guard let repainted else { return finish(.full) }
