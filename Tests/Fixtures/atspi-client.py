@@ -105,10 +105,20 @@ def describe(acc):
         relations[kind] = [relation.getTarget(i).name for i in range(relation.getNTargets())]
     if relations:
         node["relations"] = relations
-    # A child that went between counting and asking (an app still opening its window) is left out.
+    # A child that went between counting and asking (an app still opening its
+    # window, a row animating out) is left out, as a screen reader skips it.
     children = (acc.getChildAtIndex(i) for i in range(acc.childCount))
-    node["children"] = [describe(child) for child in children if child is not None]
+    node["children"] = [d for d in (describe_unless_gone(child) for child in children if child is not None) if d is not None]
     return node
+
+
+def describe_unless_gone(acc):
+    try:
+        return describe(acc)
+    except GLib.Error as error:
+        if error.message.endswith(" is gone"):
+            return None
+        raise
 
 
 def find(acc, wanted):

@@ -65,6 +65,29 @@ struct AccessibilityExportTests {
 
     static let appName = "org.strata.AccessibilityTest"
 
+    /// This process's app on a headless compositor (`connect`: `appOnWeston`,
+    /// `appOnKWin`), exported over AT-SPI on a private bus as ``appName``.
+    /// ``stop()`` ends the bus, then the app's connection.
+    @MainActor
+    struct ExportedApp<C: Compositor> {
+        let compositor: C
+        private(set) var session: AccessibilitySession
+        let app = Application.shared
+
+        init<D>(_ connect: () throws -> (C, D)) throws {
+            compositor = try connect().0
+            do { session = try AccessibilitySession(namingTheApp: true) } catch {
+                Application.shared.disconnect()
+                throw error
+            }
+        }
+
+        mutating func stop() {
+            session.stop()
+            withExtendedLifetime(compositor) { Application.shared.disconnect() }
+        }
+    }
+
     /// Starts the test's assistive technology with `arguments`; its process and output file.
     static func startClient(_ session: AccessibilitySession, _ arguments: [String], app: String = appName) throws -> (Subprocess, String) {
         let script = getcwd(nil, 0).map { p in defer { free(p) }; return String(cString: p) }! + "/Tests/Fixtures/atspi-client.py"
@@ -138,11 +161,9 @@ struct AccessibilityExportTests {
 extension AccessibilityExportTests {
     @Test("libatspi reads the window's tree — roles, names, states, values, text and extents inside the window — and operates it: a press runs the button's action, a toggle flips the switch, a value moves the slider, EditableText sets a field; a disabled button refuses")
     func readAndOperate() async throws {
-        let (weston, _) = try appOnWeston()
-        defer { withExtendedLifetime(weston) { Application.shared.disconnect() } }
-        var session = try AccessibilitySession(namingTheApp: true)
-        defer { session.stop() }
-        let app = Application.shared
+        var exported = try ExportedApp { try appOnWeston() }
+        defer { exported.stop() }
+        let (session, app) = (exported.session, exported.app)
 
         let window = Window(title: "Form", size: Size(width: 400, height: 300))
         let heading = Label(frame: Rect(x: 20, y: 10, width: 200, height: 24))
@@ -237,11 +258,9 @@ extension AccessibilityExportTests {
 
     @Test("events reach libatspi: focus follows the first responder as Tab moves it, a switch's checked state and a field's text change, an announcement — and only events someone registered for are sent; a modal alert hides the rest of the window; with no assistive technology asking, nothing is exported, and it stops when asked to")
     func eventsAndModality() async throws {
-        let (weston, _) = try appOnWeston()
-        defer { withExtendedLifetime(weston) { Application.shared.disconnect() } }
-        var session = try AccessibilitySession(namingTheApp: true)
-        defer { session.stop() }
-        let app = Application.shared
+        var exported = try ExportedApp { try appOnWeston() }
+        defer { exported.stop() }
+        let (session, app) = (exported.session, exported.app)
 
         let window = Window(title: "Events", size: Size(width: 300, height: 200))
         let name = TextField(frame: Rect(x: 20, y: 20, width: 200, height: 30))
@@ -414,11 +433,10 @@ extension AccessibilityExportTests {
 
     @Test("Orca reads the app: it says the window when it becomes active, then each element as focus lands on it — a push button, a text field and its text, a toggle button and its state —, that the switch is on when Space turns it on, and a menu's items as the highlight moves")
     func orcaSpeaks() async throws {
-        let (kwin, _) = try appOnKWin()
-        defer { withExtendedLifetime(kwin) { Application.shared.disconnect() } }
-        var session = try AccessibilitySession(namingTheApp: true)
-        defer { session.stop() }
-        let app = Application.shared
+        var exported = try ExportedApp { try appOnKWin() }
+        defer { exported.stop() }
+        let (session, app) = (exported.session, exported.app)
+        let kwin = exported.compositor
 
         let orca = try await Orca.forThisApp(session, on: kwin)
         defer { orca.stop() }
@@ -482,11 +500,10 @@ extension AccessibilityExportTests {
 extension AccessibilityExportTests {
     @Test("Orca and a popover: Space on its button opens it and the focus goes in — Orca says the first control with its tooltip as its description —, Tab moves inside it, Escape closes it and Orca is back on the button")
     func orcaPopoverAndToolTip() async throws {
-        let (kwin, _) = try appOnKWin()
-        defer { withExtendedLifetime(kwin) { Application.shared.disconnect() } }
-        var session = try AccessibilitySession(namingTheApp: true)
-        defer { session.stop() }
-        let app = Application.shared
+        var exported = try ExportedApp { try appOnKWin() }
+        defer { exported.stop() }
+        let (session, app) = (exported.session, exported.app)
+        let kwin = exported.compositor
         let orca = try await Orca.forThisApp(session, on: kwin)
         defer { orca.stop() }
 
@@ -634,11 +651,9 @@ extension AccessibilityExportTests {
 extension AccessibilityExportTests {
     @Test("A text view reads as multi-line editable text: its whole text, the caret, lines as it wraps them and paragraphs by line breaks; EditableText sets it; an edit is told as what went and came, not the whole text again")
     func textView() async throws {
-        let (weston, _) = try appOnWeston()
-        defer { withExtendedLifetime(weston) { Application.shared.disconnect() } }
-        var session = try AccessibilitySession(namingTheApp: true)
-        defer { session.stop() }
-        let app = Application.shared
+        var exported = try ExportedApp { try appOnWeston() }
+        defer { exported.stop() }
+        let (session, app) = (exported.session, exported.app)
 
         let window = Window(title: "Editor", size: Size(width: 300, height: 240))
         let notes = TextView(frame: Rect(x: 10, y: 10, width: 200, height: 200))
