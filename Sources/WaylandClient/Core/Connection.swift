@@ -42,10 +42,11 @@ public final class Connection {
     }
 
     /// ``post(_:)`` as a value for work on other threads (a pipe transfer, a
-    /// frame's render workers) that holds the mailbox, not the connection: such work never becomes the
-    /// connection's last owner, whose deinit (isolated) would then wait for the
-    /// main queue — a client that drives its connection itself stayed connected,
-    /// its windows on the screen, until the main queue next ran.
+    /// frame's render workers) that holds the mailbox, not the connection: such
+    /// work never becomes the connection's last owner, whose deinit (isolated)
+    /// would then wait for the main queue — a client that drives its connection
+    /// itself stayed connected, its windows on the screen, until the main queue
+    /// next ran.
     package nonisolated var poster: PipeTransfer.Deliver { { [mailbox] body in mailbox.post(body) } }
 
     /// Sends a `wl_display.get_registry` request.
