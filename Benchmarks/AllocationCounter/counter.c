@@ -1,5 +1,6 @@
 #include <stdatomic.h>
 #include <stddef.h>
+#include <malloc.h>
 #include "AllocationCounter.h"
 
 // glibc's own entry points, which the wrappers below forward to.
@@ -25,3 +26,5 @@ int posix_memalign(void **out, size_t alignment, size_t n) {
 }
 
 unsigned long strata_allocation_count(void) { return atomic_load_explicit(&allocations, memory_order_relaxed); }
+
+void strata_heap_trimming(int on) { mallopt(M_TRIM_THRESHOLD, on ? 128 * 1024 : 1 << 30); }

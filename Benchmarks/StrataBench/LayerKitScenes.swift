@@ -1,3 +1,4 @@
+import AllocationCounter
 import LayerKit
 
 /// Benchmarks/Reference/ca-engine.c's figures (S3 and S4 in C), measured once per run.
@@ -8,6 +9,15 @@ import LayerKit
 /// actions disabled as the reference.
 @MainActor
 func sceneImplicit100k(repetitions: Int) -> [Figure] {
+    // Each round frees 100,000 animations. Whether glibc then hands the heap's
+    // top back to the kernel (and the next round page-faults it in again)
+    // depends on where the freed memory lies, which any change in object sizes
+    // shifts: a layer 24 bytes smaller made a change twice as slow by page
+    // faults alone (Docs/Benchmarks.md). Both sides of S4 keep freed memory
+    // (the C reference too), so the figures compare the engines; glibc's
+    // default comes back after.
+    strata_heap_trimming(0)
+    defer { strata_heap_trimming(1) }
     let clock = ManualMediaClock(now: 1000)
     MediaTime.clock = clock
     let root = Layer()

@@ -4,4 +4,7 @@
 /// by the whole process since it started. Linking this target into an executable
 /// interposes those functions; benchmarks only.
 unsigned long strata_allocation_count(void);
+/// Whether glibc hands freed memory at the top of the heap back to the kernel
+/// (on: its default threshold; off: it keeps it, and reusing it faults no page).
+void strata_heap_trimming(int on);
 #endif
