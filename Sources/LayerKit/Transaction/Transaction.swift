@@ -190,7 +190,7 @@ public enum Transaction {
         ensureOpen(in: c)
         c.uncommitted.append((layer, entry))
         // Most transactions have no completion block: then no frame is visited.
-        guard let top = c.transactionStack.last, top.completion != nil || top.enclosingHasCompletion else { return }
+        guard c.awaitsCompletion else { return }
         for frame in c.transactionStack {
             if let group = frame.completion {
                 group.add(entry)
@@ -231,23 +231,24 @@ public enum Transaction {
             frame.completion?.runNow()
             frame.completion = (value as? @MainActor () -> Void).map(CompletionGroup.init)
         }
+        c.innermostTransactionDidChange()
     }
 
     /// True when property changes in this transaction run no actions (rule T3).
     public static var disableActions: Bool {
-        get { stack.last?.actionsDisabled ?? false }
+        get { LayerContext.current.actionsDisabled }
         set { setValue(newValue, forKey: disableActionsKey) }
     }
 
     /// The duration of implicit animations; 0.25 s unless set.
     public static var animationDuration: Double {
-        get { stack.last?.implicitDuration ?? 0.25 }
+        get { LayerContext.current.implicitDuration }
         set { setValue(newValue, forKey: animationDurationKey) }
     }
 
     /// The timing function of implicit animations; nil means the `default` curve.
     public static var animationTimingFunction: MediaTimingFunction? {
-        get { stack.last?.implicitTimingFunction }
+        get { LayerContext.current.implicitTimingFunction }
         set { setValue(newValue, forKey: animationTimingFunctionKey) }
     }
 
