@@ -33,7 +33,7 @@ extension Layer {
             return (a, .actionsDictionary)
         }
         var depth = 0
-        var styleDictionary: [String: Any]? = styleStorage.isEmpty ? nil : styleStorage
+        var styleDictionary: [String: Any]? = style.isEmpty ? nil : style
         while let current = styleDictionary {
             if let table = current["actions"] as? [String: any Action], let a = table[event] {
                 return (a, .style(depth: depth))
@@ -148,7 +148,7 @@ extension Layer {
             if changed { apply(self) }
             return
         }
-        if !styledKeys.isEmpty || !styleStorage.isEmpty { markExplicit(key) }
+        if !styledKeys.isEmpty || !style.isEmpty { markExplicit(key) }
         guard changed else { return }
         Transaction.ensureOpen(in: context)
         var action: (any Action)?, implicitStart: SlotValue?

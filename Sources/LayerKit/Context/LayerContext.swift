@@ -62,9 +62,7 @@ public final class LayerContext {
     // MARK: Transactions (rules T1–T5)
 
     /// The open transactions, innermost last.
-    @exclusivity(unchecked) var transactionStack: [Transaction.Frame] = [] {
-        didSet { innermostTransactionDidChange() }
-    }
+    @exclusivity(unchecked) var transactionStack: [Transaction.Frame] = []
     /// Animations added since the last outermost commit; their `beginTime` is stamped at commit.
     @exclusivity(unchecked) var uncommitted: [(layer: Layer, entry: AnimationEntry)] = []
     /// How many outermost commits have happened.
@@ -75,22 +73,10 @@ public final class LayerContext {
     public var endOfTurnScheduler: @MainActor (@escaping @MainActor () -> Void) -> Void = { body in
         Task { @MainActor in body() }
     }
-    /// The innermost open transaction's settings, as a change reads them (rules
-    /// T2, T3), and whether it or one around it has a completion block (T4).
-    /// Copied from the frame whenever the stack or the frame's settings change,
-    /// so that each of thousands of changes reads plain values.
-    @exclusivity(unchecked) private(set) var actionsDisabled = false
-    @exclusivity(unchecked) private(set) var implicitDuration = 0.25
-    @exclusivity(unchecked) private(set) var implicitTimingFunction: MediaTimingFunction?
-    @exclusivity(unchecked) private(set) var awaitsCompletion = false
-
-    func innermostTransactionDidChange() {
-        let top = transactionStack.last
-        actionsDisabled = top?.actionsDisabled ?? false
-        implicitDuration = top?.implicitDuration ?? 0.25
-        implicitTimingFunction = top?.implicitTimingFunction
-        awaitsCompletion = top.map { $0.completion != nil || $0.enclosingHasCompletion } ?? false
-    }
+    /// The innermost open transaction's settings, as a change reads them (rules T2, T3).
+    var actionsDisabled: Bool { transactionStack.last?.actionsDisabled ?? false }
+    var implicitDuration: Double { transactionStack.last?.implicitDuration ?? 0.25 }
+    var implicitTimingFunction: MediaTimingFunction? { transactionStack.last?.implicitTimingFunction }
     var commitObservers: [@MainActor () -> Void] = []
     var ownedCommitObservers: [ObjectIdentifier: @MainActor () -> Void] = [:]
 

@@ -75,7 +75,7 @@ open class Layer {
         }
     }
     /// What ``style`` holds (a presentation copy takes it without applying it again).
-    @exclusivity(unchecked) private(set) var styleStorage: [String: Any] = [:]
+    @exclusivity(unchecked) private var styleStorage: [String: Any] = [:]
     /// Properties whose value currently comes from `style`.
     @exclusivity(unchecked) var styledKeys: Set<String> = []
     /// The key whose change is being applied (``changeProperty``), if any.

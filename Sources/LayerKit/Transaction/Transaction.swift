@@ -190,7 +190,7 @@ public enum Transaction {
         ensureOpen(in: c)
         c.uncommitted.append((layer, entry))
         // Most transactions have no completion block: then no frame is visited.
-        guard c.awaitsCompletion else { return }
+        guard let top = c.transactionStack.last, top.completion != nil || top.enclosingHasCompletion else { return }
         for frame in c.transactionStack {
             if let group = frame.completion {
                 group.add(entry)
@@ -231,24 +231,23 @@ public enum Transaction {
             frame.completion?.runNow()
             frame.completion = (value as? @MainActor () -> Void).map(CompletionGroup.init)
         }
-        c.innermostTransactionDidChange()
     }
 
     /// True when property changes in this transaction run no actions (rule T3).
     public static var disableActions: Bool {
-        get { LayerContext.current.actionsDisabled }
+        get { stack.last?.actionsDisabled ?? false }
         set { setValue(newValue, forKey: disableActionsKey) }
     }
 
     /// The duration of implicit animations; 0.25 s unless set.
     public static var animationDuration: Double {
-        get { LayerContext.current.implicitDuration }
+        get { stack.last?.implicitDuration ?? 0.25 }
         set { setValue(newValue, forKey: animationDurationKey) }
     }
 
     /// The timing function of implicit animations; nil means the `default` curve.
     public static var animationTimingFunction: MediaTimingFunction? {
-        get { LayerContext.current.implicitTimingFunction }
+        get { stack.last?.implicitTimingFunction }
         set { setValue(newValue, forKey: animationTimingFunctionKey) }
     }
 
