@@ -14,8 +14,9 @@ func sceneImplicit100k(repetitions: Int) -> [Figure] {
     // depends on where the freed memory lies, which any change in object sizes
     // shifts: a layer 24 bytes smaller made a change twice as slow by page
     // faults alone (Docs/Benchmarks.md). Both sides of S4 keep freed memory
-    // (the C reference too), so the figures compare the engines; glibc's
-    // default comes back after.
+    // (the C reference too), so the figures compare the engines. glibc's
+    // default threshold comes back after, though glibc no longer moves it by
+    // itself (as after any `mallopt` of it).
     strata_heap_trimming(0)
     defer { strata_heap_trimming(1) }
     let clock = ManualMediaClock(now: 1000)
