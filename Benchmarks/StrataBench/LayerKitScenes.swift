@@ -9,14 +9,9 @@ import LayerKit
 /// actions disabled as the reference.
 @MainActor
 func sceneImplicit100k(repetitions: Int) -> [Figure] {
-    // Each round frees 100,000 animations. Whether glibc then hands the heap's
-    // top back to the kernel (and the next round page-faults it in again)
-    // depends on where the freed memory lies, which any change in object sizes
-    // shifts: a layer 24 bytes smaller made a change twice as slow by page
-    // faults alone (Docs/Benchmarks.md). Both sides of S4 keep freed memory
-    // (the C reference too), so the figures compare the engines. glibc's
-    // default threshold comes back after, though glibc no longer moves it by
-    // itself (as after any `mallopt` of it).
+    // Freed animations stay with the process, as in the C reference: otherwise
+    // the heap's layout decides whether each round page-faults them in again
+    // (Docs/Benchmarks.md, "S4 and the heap").
     strata_heap_trimming(0)
     defer { strata_heap_trimming(1) }
     let clock = ManualMediaClock(now: 1000)
