@@ -91,7 +91,13 @@ public enum ActionTrace {
         return entries
     }
 
+    /// Every change asks: only the test for a sink is inlined.
+    @inline(__always)
     static func record(_ layer: Layer, _ key: String, _ step: Step, _ outcome: Outcome) {
+        if layer.context.actionTraceSink != nil { deliver(layer, key, step, outcome) }
+    }
+
+    private static func deliver(_ layer: Layer, _ key: String, _ step: Step, _ outcome: Outcome) {
         guard let sink = layer.context.actionTraceSink else { return }
         let name = layer.name.map { "Layer '\($0)'" } ?? "\(type(of: layer))@\(ObjectIdentifier(layer).hashValue & 0xffff)"
         sink(Entry(layerName: name, key: key, step: step, outcome: outcome))

@@ -26,14 +26,40 @@ extension Layer {
     /// the property lives in ``LayerState``, when the caller knows.
     func searchAction(forKey event: String, buildingImplicit: Bool = true,
                       slot: StateSlot? = nil) -> (action: (any Action)?, step: ActionTrace.Step) {
+        if let found = explicitAction(forKey: event) { return found }
+        if !buildingImplicit {
+            return hasImplicitAction(forKey: event, slot: slot) ? (NullAction.shared, .implicit) : (nil, .none)
+        }
+        if let a = implicitAction(forKey: event) {
+            return (a, .implicit)
+        }
+        return (nil, .none)
+    }
+
+    /// Steps 1–4 of the search: what the delegate, the ``actions`` dictionary, the
+    /// ``style`` dictionaries or the class give for `event`, possibly a
+    /// `NullAction`; nil to go on to step 5.
+    @inline(__always)
+    func explicitAction(forKey event: String) -> (action: any Action, step: ActionTrace.Step)? {
         if let delegate, let a = delegate.action(for: self, forKey: event) {
             return (a, .delegate)
         }
         if !actions.isEmpty, let a = actions[event] {
             return (a, .actionsDictionary)
         }
+        if !styleStorage.isEmpty, let found = styleAction(forKey: event) {
+            return found
+        }
+        if let a = type(of: self).defaultAction(forKey: event) {
+            return (a, .defaultAction)
+        }
+        return nil
+    }
+
+    /// Step 3: the style dictionary's `"actions"`, then its `"style"`'s, recursively.
+    private func styleAction(forKey event: String) -> (action: any Action, step: ActionTrace.Step)? {
         var depth = 0
-        var styleDictionary: [String: Any]? = style.isEmpty ? nil : style
+        var styleDictionary: [String: Any]? = styleStorage
         while let current = styleDictionary {
             if let table = current["actions"] as? [String: any Action], let a = table[event] {
                 return (a, .style(depth: depth))
@@ -42,16 +68,7 @@ extension Layer {
             depth += 1
             if depth > 64 { break }  // a style nested in itself ends here
         }
-        if let a = type(of: self).defaultAction(forKey: event) {
-            return (a, .defaultAction)
-        }
-        if !buildingImplicit {
-            return hasImplicitAction(forKey: event, slot: slot) ? (NullAction.shared, .implicit) : (nil, .none)
-        }
-        if let a = implicitAction(forKey: event) {
-            return (a, .implicit)
-        }
-        return (nil, .none)
+        return nil
     }
 
     /// Step 5: the animation Core Animation would run for a change of `key` (rule B1).
@@ -148,26 +165,42 @@ extension Layer {
             if changed { apply(self) }
             return
         }
-        if !styledKeys.isEmpty || !style.isEmpty { markExplicit(key) }
+        if !styledKeys.isEmpty || !styleStorage.isEmpty { markExplicit(key) }
         guard changed else { return }
         Transaction.ensureOpen(in: context)
-        var action: (any Action)?, implicitStart: SlotValue?
         switch actionToRun(forKey: key, typed: typed) {
-        case .action(let a)?: action = a
-        case .implicit(let from)?: implicitStart = from
-        case nil: break
+        case .implicit(let from)?:
+            // The common case, kept short: a standard property's implicit animation,
+            // made as its typed track after the write (one new version, below, covers
+            // the value and the animation). A typed setter writes the state alone, so
+            // no setter runs again and `changingKey` is not needed.
+            let typed = typed.unsafelyUnwrapped
+            apply(self)
+            addImplicitAnimation(forKey: key, slot: typed.slot, from: from, to: typed.new)
+            propertyDidChange(key, mayBeTiming: false)
+        case .action(let action)?:
+            change(key, running: action, typed: typed, apply)
+        case nil:
+            change(key, running: nil, typed: typed, apply)
         }
+    }
+
+    /// The rest of ``changeProperty(_:changed:typed:_:)``: the write, then `action`
+    /// (an animation, a transition, anyone's action, or none).
+    private func change(_ key: String, running found: (any Action)?, typed: TypedChange?, _ apply: (Layer) -> Void) {
+        var action = found
         if let action { captureTransitionSnapshot(for: action) }
-        let outerKey = changingKey
-        changingKey = key
-        apply(self)
-        changingKey = outerKey
+        if typed == nil {
+            let outerKey = changingKey
+            changingKey = key
+            apply(self)
+            changingKey = outerKey
+        } else {
+            apply(self)
+        }
         // The implicit animation was made for this change alone: no one else holds
-        // it, so it is added as is rather than copied (one new version, below,
-        // covers the value and the animation).
-        if let implicitStart, let typed {
-            addImplicitAnimation(forKey: key, slot: typed.slot, from: implicitStart, to: typed.new)
-        } else if let implicit = action as? BasicAnimation, implicit.isImplicit {
+        // it, so it is added as is rather than copied.
+        if let implicit = action as? BasicAnimation, implicit.isImplicit {
             if implicit.toValue == nil { implicit.toValue = typed?.new.anyValue ?? value(forKeyPath: key) }
             addEntry(implicit, forKey: key, notingChange: false)
             action = nil
@@ -211,17 +244,23 @@ extension Layer {
             ActionTrace.record(self, key, .none, .actionsDisabled)
             return nil
         }
-        // A layer never presented gets no implicit animation: do not build one; nor
-        // an object where a track will do.
-        let (found, step) = searchAction(forKey: key, buildingImplicit: hasBeenPresented && typed == nil, slot: typed?.slot)
-        if step == .implicit && !hasBeenPresented {
-            ActionTrace.record(self, key, step, .notYetPresented)
-            return nil
-        }
-        if step == .implicit, let typed {
-            ActionTrace.record(self, key, step, .ran)
-            if TypedTrack.isEnabled, let from = implicitAnimationStart(typed) { return .implicit(from: from) }
-            return implicitAction(forKey: key, oldValue: typed.old.anyValue).map(ActionToRun.action)
+        let found: (any Action)?, step: ActionTrace.Step
+        if let typed {
+            // Step 5 makes no object here: the animation will be a typed track.
+            if let explicit = explicitAction(forKey: key) {
+                (found, step) = explicit
+            } else if hasImplicitAction(forKey: key, slot: typed.slot) {
+                return implicitToRun(forKey: key, typed)
+            } else {
+                (found, step) = (nil, .none)
+            }
+        } else {
+            // A layer never presented gets no implicit animation: do not build one.
+            (found, step) = searchAction(forKey: key, buildingImplicit: hasBeenPresented)
+            if step == .implicit && !hasBeenPresented {
+                ActionTrace.record(self, key, step, .notYetPresented)
+                return nil
+            }
         }
         if found is NullAction {
             ActionTrace.record(self, key, step, .stoppedByNullAction)
@@ -233,5 +272,16 @@ extension Layer {
         }
         ActionTrace.record(self, key, step, .ran)
         return .action(found)
+    }
+
+    /// Step 5 for a standard property whose values the setter has (rules B1, B5).
+    private func implicitToRun(forKey key: String, _ typed: TypedChange) -> ActionToRun? {
+        guard hasBeenPresented else {
+            ActionTrace.record(self, key, .implicit, .notYetPresented)
+            return nil
+        }
+        ActionTrace.record(self, key, .implicit, .ran)
+        if TypedTrack.isEnabled, let from = implicitAnimationStart(typed) { return .implicit(from: from) }
+        return implicitAction(forKey: key, oldValue: typed.old.anyValue).map(ActionToRun.action)
     }
 }

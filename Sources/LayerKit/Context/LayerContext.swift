@@ -63,8 +63,9 @@ public final class LayerContext {
 
     /// The open transactions, innermost last.
     @exclusivity(unchecked) var transactionStack: [Transaction.Frame] = []
-    /// Animations added since the last outermost commit; their `beginTime` is stamped at commit.
-    @exclusivity(unchecked) var uncommitted: [(layer: Layer, entry: AnimationEntry)] = []
+    /// The layers given animations since the last outermost commit, each once
+    /// (`Layer.awaitsCommit`): the commit stamps their new animations' `beginTime`.
+    @exclusivity(unchecked) var uncommitted: [Layer] = []
     /// How many outermost commits have happened.
     var commitCount = 0
     var treeChanged = false

@@ -64,7 +64,7 @@ extension Layer {
     }
 
     private func register(_ entry: AnimationEntry, notingChange: Bool) {
-        if !entry.isAnonymous, let old = animationEntries.entry(forKey: entry.key) {
+        if !entry.isAnonymous, !animationEntries.isEmpty, let old = animationEntries.entry(forKey: entry.key) {
             remove(old, finished: false)
         }
         animationEntries.append(entry)

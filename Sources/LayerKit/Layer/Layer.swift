@@ -75,7 +75,7 @@ open class Layer {
         }
     }
     /// What ``style`` holds (a presentation copy takes it without applying it again).
-    @exclusivity(unchecked) private var styleStorage: [String: Any] = [:]
+    @exclusivity(unchecked) private(set) var styleStorage: [String: Any] = [:]
     /// Properties whose value currently comes from `style`.
     @exclusivity(unchecked) var styledKeys: Set<String> = []
     /// The key whose change is being applied (``changeProperty``), if any.
@@ -87,6 +87,8 @@ open class Layer {
 
     /// Set by a commit while the layer is in a tree that a window or renderer presents (rule B5).
     @exclusivity(unchecked) var hasBeenPresented = false
+    /// Listed in its context's `uncommitted`: it has animations the next outermost commit begins.
+    @exclusivity(unchecked) var awaitsCommit = false
     @exclusivity(unchecked) var tracksAreCurrent = true
     /// How many of the animations evaluate through the general path (no
     /// `TypedTrack`), and how many are not resolved yet (resolving waits for the

@@ -162,13 +162,16 @@ public enum Transaction {
         c.commitCount += 1
         PresentationHosts.markPresented(in: c)
         let now = c.clock.now
-        var batch: [(layer: Layer, entry: AnimationEntry)] = []
+        var batch: [Layer] = []
         swap(&batch, &c.uncommitted)
-        for (layer, entry) in batch where !entry.isRemoved {
-            if entry.timing.beginTime == 0 {
-                entry.stampBeginTime(layer.convertTime(now, from: nil))
+        for layer in batch {
+            layer.awaitsCommit = false
+            for entry in layer.animationEntries where !entry.isCommitted {
+                if entry.timing.beginTime == 0 {
+                    entry.stampBeginTime(layer.convertTime(now, from: nil))
+                }
+                entry.isCommitted = true
             }
-            entry.isCommitted = true
             layer.tracksDidChange()
         }
         // The next batch reuses the storage, as a C engine keeps its list's.
@@ -188,7 +191,11 @@ public enum Transaction {
     static func didAdd(_ entry: AnimationEntry, to layer: Layer) {
         let c = layer.context
         ensureOpen(in: c)
-        c.uncommitted.append((layer, entry))
+        // The layer is listed once per transaction; the commit finds its new entries.
+        if !layer.awaitsCommit {
+            layer.awaitsCommit = true
+            c.uncommitted.append(layer)
+        }
         // Most transactions have no completion block: then no frame is visited.
         guard let top = c.transactionStack.last, top.completion != nil || top.enclosingHasCompletion else { return }
         for frame in c.transactionStack {
@@ -280,6 +287,7 @@ public enum Transaction {
         let c = LayerContext.current
         c.flushScheduled = false
         c.transactionStack.removeAll()
+        for layer in c.uncommitted { layer.awaitsCommit = false }
         c.uncommitted.removeAll()
         c.afterCommitBodies.removeAll()
         c.treeChanged = false
