@@ -97,6 +97,7 @@ public enum ActionTrace {
         if layer.context.actionTraceSink != nil { deliver(layer, key, step, outcome) }
     }
 
+    @inline(never)
     private static func deliver(_ layer: Layer, _ key: String, _ step: Step, _ outcome: Outcome) {
         guard let sink = layer.context.actionTraceSink else { return }
         let name = layer.name.map { "Layer '\($0)'" } ?? "\(type(of: layer))@\(ObjectIdentifier(layer).hashValue & 0xffff)"

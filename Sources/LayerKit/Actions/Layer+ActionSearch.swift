@@ -77,9 +77,14 @@ extension Layer {
     /// presentation value (so a change mid-animation continues from what is on
     /// screen, rule B4), with the transaction's duration and timing function,
     /// else the `default` curve. A change of `sublayers` fades.
+    @inline(__always)
     func hasImplicitAction(forKey key: String, slot: StateSlot? = nil) -> Bool {
         if let slot, animatesImplicitly(slot) { return true }
-        return key == "sublayers" || type(of: self).propertyDescriptors[key]?.isImplicitlyAnimatable == true
+        return hasImplicitAction(byDescriptorOf: key)
+    }
+
+    private func hasImplicitAction(byDescriptorOf key: String) -> Bool {
+        key == "sublayers" || type(of: self).propertyDescriptors[key]?.isImplicitlyAnimatable == true
     }
 
     /// The implicit animation itself, as the object `action(forKey:)` returns.
@@ -116,21 +121,24 @@ extension Layer {
     /// True when the property at `slot` animates implicitly on this class (its
     /// descriptor says so, rule B2): worked out from ``propertyDescriptors`` once
     /// per class, and kept by each layer, so a change asks no dictionary.
+    @inline(__always)
     func animatesImplicitly(_ slot: StateSlot) -> Bool {
-        if implicitSlotBits == 0 {
-            let type = type(of: self), id = ObjectIdentifier(type)
-            if let bits = Layer.implicitSlotBitsByClass[id] {
-                implicitSlotBits = bits
-            } else {
-                var bits: UInt64 = 1 << 63   // worked out
-                for d in type.propertyDescriptors.values where d.isImplicitlyAnimatable {
-                    if let s = d.slot { bits |= 1 << s.rawValue }
-                }
-                Layer.implicitSlotBitsByClass[id] = bits
-                implicitSlotBits = bits
-            }
-        }
+        if implicitSlotBits == 0 { workOutImplicitSlots() }
         return implicitSlotBits & (1 << slot.rawValue) != 0
+    }
+
+    private func workOutImplicitSlots() {
+        let type = type(of: self), id = ObjectIdentifier(type)
+        if let bits = Layer.implicitSlotBitsByClass[id] {
+            implicitSlotBits = bits
+        } else {
+            var bits: UInt64 = 1 << 63   // worked out
+            for d in type.propertyDescriptors.values where d.isImplicitlyAnimatable {
+                if let s = d.slot { bits |= 1 << s.rawValue }
+            }
+            Layer.implicitSlotBitsByClass[id] = bits
+            implicitSlotBits = bits
+        }
     }
 
     // A cache of what each class's (immutable) property descriptors say: derived, not state.

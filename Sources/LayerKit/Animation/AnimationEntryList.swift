@@ -15,7 +15,7 @@ struct AnimationEntryList: RandomAccessCollection {
         position == 0 ? head! : tail[position - 1]
     }
 
-    mutating func append(_ entry: AnimationEntry) {
+    mutating func append(_ entry: consuming AnimationEntry) {
         if head == nil { head = entry } else { tail.append(entry) }
     }
 

@@ -66,13 +66,17 @@ public enum AnimationTimeline {
         return fired
     }
 
+    /// Every animation added says so here: the timeline is borrowed, not retained
+    /// around the append (the layer holds its context, the context its timeline).
+    @inline(__always)
     static func register(_ layer: Layer) {
-        let t = layer.context.timeline
-        if layer.timelineIndex < 0 {
-            layer.timelineIndex = t.layers.count
-            t.layers.append(Unmanaged.passUnretained(layer))
+        Layer.borrowing(Unmanaged.passUnretained(layer.context.timeline)) { t in
+            if layer.timelineIndex < 0 {
+                layer.timelineIndex = t.layers.count
+                t.layers.append(Unmanaged.passUnretained(layer))
+            }
+            t.mutations &+= 1
         }
-        t.mutations &+= 1
     }
 
     /// The layers that have animations now — the only ones whose presentation can

@@ -63,13 +63,14 @@ extension Layer {
         tracksAreCurrent = false
     }
 
-    private func register(_ entry: AnimationEntry, notingChange: Bool) {
+    private func register(_ entry: consuming AnimationEntry, notingChange: Bool) {
         if !entry.isAnonymous, !animationEntries.isEmpty, let old = animationEntries.entry(forKey: entry.key) {
             remove(old, finished: false)
         }
-        animationEntries.append(entry)
         AnimationTimeline.register(self)
         Transaction.didAdd(entry, to: self)
+        // Last: the list takes the caller's reference, with no retain of its own.
+        animationEntries.append(entry)
         if notingChange { propertyDidChange("animations", mayBeTiming: false) }
     }
 

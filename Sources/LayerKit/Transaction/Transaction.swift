@@ -45,7 +45,7 @@ public enum Transaction {
         private(set) var implicitDuration = 0.25
         private(set) var implicitTimingFunction: MediaTimingFunction?
         /// The group of animations the frame's completion block waits for.
-        var completion: CompletionGroup?
+        @exclusivity(unchecked) var completion: CompletionGroup?
         /// An enclosing frame has a completion block. (Only the innermost frame is
         /// ever changed, so this holds while the frame is open.)
         let enclosingHasCompletion: Bool
@@ -140,8 +140,13 @@ public enum Transaction {
     /// Makes sure a transaction is open, starting an implicit one if needed (rule T1).
     package static func ensureOpen() { ensureOpen(in: LayerContext.current) }
 
+    /// Every change asks: only the test is inlined.
+    @inline(__always)
     static func ensureOpen(in c: LayerContext) {
-        guard c.transactionStack.isEmpty else { return }
+        if c.transactionStack.isEmpty { openImplicit(in: c) }
+    }
+
+    private static func openImplicit(in c: LayerContext) {
         c.transactionStack.append(Frame(isImplicit: true, enclosing: nil))
         if !c.flushScheduled {
             c.flushScheduled = true
