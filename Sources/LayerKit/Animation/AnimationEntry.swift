@@ -27,8 +27,9 @@ final class AnimationEntry {
     var isRemoved = false
     var completionGroups: [CompletionGroup] = []
     /// The animation resolved into typed values, if it can be (`TypedTrack`), at
-    /// its layer's first evaluation after it was added.
-    var track: TypedTrack?
+    /// its layer's first evaluation after it was added. (Spelled out, the optional
+    /// has no implicit nil: the implicit animation's init writes its track once.)
+    var track: Optional<TypedTrack>
     private(set) var isResolved = false
 
     func resolve(on layer: Layer) {
@@ -72,6 +73,7 @@ final class AnimationEntry {
         self.key = key
         self.isAnonymous = isAnonymous
         storedAnimation = animation
+        track = nil
         Self.nextSequence += 1
         sequence = Self.nextSequence
     }
