@@ -30,6 +30,21 @@ public enum AnimationTimeline {
 
         /// Something that moves event times changed (a layer's own timing).
         func invalidate() { mutations &+= 1 }
+
+        /// Adds a layer that has just got its first animation.
+        @MainActor
+        func list(_ layer: Layer) {
+            layer.timelineIndex = layers.count
+            layers.append(Unmanaged.passUnretained(layer))
+        }
+
+        /// Calls `body` with the timeline, not retained (as `Layer.borrowing`, and
+        /// apart from it: made generic, that one was inlined differently in the
+        /// frame's pass, which then lost an inlined timing function).
+        @inline(__always)
+        static func borrowing<R>(_ t: Unmanaged<State>, _ body: (State) -> R) -> R {
+            t._withUnsafeGuaranteedRef(body)
+        }
     }
 
     static func add(_ timer: MediaTimer) {
@@ -66,15 +81,12 @@ public enum AnimationTimeline {
         return fired
     }
 
-    /// Every animation added says so here: the timeline is borrowed, not retained
-    /// around the append (the layer holds its context, the context its timeline).
+    /// Every animation added says so here. The timeline is borrowed: held as a
+    /// plain reference, it was retained and released around the list's growth.
     @inline(__always)
     static func register(_ layer: Layer) {
-        Layer.borrowing(Unmanaged.passUnretained(layer.context.timeline)) { t in
-            if layer.timelineIndex < 0 {
-                layer.timelineIndex = t.layers.count
-                t.layers.append(Unmanaged.passUnretained(layer))
-            }
+        State.borrowing(Unmanaged.passUnretained(layer.context.timeline)) { t in
+            if layer.timelineIndex < 0 { t.list(layer) }
             t.mutations &+= 1
         }
     }

@@ -600,12 +600,11 @@ open class Layer {
         }
     }
 
-    /// Calls `body` with the object (a layer, a timeline), not retained. (Forwarded,
-    /// not a closure literal handed to the standard library: such a closure checks
-    /// its actor at run time.)
+    /// Calls `body` with the layer, not retained. (Forwarded, not a closure literal
+    /// handed to the standard library: such a closure checks its actor at run time.)
     @inline(__always)
-    static func borrowing<T: AnyObject, R>(_ object: Unmanaged<T>, _ body: (T) -> R) -> R {
-        object._withUnsafeGuaranteedRef(body)
+    static func borrowing<R>(_ layer: Unmanaged<Layer>, _ body: (Layer) -> R) -> R {
+        layer._withUnsafeGuaranteedRef(body)
     }
 
     /// Records a sublayer's new subtree version in `sublayerVersions`.
