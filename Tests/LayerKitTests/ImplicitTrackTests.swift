@@ -51,6 +51,49 @@ struct ImplicitTrackTests {
         #expect(approx(layer.presentationState(atTime: f.clock.now).zPosition, 4 * MediaTimingFunction.default.value(at: 0.5)))
     }
 
+    @Test("rule T2: the commit stamps every animation its transaction added — several on one layer, implicit and explicit, on two layers — and none it dropped; each layer is listed once, and listed again after the commit or a reset")
+    func ruleT2CommitStampsEachLayersNewAnimations() throws {
+        let f = Fixture()
+        let a = f.presentedLayer(), b = f.presentedLayer()
+        let context = LayerContext.current
+        Transaction.begin()
+        a.position = Point(x: 10, y: 10)
+        a.opacity = 0.5
+        let spin = BasicAnimation(keyPath: "zPosition")
+        spin.fromValue = 0.0
+        spin.toValue = 8.0
+        spin.duration = 1
+        a.add(spin, forKey: "spin")
+        b.cornerRadius = 6
+        b.add(spin, forKey: "gone")
+        b.removeAnimation(forKey: "gone")
+        #expect(context.uncommitted.map(ObjectIdentifier.init) == [ObjectIdentifier(a), ObjectIdentifier(b)])
+        f.advance(0.5)
+        Transaction.commit()
+        #expect(context.uncommitted.isEmpty && !a.awaitsCommit && !b.awaitsCommit)
+        for (layer, key) in [(a, "position"), (a, "opacity"), (a, "spin"), (b, "cornerRadius")] {
+            #expect(try #require(layer.animation(forKey: key)).beginTime == 100.5, "\(key)")
+        }
+        #expect(b.animationKeys == ["cornerRadius"])
+        // Mid-animation, a later transaction lists the layer again and stamps only what it added.
+        f.advance(0.1)
+        Transaction.begin()
+        a.position = Point(x: 20, y: 10)
+        Transaction.commit()
+        #expect(try #require(a.animation(forKey: "position")).beginTime == f.clock.now)
+        #expect(try #require(a.animation(forKey: "spin")).beginTime == 100.5)
+        // A reset drops the list; the layer's next change lists it again.
+        Transaction.begin()
+        b.cornerRadius = 2
+        Transaction.reset()
+        #expect(context.uncommitted.isEmpty && !b.awaitsCommit)
+        f.advance(0.1)
+        b.opacity = 0.25
+        #expect(context.uncommitted.count == 1 && b.awaitsCommit)
+        Transaction.flush()
+        #expect(try #require(b.animation(forKey: "opacity")).beginTime == f.clock.now)
+    }
+
     /// The same changes, with tracks and with objects (`TypedTrack.isEnabled` off),
     /// sampled at the same times.
     @Test("rules B1, B4: tracks and objects show the same values, for every kind of standard value, through changes mid-animation",

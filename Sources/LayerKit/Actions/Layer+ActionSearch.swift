@@ -180,8 +180,9 @@ extension Layer {
         case .implicit(let from)?:
             // The common case, kept short: a standard property's implicit animation,
             // made as its typed track after the write (one new version, below, covers
-            // the value and the animation). A typed setter writes the state alone, so
-            // no setter runs again and `changingKey` is not needed.
+            // the value and the animation). Only a typed change gets here; its setter
+            // writes the state alone, so no setter runs again and `changingKey` is
+            // not needed.
             let typed = typed.unsafelyUnwrapped
             apply(self)
             addImplicitAnimation(forKey: key, slot: typed.slot, from: from, to: typed.new)
