@@ -21,18 +21,9 @@ extension Layer {
     }
 
     /// The search itself: what was found (possibly a `NullAction`) and at which step.
-    /// With `buildingImplicit` false, step 5 only reports that an implicit animation
-    /// exists (a `NullAction` stands in for it) without building one. `slot`: where
-    /// the property lives in ``LayerState``, when the caller knows.
-    func searchAction(forKey event: String, buildingImplicit: Bool = true,
-                      slot: StateSlot? = nil) -> (action: (any Action)?, step: ActionTrace.Step) {
+    func searchAction(forKey event: String) -> (action: (any Action)?, step: ActionTrace.Step) {
         if let found = explicitAction(forKey: event) { return found }
-        if !buildingImplicit {
-            return hasImplicitAction(forKey: event, slot: slot) ? (NullAction.shared, .implicit) : (nil, .none)
-        }
-        if let a = implicitAction(forKey: event) {
-            return (a, .implicit)
-        }
+        if let a = implicitAction(forKey: event) { return (a, .implicit) }
         return (nil, .none)
     }
 
@@ -254,22 +245,24 @@ extension Layer {
             return nil
         }
         let found: (any Action)?, step: ActionTrace.Step
-        if let typed {
-            // Step 5 makes no object here: the animation will be a typed track.
-            if let explicit = explicitAction(forKey: key) {
-                (found, step) = explicit
-            } else if hasImplicitAction(forKey: key, slot: typed.slot) {
-                return implicitToRun(forKey: key, typed)
-            } else {
-                (found, step) = (nil, .none)
-            }
-        } else {
-            // A layer never presented gets no implicit animation: do not build one.
-            (found, step) = searchAction(forKey: key, buildingImplicit: hasBeenPresented)
-            if step == .implicit && !hasBeenPresented {
-                ActionTrace.record(self, key, step, .notYetPresented)
+        if let explicit = explicitAction(forKey: key) {
+            (found, step) = explicit
+        } else if !hasBeenPresented {
+            // Rule B5: a layer never presented gets no implicit animation; none is built.
+            if hasImplicitAction(forKey: key, slot: typed?.slot) {
+                ActionTrace.record(self, key, .implicit, .notYetPresented)
                 return nil
             }
+            (found, step) = (nil, .none)
+        } else if let typed, hasImplicitAction(forKey: key, slot: typed.slot) {
+            // Step 5 for a standard property: kept as a typed track, no object made.
+            ActionTrace.record(self, key, .implicit, .ran)
+            if TypedTrack.isEnabled, let from = implicitAnimationStart(typed) { return .implicit(from: from) }
+            return implicitAction(forKey: key, oldValue: typed.old.anyValue).map(ActionToRun.action)
+        } else if typed == nil, let a = implicitAction(forKey: key) {
+            (found, step) = (a, .implicit)
+        } else {
+            (found, step) = (nil, .none)
         }
         if found is NullAction {
             ActionTrace.record(self, key, step, .stoppedByNullAction)
@@ -281,16 +274,5 @@ extension Layer {
         }
         ActionTrace.record(self, key, step, .ran)
         return .action(found)
-    }
-
-    /// Step 5 for a standard property whose values the setter has (rules B1, B5).
-    private func implicitToRun(forKey key: String, _ typed: TypedChange) -> ActionToRun? {
-        guard hasBeenPresented else {
-            ActionTrace.record(self, key, .implicit, .notYetPresented)
-            return nil
-        }
-        ActionTrace.record(self, key, .implicit, .ran)
-        if TypedTrack.isEnabled, let from = implicitAnimationStart(typed) { return .implicit(from: from) }
-        return implicitAction(forKey: key, oldValue: typed.old.anyValue).map(ActionToRun.action)
     }
 }
